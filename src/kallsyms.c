@@ -1,0 +1,487 @@
+/*
+ * tracehunt: the kernel's own symbolization, read from the dump.
+ *
+ * crash's symbol table comes from the vmlinux file and picks its own names
+ * among aliases; tracefs files print what the kernel's kallsyms_lookup()
+ * returned.  To reproduce them byte for byte this file decodes the dump's
+ * compressed kallsyms tables and replays kallsyms_lookup_buildid():
+ * core kernel, then modules through the module address tree (which still
+ * holds a module that unlinked itself from the module list), then BPF
+ * (not yet), then ftrace's saved names of freed module init functions.
+ */
+#include "th.h"
+
+struct th_kallsyms {
+	int loaded;
+	int usable;
+	unsigned int num;
+	ulong *addr;		/* decoded address per symbol */
+	unsigned char *names;	/* kallsyms_names */
+	ulong names_len;
+	unsigned int *markers;
+	unsigned int nmarkers;
+	char *token_table;
+	ulong token_table_len;
+	unsigned short token_index[256];
+	ulong stext, etext, sinittext, einittext, end_;
+};
+static struct th_kallsyms K;
+
+static void *th_slurp(ulong addr, ulong len, const char *what)
+{
+	char *buf;
+	ulong done, n;
+
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return NULL;
+	for (done = 0; done < len; done += n) {
+		n = len - done > 1UL << 20 ? 1UL << 20 : len - done;
+		if (!th_read(addr + done, buf + done, n, what)) {
+			free(buf);
+			return NULL;
+		}
+	}
+	return buf;
+}
+
+/* Length of one kallsyms_names entry and the size of its length prefix.
+ * Linux kernel commit 73bbb94466fd ("kallsyms: support "big" kernel
+ * symbols") (in v6.1) encodes lengths >= 128 in two bytes (ULEB128). */
+static unsigned int th_ks_entry_len(const unsigned char *p, int *hdr)
+{
+	if (p[0] & 0x80) {
+		*hdr = 2;
+		return (p[0] & 0x7f) | ((unsigned int)p[1] << 7);
+	}
+	*hdr = 1;
+	return p[0];
+}
+
+static ulong th_ks_off_of(unsigned int idx)
+{
+	ulong off = K.markers[idx >> 8];
+	unsigned int i;
+	int hdr;
+
+	for (i = 0; i < (idx & 0xff); i++) {
+		if (off >= K.names_len)
+			return K.names_len;
+		off += th_ks_entry_len(K.names + off, &hdr) + hdr;
+	}
+	return off;
+}
+
+/* Expand entry IDX into BUF; the first character (the type) is dropped. */
+static void th_ks_expand(unsigned int idx, char *buf, size_t len,
+			 char *type)
+{
+	ulong off = th_ks_off_of(idx);
+	unsigned int n, j;
+	size_t o = 0;
+	int hdr, first = 1;
+
+	buf[0] = '\0';
+	if (type)
+		*type = '?';
+	if (off >= K.names_len)
+		return;
+	n = th_ks_entry_len(K.names + off, &hdr);
+	off += hdr;
+	for (j = 0; j < n && off + j < K.names_len; j++) {
+		unsigned short ti = K.token_index[K.names[off + j]];
+		const char *t;
+
+		if (ti >= K.token_table_len)
+			break;
+		for (t = K.token_table + ti;
+		     t < K.token_table + K.token_table_len && *t; t++) {
+			if (first) {
+				if (type)
+					*type = *t;
+				first = 0;
+				continue;
+			}
+			if (o + 1 < len)
+				buf[o++] = *t;
+		}
+	}
+	buf[o] = '\0';
+}
+
+static ulong th_sym_or0(const char *n)
+{
+	return th_symbol(n);
+}
+
+static int th_ks_load(void)
+{
+	ulong a_num, a_names, a_markers, a_tt, a_ti, a_off, a_base, a_addrs;
+	ulong relbase = 0, v;
+	unsigned int i, m1;
+	int *offs = NULL;
+	int abs_percpu;
+
+	if (K.loaded)
+		return K.usable;
+	K.loaded = 1;
+	a_num = th_sym_or0("kallsyms_num_syms");
+	a_names = th_sym_or0("kallsyms_names");
+	a_markers = th_sym_or0("kallsyms_markers");
+	a_tt = th_sym_or0("kallsyms_token_table");
+	a_ti = th_sym_or0("kallsyms_token_index");
+	a_off = th_sym_or0("kallsyms_offsets");
+	a_base = th_sym_or0("kallsyms_relative_base");
+	a_addrs = th_sym_or0("kallsyms_addresses");
+	if (!a_num || !a_names || !a_markers || !a_tt || !a_ti ||
+	    !(a_off || a_addrs))
+		return 0;
+	if (!th_read_uint(a_num, &K.num, "kallsyms_num_syms") || !K.num ||
+	    K.num > 10000000)
+		return 0;
+	K.stext = th_sym_or0("_stext");
+	K.etext = th_sym_or0("_etext");
+	K.sinittext = th_sym_or0("_sinittext");
+	K.einittext = th_sym_or0("_einittext");
+	K.end_ = th_sym_or0("_end");
+
+	/* kallsyms_markers[] has been unsigned long in older kernels and
+	 * unsigned int in newer ones; tell them apart by the data, not the
+	 * version: markers[0] is always 0 and markers[1] never is, so the
+	 * second 32-bit word is 0 only for the unsigned long layout. */
+	K.nmarkers = (K.num + 255) >> 8;
+	K.markers = malloc(sizeof(unsigned int) * K.nmarkers);
+	if (!th_read_uint(a_markers + 4, &m1, "kallsyms_markers"))
+		return 0;
+	for (i = 0; i < K.nmarkers; i++) {
+		if (m1) {
+			unsigned int u;
+			if (!th_read_uint(a_markers + 4 * i, &u, "kallsyms_markers"))
+				return 0;
+			K.markers[i] = u;
+		} else {
+			if (!th_read_ulong(a_markers + 8 * i, &v, "kallsyms_markers"))
+				return 0;
+			K.markers[i] = v;
+		}
+	}
+	/* The names run up to the markers in the kernel's layout; bound by
+	 * the last marker plus 256 entries of at most 2+255 bytes. */
+	K.names_len = K.markers[K.nmarkers - 1] + 256UL * 257;
+	K.names = th_slurp(a_names, K.names_len, "kallsyms_names");
+	if (!K.names) {
+		/* the tail may run past readable memory: retry shorter */
+		K.names_len = K.markers[K.nmarkers - 1] + 256UL * 40;
+		K.names = th_slurp(a_names, K.names_len, "kallsyms_names");
+		if (!K.names)
+			return 0;
+	}
+	if (!th_read(a_ti, K.token_index, sizeof(K.token_index),
+		     "kallsyms_token_index"))
+		return 0;
+	K.token_table_len = 0;
+	for (i = 0; i < 256; i++)
+		if (K.token_index[i] > K.token_table_len)
+			K.token_table_len = K.token_index[i];
+	K.token_table_len += 64;
+	K.token_table = th_slurp(a_tt, K.token_table_len,
+				 "kallsyms_token_table");
+	if (!K.token_table)
+		return 0;
+
+	K.addr = malloc(sizeof(ulong) * K.num);
+	if (!K.addr)
+		return 0;
+	if (a_off) {
+		offs = th_slurp(a_off, sizeof(int) * (ulong)K.num,
+				"kallsyms_offsets");
+		if (!offs || !th_read_ulong(a_base, &relbase,
+					    "kallsyms_relative_base"))
+			goto fail;
+		/* CONFIG_KALLSYMS_ABSOLUTE_PERCPU stores non-negative offsets
+		 * as absolute values and text as negative offsets from the base;
+		 * without it every offset is relative.  A config cannot be read
+		 * from the dump, so check which decoding names the same address
+		 * as crash's symbol table for _stext. */
+		abs_percpu = 0;
+		for (i = 0; i < K.num; i++)
+			if (offs[i] < 0) {
+				abs_percpu = 1;
+				break;
+			}
+		for (i = 0; i < K.num; i++) {
+			if (abs_percpu)
+				K.addr[i] = offs[i] >= 0 ? (ulong)offs[i] :
+					relbase - 1 - offs[i];
+			else
+				K.addr[i] = relbase + (unsigned int)offs[i];
+		}
+		free(offs);
+	} else {
+		ulong *a = th_slurp(a_addrs, sizeof(ulong) * (ulong)K.num,
+				    "kallsyms_addresses");
+		if (!a)
+			goto fail;
+		memcpy(K.addr, a, sizeof(ulong) * K.num);
+		free(a);
+	}
+	K.usable = 1;
+	return 1;
+fail:
+	free(offs);
+	return 0;
+}
+
+static int th_is_ksym_addr(ulong addr)
+{
+	/* CONFIG_KALLSYMS_ALL: all of the image, _stext to _end */
+	if (K.stext && K.end_)
+		return addr >= K.stext && addr <= K.end_;
+	return 0;
+}
+
+/* get_symbol_pos() */
+static int th_ks_core(ulong addr, struct th_sym *s)
+{
+	unsigned long low = 0, high = K.num, mid, start, end = 0;
+	unsigned int i;
+
+	while (high - low > 1) {
+		mid = low + (high - low) / 2;
+		if (K.addr[mid] <= addr)
+			low = mid;
+		else
+			high = mid;
+	}
+	while (low && K.addr[low - 1] == K.addr[low])
+		--low;
+	start = K.addr[low];
+	for (i = low + 1; i < K.num; i++)
+		if (K.addr[i] > start) {
+			end = K.addr[i];
+			break;
+		}
+	if (!end) {
+		if (K.sinittext && addr >= K.sinittext && addr < K.einittext)
+			end = K.einittext;
+		else
+			end = K.end_;
+	}
+	th_ks_expand(low, s->name, sizeof(s->name), NULL);
+	s->module[0] = '\0';
+	s->addr = start;
+	s->size = end - start;
+	s->offset = addr - start;
+	return TRUE;
+}
+
+/* ------------------------------------------------------------ modules --- */
+
+static int th_is_mapping_symbol(const char *str)
+{
+	if (str[0] == '.' && str[1] == 'L')
+		return TRUE;
+	if (str[0] == 'L' && str[1] == '0')
+		return TRUE;
+	return str[0] == '$' && str[1] && strchr("axtd", str[1]) &&
+		(str[2] == '\0' || str[2] == '.');
+}
+
+/* find_kallsyms_symbol() over the module's own ELF symbol table */
+static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
+{
+	long o_kallsyms = th_member("module", "kallsyms");
+	long o_symtab = th_member("mod_kallsyms", "symtab");
+	long o_num = th_member("mod_kallsyms", "num_symtab");
+	long o_strtab = th_member("mod_kallsyms", "strtab");
+	ulong ks, symtab, strtab, nextval = 0, bestval, best = 0;
+	unsigned int num, i;
+	unsigned char *syms;
+	int r;
+
+	if (o_kallsyms < 0 || o_symtab < 0 || o_num < 0 || o_strtab < 0)
+		return FALSE;
+	if (!th_read_ulong(m->addr + o_kallsyms, &ks, "module.kallsyms") ||
+	    !th_read_ulong(ks + o_symtab, &symtab, "mod_kallsyms.symtab") ||
+	    !th_read_uint(ks + o_num, &num, "mod_kallsyms.num_symtab") ||
+	    !th_read_ulong(ks + o_strtab, &strtab, "mod_kallsyms.strtab"))
+		return FALSE;
+	if (num == 0 || num > 1000000)
+		return FALSE;
+	/* At worst, the next value is the end of the module's text */
+	for (r = 0; r < m->nregions; r++)
+		if (m->region[r].text && addr >= m->region[r].base &&
+		    addr < m->region[r].base + m->region[r].size)
+			nextval = m->region[r].base + m->region[r].size;
+	if (!nextval)
+		for (r = 0; r < m->nregions; r++)
+			if (m->region[r].text &&
+			    m->region[r].init == 0)
+				nextval = m->region[r].base +
+					m->region[r].size;
+	for (r = 0; r < m->nregions; r++) {
+		/* within_module_init(): the init text bounds the search */
+		if (m->region[r].init && addr >= m->region[r].base &&
+		    addr < m->region[r].base + m->region[r].size) {
+			int k;
+			for (k = 0; k < m->nregions; k++)
+				if (m->region[k].init && m->region[k].text)
+					nextval = m->region[k].base +
+						m->region[k].size;
+		}
+	}
+	syms = (unsigned char *)GETBUF(24UL * num);
+	if (!th_read(symtab, syms, 24UL * num, "module symtab")) {
+		FREEBUF(syms);
+		return FALSE;
+	}
+	memcpy(&bestval, syms + 8, sizeof(ulong));	/* symtab[0].st_value */
+	for (i = 1; i < num; i++) {
+		unsigned char *e = syms + 24UL * i;
+		unsigned int st_name;
+		unsigned short shndx;
+		ulong val;
+		char nm[4];
+
+		memcpy(&st_name, e, 4);
+		memcpy(&shndx, e + 6, 2);
+		memcpy(&val, e + 8, 8);
+		if (shndx == 0)		/* SHN_UNDEF */
+			continue;
+		if (!th_read(strtab + st_name, nm, sizeof(nm) - 1,
+			     "module strtab"))
+			continue;
+		nm[3] = '\0';
+		if (nm[0] == '\0' || th_is_mapping_symbol(nm))
+			continue;
+		if (val <= addr && val > bestval) {
+			best = i;
+			bestval = val;
+		}
+		if (val > addr && val < nextval)
+			nextval = val;
+	}
+	if (best) {
+		unsigned int st_name;
+
+		memcpy(&st_name, syms + 24UL * best, 4);
+		th_read_cstr(strtab + st_name, s->name, sizeof(s->name),
+			     "module symbol name");
+		s->addr = bestval;
+		s->size = nextval - bestval;
+		s->offset = addr - bestval;
+	}
+	FREEBUF(syms);
+	return best != 0;
+}
+
+/* ftrace_mod_address_lookup(): names of freed module init functions. */
+static int th_ks_ftrace_mod(ulong addr, struct th_sym *s)
+{
+	ulong head = th_symbol("ftrace_mod_maps");
+	long o_list = th_member("ftrace_mod_map", "list");
+	long o_funcs = th_member("ftrace_mod_map", "funcs");
+	long o_mod = th_member("ftrace_mod_map", "mod");
+	long f_list = th_member("ftrace_mod_func", "list");
+	long f_name = th_member("ftrace_mod_func", "name");
+	long f_ip = th_member("ftrace_mod_func", "ip");
+	long f_size = th_member("ftrace_mod_func", "size");
+	long o_name = th_member("module", "name");
+	struct th_walk maps, funcs;
+	long i, j;
+	int found = FALSE;
+
+	if (!head || o_list < 0 || o_funcs < 0 || f_list < 0 || f_ip < 0)
+		return FALSE;
+	th_list_walk(head, TH_MAX_HLIST, &maps);
+	for (i = 0; i < maps.n && !found; i++) {
+		ulong map = maps.ent[i] - o_list;
+
+		th_list_walk(map + o_funcs, TH_MAX_LIST, &funcs);
+		for (j = 0; j < funcs.n; j++) {
+			ulong f = funcs.ent[j] - f_list, ip, size, np, mod;
+
+			if (!th_read_ulong(f + f_ip, &ip, "ftrace_mod_func.ip") ||
+			    !th_read_ulong(f + f_size, &size,
+					   "ftrace_mod_func.size"))
+				continue;
+			if (addr < ip || addr >= ip + size)
+				continue;
+			th_read_ulong(f + f_name, &np, "ftrace_mod_func.name");
+			th_read_cstr(np, s->name, sizeof(s->name),
+				     "ftrace_mod_func name");
+			s->addr = ip;
+			s->size = size;
+			s->offset = addr - ip;
+			s->module[0] = '\0';
+			if (th_read_ulong(map + o_mod, &mod, "ftrace_mod_map.mod"))
+				th_read_cstr(mod + o_name, s->module,
+					     sizeof(s->module), "module.name");
+			found = TRUE;
+			break;
+		}
+		th_walk_free(&funcs);
+	}
+	th_walk_free(&maps);
+	return found;
+}
+
+int th_ksym_lookup(ulong addr, struct th_sym *s)
+{
+	struct th_module *m;
+
+	memset(s, 0, sizeof(*s));
+	if (th_ks_load() && th_is_ksym_addr(addr))
+		return th_ks_core(addr, s);
+	m = th_module_of(addr);
+	if (m) {
+		snprintf(s->module, sizeof(s->module), "%s", m->name);
+		if (th_ks_module(m, addr, s))
+			return TRUE;
+	}
+	return th_ks_ftrace_mod(addr, s);
+}
+
+char *th_ksym_pS(ulong addr, char *buf, size_t len)
+{
+	struct th_sym s;
+
+	if (!th_ksym_lookup(addr, &s))
+		snprintf(buf, len, "0x%lx", addr);
+	else if (s.module[0])
+		snprintf(buf, len, "%s+0x%lx/0x%lx [%s]", s.name, s.offset,
+			 s.size, s.module);
+	else
+		snprintf(buf, len, "%s+0x%lx/0x%lx", s.name, s.offset, s.size);
+	return buf;
+}
+
+char *th_ksym_ps(ulong addr, char *buf, size_t len)
+{
+	struct th_sym s;
+
+	if (!th_ksym_lookup(addr, &s))
+		snprintf(buf, len, "0x%lx", addr);
+	else if (s.module[0])
+		snprintf(buf, len, "%s [%s]", s.name, s.module);
+	else
+		snprintf(buf, len, "%s", s.name);
+	return buf;
+}
+
+int th_ksym_name_off(ulong addr, char *buf, size_t len, char *mod,
+		     size_t mlen)
+{
+	struct th_sym s;
+
+	if (mod && mlen)
+		mod[0] = '\0';
+	if (!th_ksym_lookup(addr, &s)) {
+		buf[0] = '\0';
+		return FALSE;
+	}
+	snprintf(buf, len, "%s", s.name);
+	if (mod && mlen)
+		snprintf(mod, mlen, "%s", s.module);
+	return TRUE;
+}

@@ -1,0 +1,410 @@
+/*
+ * tracehunt: "kprobes" — every kprobe, kretprobe and jprobe in the dump,
+ * as /sys/kernel/debug/kprobes/list printed them, and with -v everything
+ * about each probe including the owner of every handler.
+ */
+#include "th.h"
+
+/* include/linux/kprobes.h: these are #defines, absent from debuginfo;
+ * unchanged since Linux kernel commit ae6aa16fdc16 ("kprobes: introduce
+ * ftrace based optimization") (v3.5) added FTRACE. */
+#define KPROBE_FLAG_GONE	1
+#define KPROBE_FLAG_DISABLED	2
+#define KPROBE_FLAG_OPTIMIZED	4
+#define KPROBE_FLAG_FTRACE	8
+
+static struct {
+	int inited;
+	int ok;
+	const char *missing;
+	ulong table;
+	long table_size;
+	long hlist, list, addr, symbol_name, offset, pre_handler;
+	long post_handler, fault_handler, break_handler, flags, nmissed;
+	long opcode;
+	ulong aggr_pre_handler, pre_handler_kretprobe, setjmp_pre_handler;
+	/* kretprobe */
+	long krp_kp, krp_handler, krp_entry_handler, krp_maxactive;
+	long krp_nmissed, krp_data_size, krp_rh, krp_freelist;
+	long krp_free_instances;
+	/* jprobe */
+	long jp_kp, jp_entry;
+} KP;
+
+static int kp_init(void)
+{
+	if (KP.inited)
+		return KP.ok;
+	KP.inited = 1;
+	KP.table = th_symbol("kprobe_table");
+	if (!KP.table) {
+		KP.missing = "kprobe_table (kernel built without CONFIG_KPROBES)";
+		return 0;
+	}
+	KP.hlist = th_member("kprobe", "hlist");
+	KP.list = th_member("kprobe", "list");
+	KP.addr = th_member("kprobe", "addr");
+	KP.symbol_name = th_member("kprobe", "symbol_name");
+	KP.offset = th_member("kprobe", "offset");
+	KP.pre_handler = th_member("kprobe", "pre_handler");
+	KP.post_handler = th_member("kprobe", "post_handler");
+	/* fault_handler went away in Linux kernel commit ec6aba3d2be1
+	 * ("kprobes: Remove kprobe::fault_handler") (v5.14); break_handler in
+	 * 4.15 with jprobes. */
+	KP.fault_handler = th_member("kprobe", "fault_handler");
+	KP.break_handler = th_member("kprobe", "break_handler");
+	KP.flags = th_member("kprobe", "flags");
+	KP.nmissed = th_member("kprobe", "nmissed");
+	KP.opcode = th_member("kprobe", "opcode");
+	if (KP.hlist < 0 || KP.list < 0 || KP.addr < 0 || KP.pre_handler < 0 ||
+	    KP.flags < 0) {
+		KP.missing = "struct kprobe in the debuginfo";
+		return 0;
+	}
+	/* The bucket count is the array's own length. */
+	KP.table_size = get_array_length("kprobe_table", NULL, 0);
+	if (KP.table_size <= 0 || KP.table_size > 1 << 16)
+		KP.table_size = 64;
+	KP.aggr_pre_handler = th_symbol("aggr_pre_handler");
+	KP.pre_handler_kretprobe = th_symbol("pre_handler_kretprobe");
+	KP.setjmp_pre_handler = th_symbol("setjmp_pre_handler");
+	KP.krp_kp = th_member("kretprobe", "kp");
+	KP.krp_handler = th_member("kretprobe", "handler");
+	KP.krp_entry_handler = th_member("kretprobe", "entry_handler");
+	KP.krp_maxactive = th_member("kretprobe", "maxactive");
+	KP.krp_nmissed = th_member("kretprobe", "nmissed");
+	KP.krp_data_size = th_member("kretprobe", "data_size");
+	KP.krp_rh = th_member("kretprobe", "rh");
+	KP.krp_freelist = th_member("kretprobe", "freelist");
+	KP.krp_free_instances = th_member("kretprobe", "free_instances");
+	KP.jp_kp = th_member("jprobe", "kp");
+	KP.jp_entry = th_member("jprobe", "entry");
+	KP.ok = 1;
+	return 1;
+}
+
+struct kp_probe {
+	ulong kp;		/* struct kprobe */
+	ulong parent;		/* aggregate kprobe, or 0 */
+	ulong addr;
+	ulong pre, post, fault;
+	unsigned int flags, pflags;
+	ulong nmissed;
+	int bucket;
+};
+
+/* Collect every probe, children of aggregates in list order. */
+static long kp_collect(struct kp_probe **out)
+{
+	struct kp_probe *v = NULL;
+	long n = 0, cap = 0, b, i, j;
+	struct th_walk hw, lw;
+
+	for (b = 0; b < KP.table_size; b++) {
+		ulong first;
+
+		if (!th_read_ulong(KP.table + b * sizeof(ulong), &first,
+				   "kprobe_table bucket")) {
+			th_warn("kprobe_table[%ld]: unreadable", b);
+			continue;
+		}
+		th_hlist_walk(first, TH_MAX_HLIST, &hw);
+		if (hw.err)
+			th_warn("kprobe_table[%ld]: %s at %lx; the rest of the "
+				"bucket is not shown", b, hw.err, hw.bad);
+		for (i = 0; i < hw.n; i++) {
+			ulong p = hw.ent[i] - KP.hlist, pre = 0, paddr = 0;
+			unsigned int pflags = 0;
+
+			th_read_ulong(p + KP.pre_handler, &pre,
+				      "kprobe.pre_handler");
+			th_read_ulong(p + KP.addr, &paddr, "kprobe.addr");
+			th_read_uint(p + KP.flags, &pflags, "kprobe.flags");
+			if (KP.aggr_pre_handler && pre == KP.aggr_pre_handler) {
+				th_list_walk(p + KP.list, TH_MAX_HLIST, &lw);
+				if (lw.err)
+					th_warn("aggregate kprobe %lx: %s at %lx",
+						p, lw.err, lw.bad);
+				for (j = 0; j < lw.n; j++) {
+					if (n >= cap) {
+						cap = cap ? cap * 2 : 64;
+						v = realloc(v, cap * sizeof(*v));
+					}
+					memset(&v[n], 0, sizeof(v[n]));
+					v[n].kp = lw.ent[j] - KP.list;
+					v[n].parent = p;
+					v[n].pflags = pflags;
+					v[n].bucket = b;
+					n++;
+				}
+				th_walk_free(&lw);
+				continue;
+			}
+			if (n >= cap) {
+				cap = cap ? cap * 2 : 64;
+				v = realloc(v, cap * sizeof(*v));
+			}
+			memset(&v[n], 0, sizeof(v[n]));
+			v[n].kp = p;
+			v[n].pflags = pflags;
+			v[n].bucket = b;
+			n++;
+		}
+		th_walk_free(&hw);
+	}
+	for (i = 0; i < n; i++) {
+		struct kp_probe *k = &v[i];
+
+		th_read_ulong(k->kp + KP.addr, &k->addr, "kprobe.addr");
+		th_read_ulong(k->kp + KP.pre_handler, &k->pre,
+			      "kprobe.pre_handler");
+		if (KP.post_handler >= 0)
+			th_read_ulong(k->kp + KP.post_handler, &k->post,
+				      "kprobe.post_handler");
+		if (KP.fault_handler >= 0)
+			th_read_ulong(k->kp + KP.fault_handler, &k->fault,
+				      "kprobe.fault_handler");
+		th_read_uint(k->kp + KP.flags, &k->flags, "kprobe.flags");
+		if (KP.nmissed >= 0)
+			th_read_ulong(k->kp + KP.nmissed, &k->nmissed,
+				      "kprobe.nmissed");
+		if (k->parent) {
+			/* the aggregate's addr names the site */
+			ulong a;
+			if (th_read_ulong(k->parent + KP.addr, &a, "kprobe.addr"))
+				k->addr = a;
+		} else {
+			k->pflags = k->flags;
+		}
+	}
+	*out = v;
+	return n;
+}
+
+static char kp_type(struct kp_probe *k)
+{
+	if (KP.pre_handler_kretprobe && k->pre == KP.pre_handler_kretprobe)
+		return 'r';
+	if (KP.setjmp_pre_handler && k->pre == KP.setjmp_pre_handler)
+		return 'j';
+	return 'k';
+}
+
+/* report_probe() in kernel/kprobes.c */
+static void kp_report(struct kp_probe *k)
+{
+	char sym[256], mod[64], buf[512];
+	struct th_sym s;
+	unsigned int f = k->flags, pf = k->pflags;
+
+	if (th_ksym_lookup(k->addr, &s)) {
+		strcpy(sym, s.name);
+		strcpy(mod, s.module);
+		fprintf(fp, "%016lx  %c  %s+0x%x  %s ", k->addr, kp_type(k), sym,
+			(unsigned int)s.offset, mod[0] ? mod : " ");
+	} else {
+		fprintf(fp, "%016lx  %c  %s ", k->addr, kp_type(k),
+			th_ksym_pS(k->addr, buf, sizeof(buf)));
+	}
+	fprintf(fp, "%s%s%s%s\n",
+		(f & KPROBE_FLAG_GONE) ? "[GONE]" : "",
+		((f & KPROBE_FLAG_DISABLED) && !(f & KPROBE_FLAG_GONE)) ?
+		"[DISABLED]" : "",
+		(pf & KPROBE_FLAG_OPTIMIZED) ? "[OPTIMIZED]" : "",
+		(pf & KPROBE_FLAG_FTRACE) ? "[FTRACE]" : "");
+}
+
+static void kp_handler_line(const char *label, ulong addr)
+{
+	char sym[512], own[256];
+	struct th_owner o;
+
+	if (!addr)
+		return;
+	th_owner_of(addr, &o);
+	fprintf(fp, "  %-15s %016lx  %s  %s\n", label, addr,
+		th_ksym_pS(addr, sym, sizeof(sym)),
+		th_owner_str(&o, own, sizeof(own)));
+}
+
+static void kp_flags_str(unsigned int f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (f & KPROBE_FLAG_GONE)
+		strncat(buf, "GONE ", len - strlen(buf) - 1);
+	if (f & KPROBE_FLAG_DISABLED)
+		strncat(buf, "DISABLED ", len - strlen(buf) - 1);
+	if (f & KPROBE_FLAG_OPTIMIZED)
+		strncat(buf, "OPTIMIZED ", len - strlen(buf) - 1);
+	if (f & KPROBE_FLAG_FTRACE)
+		strncat(buf, "FTRACE ", len - strlen(buf) - 1);
+	if (!buf[0])
+		strncat(buf, "- ", len - 1);
+	buf[strlen(buf) - 1] = '\0';
+}
+
+static void kp_site_bytes(ulong addr)
+{
+	unsigned char b[8];
+	int i;
+
+	if (!th_read(addr, b, sizeof(b), "probed instruction")) {
+		fprintf(fp, "  %-15s (unreadable)\n", "site bytes");
+		return;
+	}
+	fprintf(fp, "  %-15s", "site bytes");
+	for (i = 0; i < 8; i++)
+		fprintf(fp, " %02x", b[i]);
+	if (b[0] == 0xcc)
+		fprintf(fp, "  (int3)");
+	else if (b[0] == 0xe9) {
+		int rel;
+		char sym[256];
+		memcpy(&rel, b + 1, 4);
+		fprintf(fp, "  (jmp %s)", th_ksym_pS(addr + 5 + rel, sym,
+						     sizeof(sym)));
+	} else if (b[0] == 0xe8) {
+		int rel;
+		char sym[256];
+		memcpy(&rel, b + 1, 4);
+		fprintf(fp, "  (call %s)", th_ksym_pS(addr + 5 + rel, sym,
+						      sizeof(sym)));
+	} else if (b[0] == 0x0f && b[1] == 0x1f && b[2] == 0x44)
+		fprintf(fp, "  (nop5)");
+	fprintf(fp, "\n");
+}
+
+static void kp_verbose(struct kp_probe *k)
+{
+	char sym[512], own[256], fl[64];
+	struct th_owner o;
+	char type = kp_type(k);
+	const char *tname;
+	ulong symname = 0;
+
+	th_owner_of(k->kp, &o);
+	if (type == 'r')
+		tname = "kretprobe";
+	else if (type == 'j')
+		tname = "jprobe";
+	else
+		tname = "kprobe";
+	fprintf(fp, "%s %016lx  %s%s\n", tname, k->kp,
+		th_owner_str(&o, own, sizeof(own)),
+		k->parent ? "  (aggregate child)" : "");
+	if (k->parent)
+		fprintf(fp, "  %-15s %016lx\n", "aggregate", k->parent);
+	fprintf(fp, "  %-15s %016lx  %s\n", "address", k->addr,
+		th_ksym_pS(k->addr, sym, sizeof(sym)));
+	if (KP.symbol_name >= 0 &&
+	    th_read_ulong(k->kp + KP.symbol_name, &symname,
+			  "kprobe.symbol_name") && symname) {
+		char name[128];
+		unsigned int off = 0;
+
+		th_read_cstr(symname, name, sizeof(name), "kprobe.symbol_name");
+		if (KP.offset >= 0)
+			th_read_uint(k->kp + KP.offset, &off, "kprobe.offset");
+		fprintf(fp, "  %-15s %s+0x%x\n", "registered as", name, off);
+	}
+	kp_flags_str(k->flags, fl, sizeof(fl));
+	fprintf(fp, "  %-15s 0x%x %s\n", "flags", k->flags, fl);
+	if (k->parent) {
+		kp_flags_str(k->pflags, fl, sizeof(fl));
+		fprintf(fp, "  %-15s 0x%x %s\n", "site flags", k->pflags, fl);
+	}
+	fprintf(fp, "  %-15s %lu\n", "nmissed", k->nmissed);
+	if (KP.opcode >= 0) {
+		unsigned char op = 0;
+		th_read(k->kp + KP.opcode, &op, 1, "kprobe.opcode");
+		fprintf(fp, "  %-15s %02x\n", "saved opcode", op);
+	}
+	kp_site_bytes(k->addr);
+	kp_handler_line("pre_handler", k->pre);
+	kp_handler_line("post_handler", k->post);
+	kp_handler_line("fault_handler", k->fault);
+	if (type == 'r' && KP.krp_kp >= 0) {
+		ulong krp = k->kp - KP.krp_kp, h = 0, eh = 0, ds = 0;
+		int maxactive = 0, nm = 0;
+
+		th_read_ulong(krp + KP.krp_handler, &h, "kretprobe.handler");
+		if (KP.krp_entry_handler >= 0)
+			th_read_ulong(krp + KP.krp_entry_handler, &eh,
+				      "kretprobe.entry_handler");
+		th_read_int(krp + KP.krp_maxactive, &maxactive,
+			    "kretprobe.maxactive");
+		th_read_int(krp + KP.krp_nmissed, &nm, "kretprobe.nmissed");
+		th_read_ulong(krp + KP.krp_data_size, &ds,
+			      "kretprobe.data_size");
+		fprintf(fp, "  %-15s %016lx\n", "kretprobe", krp);
+		kp_handler_line("handler", h);
+		kp_handler_line("entry_handler", eh);
+		fprintf(fp, "  %-15s %d\n", "maxactive", maxactive);
+		fprintf(fp, "  %-15s %d\n", "kretprobe miss", nm);
+		fprintf(fp, "  %-15s %lu\n", "data_size", ds);
+	}
+	if (type == 'j' && KP.jp_kp >= 0 && KP.jp_entry >= 0) {
+		ulong e = 0;
+		th_read_ulong(k->kp - KP.jp_kp + KP.jp_entry, &e, "jprobe.entry");
+		kp_handler_line("jprobe entry", e);
+	}
+	fprintf(fp, "\n");
+}
+
+static int kp_match(struct kp_probe *k, ulong *want, int nwant)
+{
+	int i;
+
+	if (!nwant)
+		return TRUE;
+	for (i = 0; i < nwant; i++)
+		if (k->addr == want[i])
+			return TRUE;
+	return FALSE;
+}
+
+void cmd_kprobes(void)
+{
+	int c, verbose = 0, nwant = 0, i;
+	ulong want[64];
+	struct kp_probe *v = NULL;
+	long n;
+
+	while ((c = getopt(argcnt, args, "v")) != EOF) {
+		switch (c) {
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
+	if (argerrs)
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	for (i = optind; args[i] && nwant < 64; i++) {
+		struct syment *sp;
+
+		if ((sp = symbol_search(args[i])))
+			want[nwant++] = sp->value;
+		else if (hexadecimal(args[i], 0))
+			want[nwant++] = htol(args[i], RETURN_ON_ERROR, NULL);
+		else
+			error(FATAL, "%s: not a symbol or address\n", args[i]);
+	}
+	if (!kp_init()) {
+		fprintf(fp, "kprobes: not available in this dump: no %s\n",
+			KP.missing);
+		return;
+	}
+	n = kp_collect(&v);
+	for (i = 0; i < n; i++) {
+		if (!kp_match(&v[i], want, nwant))
+			continue;
+		if (verbose)
+			kp_verbose(&v[i]);
+		else
+			kp_report(&v[i]);
+	}
+	free(v);
+}

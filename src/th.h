@@ -1,0 +1,148 @@
+/*
+ * tracehunt: crash extension internals shared by the command files.
+ *
+ * Everything here is built against crash's defs.h; the byte-level decoders
+ * in lib/ know nothing of crash and are declared in their own headers.
+ */
+#ifndef TRACEHUNT_TH_H
+#define TRACEHUNT_TH_H
+
+#include "defs.h"
+
+#define TH_VERSION "0.1"
+
+/* Bounds for every walk over dump memory: a damaged list ends here. */
+#define TH_MAX_LIST	1000000
+#define TH_MAX_HLIST	100000
+
+/* ------------------------------------------------------------ core.c --- */
+
+/* Reads that never longjmp out: they return FALSE and stay quiet. */
+int th_read(ulong addr, void *buf, long len, const char *what);
+int th_read_ulong(ulong addr, ulong *val, const char *what);
+int th_read_uint(ulong addr, unsigned int *val, const char *what);
+int th_read_int(ulong addr, int *val, const char *what);
+int th_read_u64(ulong addr, uint64_t *val, const char *what);
+/* NUL-terminated string of at most len-1 bytes; "" and FALSE on failure. */
+int th_read_cstr(ulong addr, char *buf, int len, const char *what);
+
+/* Symbol address, or 0 when the symbol does not exist. */
+ulong th_symbol(const char *name);
+/* Offset of MEMBER in STRUCT, -1 when absent (cached). */
+long th_member(const char *sname, const char *mname);
+/* Size of a struct, -1 when absent (cached). */
+long th_size(const char *sname);
+/* First existing member of the NULL-terminated list of names, or -1. */
+long th_member_any(const char *sname, const char *const *names,
+		   const char **found);
+/* Value of an enumerator, or DEFAULT when it does not exist. */
+long th_enum(const char *name, long def);
+int th_enum_exists(const char *name);
+
+/* Kernel-pointer sanity: canonical, kernel half, non-NULL. */
+int th_kptr(ulong addr);
+
+/*
+ * Bounded, cycle-safe walk of a kernel list_head.  HEAD is the address of
+ * the list_head that anchors the list.  Returns the number of entries
+ * (addresses of the list_head members, not the containing structs) stored
+ * in *out (GETBUF'd, caller FREEBUFs), or -1 with *why set when the list is
+ * damaged; entries read before the damage are still returned in that case
+ * through *n_partial.
+ */
+struct th_walk {
+	ulong *ent;
+	long n;
+	const char *err;	/* NULL when the walk ended at the head */
+	ulong bad;		/* the pointer that broke the walk */
+};
+void th_list_walk(ulong head, long max, struct th_walk *w);
+void th_hlist_walk(ulong first, long max, struct th_walk *w);
+void th_walk_free(struct th_walk *w);
+
+/* Print a one-line warning in crash's style, through fp. */
+void th_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* -------------------------------------------------------- kallsyms.c --- */
+
+/*
+ * The kernel's own symbolization, from the dump: the core kallsyms tables,
+ * then every module on the kernel's module tree (including modules that
+ * unlinked themselves from the module list), then ftrace's saved names of
+ * freed module init functions.  Formats like the kernel's %pS / %ps.
+ */
+struct th_sym {
+	char name[256];
+	char module[64];	/* "" for the core kernel */
+	ulong addr;		/* start of the symbol */
+	ulong size;
+	ulong offset;
+};
+int th_ksym_lookup(ulong addr, struct th_sym *s);
+/* "%pS": name+0xoff/0xsize [mod], or 0x%lx when unknown. */
+char *th_ksym_pS(ulong addr, char *buf, size_t len);
+/* "%ps": name [mod] (no offset), or 0x%lx when unknown. */
+char *th_ksym_ps(ulong addr, char *buf, size_t len);
+/* kprobes/list style: name+0xoff, module in *mod (may be ""). */
+int th_ksym_name_off(ulong addr, char *buf, size_t len, char *mod, size_t mlen);
+
+/* --------------------------------------------------------- modules.c --- */
+
+#define TH_MOD_LISTED	0x1	/* on the kernel's "modules" list */
+#define TH_MOD_TREE	0x2	/* on the module address tree */
+
+struct th_module {
+	ulong addr;		/* struct module */
+	char name[64];
+	unsigned flags;
+	int nregions;
+	struct {
+		ulong base;
+		ulong size;
+		int text;	/* executable region */
+		int init;
+	} region[8];
+};
+
+/* All modules the dump knows, listed or only on the address tree. */
+int th_modules(struct th_module **mods);
+struct th_module *th_module_of(ulong addr);
+
+/* vmalloc/module-space areas */
+struct th_vmap {
+	ulong start, end;	/* [start, end) */
+	ulong caller;
+	ulong vm;
+};
+struct th_vmap *th_vmap_of(ulong addr);
+
+/* Who owns the code or data at an address. */
+enum th_owner_kind { TH_OWN_NONE, TH_OWN_CORE, TH_OWN_MODULE, TH_OWN_HIDDEN,
+		     TH_OWN_UNKNOWN };
+struct th_owner {
+	enum th_owner_kind kind;
+	char module[64];	/* for MODULE, and HIDDEN when the tree knows it */
+	struct th_vmap vmap;	/* for HIDDEN */
+	int have_vmap;
+};
+void th_owner_of(ulong addr, struct th_owner *o);
+/* "core", "[mod]", "HIDDEN (vmap START-END SIZE caller SYM)" ... */
+char *th_owner_str(const struct th_owner *o, char *buf, size_t len);
+
+/* Forget cached per-dump state (modules, vmap areas). */
+void th_modules_reset(void);
+
+/* --------------------------------------------------------- commands --- */
+
+void cmd_kprobes(void);
+void cmd_ftrace(void);
+void cmd_hooks(void);
+extern char *help_kprobes[];
+extern char *help_ftrace[];
+extern char *help_hooks[];
+
+/* ftrace subcommands (argcnt/args as crash parsed them, args[0] = sub) */
+int th_kprobe_events_cat(const char *file);
+int th_ftrace_have(void);
+
+#endif
