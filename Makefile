@@ -11,7 +11,7 @@ TARGET ?= X86_64
 SANITIZE ?=
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
-PYTEST ?= python3 -m pytest
+PYTEST ?= /usr/bin/python3 -m pytest
 EXTDIR ?= /usr/lib64/crash/extensions
 
 ifeq ($(SANITIZE),1)

@@ -459,12 +459,13 @@ def scenario_hash(scen_dir):
     h = hashlib.sha256()
     h.update(PIPELINE_VERSION.encode())
     files = []
-    for base in (scen_dir, GUEST):
+    for label, base in (("scenario", scen_dir), ("guest", GUEST)):
         for dp, _, fns in os.walk(base):
             for fn in fns:
-                files.append(os.path.join(dp, fn))
-    for p in sorted(files):
-        h.update(os.path.relpath(p, ROOT).encode() + b"\0")
+                p = os.path.join(dp, fn)
+                files.append((label + "/" + os.path.relpath(p, base), p))
+    for rel, p in sorted(files):
+        h.update(rel.encode() + b"\0")
         with open(p, "rb") as f:
             h.update(f.read())
         h.update(b"\0")
@@ -489,6 +490,11 @@ def build(suite_name, scenario, variant, force=False):
         return out
     suite.ensure()
     vmlinuz, vmlinux = fetch_kernel(suite, rel)
+    # A changed scenario replaces its own older fixtures, nothing else.
+    for old in glob.glob(os.path.join(CACHE, "fixtures", rel,
+                                      "%s-*" % scenario)):
+        if os.path.basename(old) != "%s-%s" % (scenario, shash):
+            shutil.rmtree(old, ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     kos = build_modules(suite, rel, scen_dir, out)

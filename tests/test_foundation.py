@@ -1,0 +1,63 @@
+"""The extension loads, registers its commands, survives bad input, and the
+oracle really compares (a truth file altered by one character fails)."""
+
+import os
+import subprocess
+
+import pytest
+
+import thlib
+
+
+def test_builds_warning_free():
+    p = subprocess.run(["make", "-B", "-s", "extensions/tracehunt.so"],
+                       cwd=thlib.ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "warning" not in p.stderr, p.stderr
+
+
+def test_loads_and_registers(dump):
+    log = dump.log if dump.outputs is not None else None
+    dump.out("kprobes")
+    assert "tracehunt.so: shared object loaded" in dump.log
+    for c in ("kprobes", "ftrace", "hooks"):
+        assert dump.out(c if c != "ftrace" else "ftrace") is not None
+
+
+def test_bad_input_is_one_clear_line_and_session_survives(dump):
+    out = dump.out("ftrace bogus")
+    assert out.count(b"\n") == 1 and b"unknown subcommand" in out
+    # crash ran its last command after the extension was unloaded
+    dump.out("kprobes")
+    assert "RELEASE:" in dump.log.split("tracehunt.so: shared object "
+                                        "unloaded")[-1]
+
+
+def test_oracle_bites(dump):
+    """Alter one byte of a truth file: the comparison must fail."""
+    name = "debug/kprobes/list" if dump.has_truth("debug/kprobes/list") \
+        else dump.truth_names()[0]
+    truth = dump.truth(name)
+    ours = dump.out(thlib.truth_to_command(name))
+    if not truth:
+        pytest.skip("empty truth file")
+    i = len(truth) // 2
+    altered = truth[:i] + bytes([truth[i] ^ 0x01]) + truth[i + 1:]
+    with pytest.raises(AssertionError):
+        thlib.assert_same(altered, ours, name)
+
+
+def test_fixture_key_tracks_scenario(tmp_path, monkeypatch):
+    """Changing a scenario changes only that scenario's hash."""
+    import fixture
+    a1 = fixture.scenario_hash(os.path.join(fixture.SCENARIOS, "modules"))
+    b1 = fixture.scenario_hash(os.path.join(fixture.SCENARIOS, "events"))
+    src = os.path.join(fixture.SCENARIOS, "events")
+    dst = tmp_path / "events"
+    subprocess.run(["cp", "-r", src, str(dst)], check=True)
+    assert fixture.scenario_hash(str(dst)) == b1
+    with open(dst / "setup.sh", "a") as f:
+        f.write("# changed\n")
+    assert fixture.scenario_hash(str(dst)) != b1
+    assert fixture.scenario_hash(
+        os.path.join(fixture.SCENARIOS, "modules")) == a1

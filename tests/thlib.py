@@ -1,0 +1,171 @@
+"""tracehunt test harness: fixtures (real vmcores with live truth) and one
+crash process per dump with every command batched."""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fixture  # noqa: E402
+
+SO = os.path.join(ROOT, "extensions", "tracehunt.so")
+CRASH_TIMEOUT = int(os.environ.get("TRACEHUNT_CRASH_TIMEOUT", "1800"))
+
+
+def env_list(name, default):
+    v = os.environ.get(name, "").replace(",", " ").split()
+    return v or default
+
+
+def all_scenarios():
+    return sorted(d for d in os.listdir(fixture.SCENARIOS)
+                  if os.path.isdir(os.path.join(fixture.SCENARIOS, d)))
+
+
+def selected():
+    """(suite, scenario, variant) triples chosen by SUITES, SCENARIOS and
+    VARIANTS (space or comma separated)."""
+    suites = env_list("SUITES", [fixture.host_suite()])
+    scens = env_list("SCENARIOS", all_scenarios())
+    variants = env_list("VARIANTS", ["kdump"])
+    return [(s, c, v) for s in suites for c in scens for v in variants]
+
+
+def truth_to_command(name):
+    """The tracehunt command that reproduces a captured live file."""
+    if name == "debug/kprobes/list":
+        return "kprobes"
+    if name.startswith("tracing/"):
+        return "ftrace cat " + name[len("tracing/"):]
+    return None
+
+
+class Dump:
+    """One fixture and the output of every command run on it."""
+
+    # Commands every dump runs besides one "ftrace cat" per truth file.
+    EXTRA = ["kprobes -v", "ftrace", "ftrace ops", "ftrace ops -v",
+             "ftrace sites", "ftrace ls", "ftrace tracers -v", "hooks",
+             "hooks -j", "kprobes -x", "ftrace bogus",
+             "ftrace cat no_such_file"]
+
+    def __init__(self, suite, scenario, variant):
+        self.suite, self.scenario, self.variant = suite, scenario, variant
+        self.id = "%s-%s-%s" % (suite, scenario, variant)
+        self.dir = fixture.build(suite, scenario, variant)
+        with open(os.path.join(self.dir, "manifest.json")) as f:
+            self.manifest = json.load(f)
+        self.outputs = None
+        self.log = ""
+
+    # ---- truth ----
+    def truth_names(self):
+        return list(self.manifest["truth_files"])
+
+    def truth(self, name):
+        with open(os.path.join(self.dir, "truth", name), "rb") as f:
+            return f.read()
+
+    def has_truth(self, name):
+        return os.path.exists(os.path.join(self.dir, "truth", name))
+
+    def commands(self):
+        cmds = []
+        for n in self.truth_names():
+            c = truth_to_command(n)
+            if c and c not in cmds:
+                cmds.append(c)
+        for c in self.EXTRA:
+            if c not in cmds:
+                cmds.append(c)
+        return cmds
+
+    # ---- crash ----
+    def run(self, cmds=None, so=SO):
+        cmds = cmds or self.commands()
+        outdir = tempfile.mkdtemp(prefix="th-%s-" % self.id)
+        lines = ["extend %s" % so]
+        files = {}
+        for i, c in enumerate(cmds):
+            out = os.path.join(outdir, "%03d.out" % i)
+            files[c] = out
+            lines.append("%s > %s" % (c, out))
+        lines.append("extend -u %s" % so)
+        lines.append("sys")
+        cmdfile = os.path.join(outdir, "cmds")
+        with open(cmdfile, "w") as f:
+            f.write("\n".join(lines) + "\nexit\n")
+        argv = list(self.manifest["crash"]) + [
+            "-s", self.manifest["vmlinux"], self.manifest["vmcore"],
+            "-i", cmdfile]
+        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=CRASH_TIMEOUT)
+        self.log = p.stdout.decode(errors="replace")
+        outputs = {}
+        for c, path in files.items():
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    outputs[c] = f.read()
+            else:
+                outputs[c] = None
+        self.rc = p.returncode
+        return outputs
+
+    def out(self, cmd):
+        if self.outputs is None:
+            self.outputs = self.run()
+        if cmd not in self.outputs:
+            self.outputs.update(self.run([cmd]))
+        return self.outputs[cmd]
+
+
+def first_difference(expected, actual):
+    """A short human-readable description of the first differing line."""
+    el = expected.split(b"\n")
+    al = actual.split(b"\n")
+    for i in range(max(len(el), len(al))):
+        e = el[i] if i < len(el) else b"<missing>"
+        a = al[i] if i < len(al) else b"<missing>"
+        if e != a:
+            return ("line %d differs:\n  live: %r\n  ours: %r\n"
+                    "(%d live lines, %d ours)" % (i + 1, e, a, len(el),
+                                                  len(al)))
+    return "no difference"
+
+
+def assert_same(expected, actual, what):
+    """Byte-exact comparison with the live file."""
+    assert actual is not None, "%s: no output" % what
+    if expected != actual:
+        raise AssertionError("%s differs from the live kernel's file: %s"
+                             % (what, first_difference(expected, actual)))
+
+
+def lines_in_order(expected_lines, actual_lines):
+    """True when every expected line appears in actual, in order."""
+    it = iter(actual_lines)
+    return all(any(a == e for a in it) for e in expected_lines)
+
+
+def scenario_defines(scenario, pattern=r"TH_\w+"):
+    """#define NAME VALUE constants of a scenario's module sources."""
+    out = {}
+    mdir = os.path.join(fixture.SCENARIOS, scenario, "modules")
+    if not os.path.isdir(mdir):
+        return out
+    for fn in os.listdir(mdir):
+        with open(os.path.join(mdir, fn)) as f:
+            for line in f:
+                m = re.match(r"#define\s+(%s)\s+(.+?)\s*$" % pattern, line)
+                if m:
+                    v = m.group(2)
+                    out[m.group(1)] = v.strip('"') if v.startswith('"') \
+                        else int(v, 0) if re.match(r"^(0x)?[0-9a-fA-F]+$", v) \
+                        else v
+    return out
