@@ -20,9 +20,10 @@ endif
 
 SRC := $(wildcard src/*.c)
 LIB := $(wildcard lib/*.c)
-OBJDIR := build/obj$(if $(SANITIZE),-san)
+BUILD ?= build
+OBJDIR := $(BUILD)/obj$(if $(SANITIZE),-san)
 OBJ := $(SRC:src/%.c=$(OBJDIR)/src/%.o) $(LIB:lib/%.c=$(OBJDIR)/lib/%.o)
-SO := extensions/tracehunt.so
+SO ?= extensions/tracehunt.so
 
 all: $(SO)
 
@@ -44,9 +45,9 @@ install: $(SO)
 
 # ---- tests ---------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
-UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build/unit/%)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-build/unit/%: tests/unit/%.c $(LIB) $(wildcard lib/*.h) tests/unit/unit.h
+$(BUILD)/unit/%: tests/unit/%.c $(LIB) $(wildcard lib/*.h) tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -fsanitize=address,undefined -Ilib -Itests/unit -o $@ $< $(LIB)
 
@@ -54,7 +55,7 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
 
 check: $(SO) unit
-	$(PYTEST) -q tests $(PYTEST_ARGS)
+	TRACEHUNT_SO=$(abspath $(SO)) $(PYTEST) -q tests $(PYTEST_ARGS)
 
 demo:
 	bash scripts/demo

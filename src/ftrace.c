@@ -13,28 +13,14 @@ int th_ftrace_have(void)
 	return th_symbol("ftrace_ops_list") || th_symbol("global_trace");
 }
 
-static void ft_not_yet(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(fp, "ftrace %s: not implemented yet\n", argv[0]);
-}
-
-static void ft_summary(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(fp, "ftrace: summary not implemented yet; try \"ftrace cat "
-		"FILE\"\n");
-}
-
 static const struct th_subcmd ft_subcmds[] = {
-	{ "ops", ft_not_yet },
-	{ "sites", ft_not_yet },
-	{ "cat", ft_not_yet },
-	{ "ls", ft_not_yet },
-	{ "tracers", ft_not_yet },
-	{ "trace", ft_not_yet },
-	{ "dump", ft_not_yet },
+	{ "ops", th_ftrace_ops },
+	{ "sites", th_ftrace_sites },
+	{ "cat", th_ftrace_cat },
+	{ "ls", th_ftrace_ls },
+	{ "tracers", th_ftrace_tracers },
+	{ "trace", th_ftrace_trace },
+	{ "dump", th_ftrace_dump },
 	{ NULL, NULL },
 };
 
@@ -49,12 +35,13 @@ void cmd_ftrace(void)
 		return;
 	}
 	if (argcnt < 2) {
-		ft_summary(0, NULL);
+		th_ftrace_summary(argcnt, args);
 		return;
 	}
 	for (s = ft_subcmds; s->name; s++) {
 		if (strcmp(args[1], s->name) == 0) {
-			/* subcommands parse their own options from args[1] */
+			/* subcommands getopt() their own argv: argv[0] is the
+			 * subcommand's name */
 			optind = 1;
 			s->func(argcnt - 1, args + 1);
 			return;

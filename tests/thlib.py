@@ -13,7 +13,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture  # noqa: E402
 
-SO = os.path.join(ROOT, "extensions", "tracehunt.so")
+SO = os.environ.get("TRACEHUNT_SO") or os.path.join(ROOT, "extensions",
+                                                  "tracehunt.so")
 CRASH_TIMEOUT = int(os.environ.get("TRACEHUNT_CRASH_TIMEOUT", "1800"))
 
 
