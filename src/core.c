@@ -322,3 +322,37 @@ void th_walk_free(struct th_walk *w)
 	w->ent = NULL;
 	w->n = 0;
 }
+
+/*
+ * Possible CPUs, as for_each_possible_cpu() walks them: the bits of
+ * __cpu_possible_mask; older kernels only have cpu_possible_mask, a
+ * pointer to the bitmap.
+ */
+int th_possible_cpus(int *cpus, int max)
+{
+	ulong mask = th_symbol("__cpu_possible_mask"), bits[16];
+	int n = 0, i;
+
+	if (!mask) {
+		ulong p = th_symbol("cpu_possible_mask");
+
+		if (!p || !th_read_ulong(p, &mask, "cpu_possible_mask"))
+			mask = 0;
+	}
+	if (!mask || !th_read(mask, bits, sizeof(bits), "cpu_possible_mask")) {
+		for (i = 0; i < kt->cpus && n < max; i++)
+			cpus[n++] = i;
+		return n;
+	}
+	for (i = 0; i < (int)(sizeof(bits) * 8) && n < max; i++)
+		if (bits[i / 64] & (1UL << (i % 64)))
+			cpus[n++] = i;
+	return n;
+}
+
+ulong th_percpu_ptr(ulong ptr, int cpu)
+{
+	if (cpu < 0 || cpu >= NR_CPUS)
+		return 0;
+	return ptr + kt->__per_cpu_offset[cpu];
+}

@@ -4,6 +4,7 @@
  * about each probe including the owner of every handler.
  */
 #include "th.h"
+#include "kprobe_events.h"
 
 /* include/linux/kprobes.h: these are #defines, absent from debuginfo;
  * unchanged since Linux kernel commit ae6aa16fdc16 ("kprobes: introduce
@@ -274,6 +275,26 @@ static void kp_site_bytes(ulong addr)
 	fprintf(fp, "\n");
 }
 
+/* Trace events built on kprobes (kprobe_events), found once per command. */
+static ulong *kp_tks;
+static long kp_ntks = -1;
+
+static void kp_trace_event(struct kp_probe *k)
+{
+	char group[64], name[128];
+	long i;
+
+	if (kp_ntks < 0)
+		kp_ntks = th_trace_kprobes(&kp_tks);
+	for (i = 0; i < kp_ntks; i++) {
+		if (th_tk_kprobe(kp_tks[i]) != k->kp)
+			continue;
+		th_tk_names(kp_tks[i], group, sizeof(group), name, sizeof(name));
+		fprintf(fp, "  %-15s %s/%s (hits %lu)\n", "trace event", group,
+			name, th_tk_nhit(kp_tks[i]));
+	}
+}
+
 static void kp_verbose(struct kp_probe *k)
 {
 	char sym[512], own[256], fl[64];
@@ -320,6 +341,7 @@ static void kp_verbose(struct kp_probe *k)
 		fprintf(fp, "  %-15s %02x\n", "saved opcode", op);
 	}
 	kp_site_bytes(k->addr);
+	kp_trace_event(k);
 	kp_handler_line("pre_handler", k->pre);
 	kp_handler_line("post_handler", k->post);
 	kp_handler_line("fault_handler", k->fault);
@@ -407,4 +429,7 @@ void cmd_kprobes(void)
 			kp_report(&v[i]);
 	}
 	free(v);
+	free(kp_tks);
+	kp_tks = NULL;
+	kp_ntks = -1;
 }

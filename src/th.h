@@ -60,6 +60,11 @@ void th_list_walk(ulong head, long max, struct th_walk *w);
 void th_hlist_walk(ulong first, long max, struct th_walk *w);
 void th_walk_free(struct th_walk *w);
 
+/* for_each_possible_cpu(): fills CPUS, returns the count. */
+int th_possible_cpus(int *cpus, int max);
+/* per_cpu_ptr(PTR, CPU) */
+ulong th_percpu_ptr(ulong ptr, int cpu);
+
 /* Print a one-line warning in crash's style, through fp. */
 void th_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -64,3 +64,26 @@ def test_modules_kretprobe_fields(dump):
                          b + "\n"), b
         assert re.search(r"data_size\s+%d\n" % d["TH_%s_KRP_DATA_SIZE" % p],
                          b + "\n"), b
+
+
+@pytest.mark.parametrize("name", ["kprobe_events", "kprobe_profile"])
+def test_kprobe_event_files_match_live(dump, name):
+    if not dump.has_truth("tracing/" + name):
+        pytest.skip("not captured")
+    thlib.assert_same(dump.truth("tracing/" + name),
+                      dump.out("ftrace cat " + name), name)
+
+
+@scenarios("events")
+def test_verbose_names_trace_event(dump):
+    """kprobes -v names the trace event of every probe that belongs to one,
+    with the same hit count kprobe_profile shows."""
+    text = dump.out("kprobes -v").decode()
+    prof = {}
+    for line in dump.truth("tracing/kprobe_profile").decode().splitlines():
+        f = line.split()
+        prof[f[0]] = int(f[1])
+    events = re.findall(r"trace event\s+(\S+)/(\S+) \(hits (\d+)\)", text)
+    assert sorted(e[1] for e in events) == sorted(prof)
+    for grp, name, hits in events:
+        assert int(hits) == prof[name]
