@@ -1,0 +1,81 @@
+/*
+ * Crash-free decoder of one ring-buffer sub-buffer (struct buffer_data_page):
+ * a u64 time stamp, a local_t commit (bytes committed; the two high bits of
+ * a 32-bit word are the RB_MISSED_* flags), then the records.  Knows nothing
+ * of where the bytes came from: endianness and the size of local_t are
+ * parameters.
+ */
+#ifndef TRACEHUNT_RINGBUF_H
+#define TRACEHUNT_RINGBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RB_TYPE_DATA_MAX	28
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+
+#define RB_MISSED_EVENTS	(1U << 31)
+#define RB_MISSED_STORED	(1U << 30)
+#define RB_MISSED_MASK		(RB_MISSED_EVENTS | RB_MISSED_STORED)
+
+#define RB_TS_SHIFT		27
+#define RB_TS_MSB		(0xf8ULL << 56)
+
+/* What a record is. */
+enum rb_kind {
+	RB_EV_DATA,		/* type_len 0..28: an event */
+	RB_EV_PADDING,		/* null padding: the rest of the page */
+	RB_EV_DISCARD,		/* padding with a length: discarded event */
+	RB_EV_EXTEND,		/* TIME_EXTEND */
+	RB_EV_STAMP,		/* absolute TIME_STAMP */
+	RB_EV_BAD,		/* truncated or malformed: decoding stops */
+};
+
+struct rb_page {
+	const unsigned char *data;	/* data[] of the sub-buffer */
+	size_t data_size;		/* capacity of data[] (BUF_PAGE_SIZE) */
+	uint64_t time_stamp;		/* page time stamp */
+	uint32_t commit;		/* committed bytes, flags masked */
+	uint32_t flags;			/* RB_MISSED_* */
+	int big_endian;
+};
+
+struct rb_event {
+	enum rb_kind kind;
+	size_t offset;			/* of the record in data[] */
+	unsigned type_len;
+	uint32_t delta;			/* the 27-bit time_delta */
+	uint64_t ts;			/* absolute time of the record */
+	const unsigned char *payload;	/* event bytes (DATA, DISCARD) */
+	uint32_t len;			/* payload length */
+	uint32_t size;			/* whole record */
+};
+
+struct rb_iter {
+	const struct rb_page *pg;
+	size_t off;
+	uint64_t ts;
+	int done;
+};
+
+/*
+ * Parse the header of a sub-buffer: BUF holds LEN bytes starting at the
+ * buffer_data_page; LONG_SIZE is sizeof(local_t) (4 or 8); DATA_OFF the
+ * offset of data[]; DATA_SIZE the sub-buffer's data capacity.  A commit
+ * larger than the capacity or than the bytes given is clamped and
+ * reported by a return of 1; 0 when sane; -1 when LEN is too short.
+ */
+int rb_page_parse(struct rb_page *pg, const void *buf, size_t len,
+		  int long_size, size_t data_off, size_t data_size,
+		  int big_endian);
+
+void rb_iter_init(struct rb_iter *it, const struct rb_page *pg);
+/* Next record within the committed bytes: 1, 0 at the end. */
+int rb_iter_next(struct rb_iter *it, struct rb_event *ev);
+
+/* 5 MSBs of a previous full time stamp onto an absolute one. */
+uint64_t rb_fix_abs_ts(uint64_t abs, uint64_t save_ts);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * lib/ringbuf.c on raw sub-buffer bytes: every record type, commit flags,
+ * truncated tails.
+ */
+#include <stdint.h>
+#include "ringbuf.h"
+#include "unit.h"
+
+static unsigned char page[4096];
+
+static void put32(size_t off, uint32_t v)
+{
+	page[off] = v;
+	page[off + 1] = v >> 8;
+	page[off + 2] = v >> 16;
+	page[off + 3] = v >> 24;
+}
+
+static void put64(size_t off, uint64_t v)
+{
+	put32(off, (uint32_t)v);
+	put32(off + 4, (uint32_t)(v >> 32));
+}
+
+/* record header: type_len | delta << 5 (little endian) */
+static uint32_t hdr(unsigned type_len, uint32_t delta)
+{
+	return type_len | delta << 5;
+}
+
+static void test_records(void)
+{
+	struct rb_page pg;
+	struct rb_iter it;
+	struct rb_event ev;
+	size_t d = 16, o = 0;
+
+	memset(page, 0, sizeof(page));
+	put64(0, 1000);
+	/* 1: small data, 8 bytes, delta 5 */
+	put32(d + o, hdr(2, 5)); put32(d + o + 4, 0xaabbccdd); o += 12;
+	/* 2: time extend of (1 << 27) + 3 */
+	put32(d + o, hdr(RB_TYPE_TIME_EXTEND, 3)); put32(d + o + 4, 1); o += 8;
+	/* 3: data with delta 0 after the extend */
+	put32(d + o, hdr(1, 0)); o += 8;
+	/* 4: discarded event: padding with a length and a delta */
+	put32(d + o, hdr(RB_TYPE_PADDING, 7)); put32(d + o + 4, 12); o += 16;
+	/* 5: large event: type_len 0, array[0] = 4 + 120 */
+	put32(d + o, hdr(0, 2)); put32(d + o + 4, 124); o += 128;
+	/* 6: absolute time stamp 5000 */
+	put32(d + o, hdr(RB_TYPE_TIME_STAMP, 5000 & ((1 << 27) - 1)));
+	put32(d + o + 4, 5000 >> 27); o += 8;
+	/* 7: data delta 1 */
+	put32(d + o, hdr(1, 1)); o += 8;
+	/* 8: null padding to the end */
+	put32(d + o, hdr(RB_TYPE_PADDING, 0)); o += 4;
+	put64(8, o | RB_MISSED_EVENTS);
+
+	CHECK(rb_page_parse(&pg, page, sizeof(page), 8, 16, 4080, 0) == 0);
+	CHECK(pg.commit == o);
+	CHECK(pg.flags == RB_MISSED_EVENTS);
+	CHECK(pg.time_stamp == 1000);
+	rb_iter_init(&it, &pg);
+
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_DATA && ev.len == 8 && ev.ts == 1005);
+	CHECK(ev.payload == pg.data + 4 && ev.payload[0] == 0xdd);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_EXTEND && ev.ts == 1005 + (1 << 27) + 3);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_DATA && ev.len == 4 &&
+	      ev.ts == 1005 + (1 << 27) + 3);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_DISCARD && ev.size == 16);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_DATA && ev.len == 120 && ev.size == 128);
+	CHECK(ev.ts == 1005 + (1 << 27) + 3 + 2);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_STAMP && ev.ts == 5000);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_DATA && ev.ts == 5001);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_PADDING);
+	CHECK(rb_iter_next(&it, &ev) == 0);
+}
+
+static void test_truncated(void)
+{
+	struct rb_page pg;
+	struct rb_iter it;
+	struct rb_event ev;
+
+	memset(page, 0, sizeof(page));
+	/* a type_len 0 record claiming more than was committed */
+	put32(16, hdr(0, 0));
+	put32(20, 400);
+	put64(8, 40);
+	CHECK(rb_page_parse(&pg, page, sizeof(page), 8, 16, 4080, 0) == 0);
+	rb_iter_init(&it, &pg);
+	CHECK(rb_iter_next(&it, &ev) == 1 && ev.kind == RB_EV_BAD);
+	CHECK(rb_iter_next(&it, &ev) == 0);
+
+	/* commit beyond the sub-buffer: clamped, reported */
+	put64(8, 9999);
+	CHECK(rb_page_parse(&pg, page, sizeof(page), 8, 16, 4080, 0) == 1);
+	CHECK(pg.commit == 4080);
+	/* too short for a header */
+	CHECK(rb_page_parse(&pg, page, 8, 8, 16, 4080, 0) == -1);
+	/* 4-byte local_t and a data record cut by the commit */
+	memset(page, 0, sizeof(page));
+	put32(8, 6);
+	put32(12, hdr(3, 1));
+	CHECK(rb_page_parse(&pg, page, 64, 4, 12, 52, 0) == 0);
+	rb_iter_init(&it, &pg);
+	CHECK(rb_iter_next(&it, &ev) == 1 && ev.kind == RB_EV_BAD);
+}
+
+static void test_abs_msb(void)
+{
+	uint64_t save = (1ULL << 60) | 100;
+
+	CHECK(rb_fix_abs_ts(200, save) == ((1ULL << 60) | 200));
+	/* wrapped low part: the MSBs moved on */
+	CHECK(rb_fix_abs_ts(50, save) == ((1ULL << 60) + (1ULL << 59) + 50));
+	CHECK(rb_fix_abs_ts(50, 100) == 50);
+}
+
+static void test_big_endian(void)
+{
+	struct rb_page pg;
+	struct rb_iter it;
+	struct rb_event ev;
+
+	memset(page, 0, sizeof(page));
+	page[7] = 10;			/* time stamp 10 */
+	page[15] = 8;			/* commit 8 */
+	page[16] = (1 << 3);		/* type_len 1, delta 4 */
+	page[19] = 4;
+	CHECK(rb_page_parse(&pg, page, 64, 8, 16, 48, 1) == 0);
+	rb_iter_init(&it, &pg);
+	CHECK(rb_iter_next(&it, &ev) == 1);
+	CHECK(ev.kind == RB_EV_DATA && ev.type_len == 1 && ev.ts == 14);
+}
+
+int main(void)
+{
+	test_records();
+	test_truncated();
+	test_abs_msb();
+	test_big_endian();
+	return unit_done("test_ringbuf");
+}
