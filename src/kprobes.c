@@ -313,6 +313,7 @@ static void kp_verbose(struct kp_probe *k)
 	fprintf(fp, "%s %016lx  %s%s\n", tname, k->kp,
 		th_owner_str(&o, own, sizeof(own)),
 		k->parent ? "  (aggregate child)" : "");
+	fprintf(fp, "  %-15s kprobe_table[%d]\n", "bucket", k->bucket);
 	if (k->parent)
 		fprintf(fp, "  %-15s %016lx\n", "aggregate", k->parent);
 	fprintf(fp, "  %-15s %016lx  %s\n", "address", k->addr,

@@ -1,5 +1,6 @@
 """kprobes: the live debug/kprobes/list, exactly; owners of every handler."""
 
+import os
 import re
 
 import pytest
@@ -87,3 +88,58 @@ def test_verbose_names_trace_event(dump):
     assert sorted(e[1] for e in events) == sorted(prof)
     for grp, name, hits in events:
         assert int(hits) == prof[name]
+
+
+def _kprobe_blocks(text):
+    """kprobes -v blocks as dicts: struct, address, bucket, head line."""
+    out = []
+    for b in _blocks(text):
+        lines = b.splitlines()
+        d = {"head": lines[0], "struct": int(lines[0].split()[1], 16)}
+        for ln in lines[1:]:
+            m = re.match(r"\s+(bucket|address)\s+(\S+)", ln)
+            if m:
+                d[m.group(1)] = m.group(2)
+        out.append(d)
+    return out
+
+
+def test_damaged_hlist(dump, tmp_path):
+    """A cycle or a garbage pointer planted in a real dump's kprobe hlist
+    ends the walk with a warning naming the bucket; everything else is
+    still printed and crash goes on."""
+    import conftest
+    import damage
+    if dump.scenario != "modules":
+        pytest.skip("run once per suite and variant")
+    d = conftest.get_dump((dump.suite, "modules", "elf"))
+    info = d.run(["kprobes -v", "struct kprobe -o"])
+    probes = _kprobe_blocks(info["kprobes -v"])
+    # a probe struct that is not an aggregate child: its hlist is live
+    victim = [p for p in probes if "aggregate" not in p["head"]][0]
+    off = re.search(r"\[\s*(\d+)\] struct hlist_node hlist;",
+                    info["struct kprobe -o"].decode())
+    assert off, "struct kprobe has no hlist member in the debuginfo"
+    where = victim["struct"] + int(off.group(1))
+    phys = damage.parse_vtop(d.run(["vtop %x" % where])["vtop %x" % where]
+                             .decode())
+    live = d.truth("debug/kprobes/list").decode().splitlines()
+    bucket = victim["bucket"]
+    same_bucket = {p["address"] for p in probes if p["bucket"] == bucket}
+    for poison, value in (("cycle", where),
+                          ("invalid pointer", 0x00dead0000000100)):
+        copy = str(tmp_path / "vmcore")
+        damage.copy_dump(d.manifest["vmcore"], copy)
+        damage.patch(copy, phys, value.to_bytes(8, "little"))
+        bad = damage.with_vmcore(d, copy)
+        out = bad.run(["kprobes", "ftrace cat kprobe_events"])
+        text = out["kprobes"].decode()
+        assert "%s: %s" % (bucket, poison) in text, text
+        assert text.count("warning") == 1, text
+        # every live line is printed, but for probes after the victim in
+        # its own bucket
+        for line in live:
+            if line.split()[0] not in same_bucket:
+                assert line in text.splitlines(), (line, text)
+        assert "RELEASE:" in bad.log.split("shared object unloaded")[-1]
+        os.unlink(copy)
