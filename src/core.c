@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include "th.h"
+#include "walk.h"
 
 int th_read(ulong addr, void *buf, long len, const char *what)
 {
@@ -184,116 +185,32 @@ void th_warn(const char *fmt, ...)
 	fprintf(fp, "\n");
 }
 
-/*
- * Visited-pointer set for cycle detection: open addressing over GETBUF
- * memory (crash's own hq_* queue is global and may already be open).
- */
-struct th_set {
-	ulong *slot;
-	long cap;
-	long n;
-};
-
-static void th_set_init(struct th_set *s)
+static int th_walk_read(void *ctx, uint64_t addr, uint64_t *val)
 {
-	s->cap = 256;
-	s->n = 0;
-	s->slot = (ulong *)GETBUF(s->cap * sizeof(ulong));
-	memset(s->slot, 0, s->cap * sizeof(ulong));
+	ulong v;
+
+	if (!th_read_ulong(addr, &v, "list entry"))
+		return 0;
+	*val = v;
+	return 1;
 }
 
-static int th_set_add(struct th_set *s, ulong v);
-
-static void th_set_grow(struct th_set *s)
+static int th_walk_valid(void *ctx, uint64_t addr)
 {
-	struct th_set o = *s;
-	long i;
-
-	s->cap *= 2;
-	s->n = 0;
-	s->slot = (ulong *)GETBUF(s->cap * sizeof(ulong));
-	memset(s->slot, 0, s->cap * sizeof(ulong));
-	for (i = 0; i < o.cap; i++)
-		if (o.slot[i])
-			th_set_add(s, o.slot[i]);
-	FREEBUF(o.slot);
-}
-
-/* FALSE when V was already present. V must be non-zero. */
-static int th_set_add(struct th_set *s, ulong v)
-{
-	ulong h;
-
-	if (s->n * 2 >= s->cap)
-		th_set_grow(s);
-	h = (v * 0x9e3779b97f4a7c15UL) >> 20;
-	for (;;) {
-		h &= s->cap - 1;
-		if (s->slot[h] == v)
-			return FALSE;
-		if (!s->slot[h]) {
-			s->slot[h] = v;
-			s->n++;
-			return TRUE;
-		}
-		h++;
-	}
-}
-
-static void th_walk_add(struct th_walk *w, long *cap, ulong ent)
-{
-	if (w->n >= *cap) {
-		long ncap = *cap ? *cap * 2 : 64;
-		ulong *n = (ulong *)GETBUF(ncap * sizeof(ulong));
-
-		if (w->n)
-			memcpy(n, w->ent, w->n * sizeof(ulong));
-		if (w->ent)
-			FREEBUF(w->ent);
-		w->ent = n;
-		*cap = ncap;
-	}
-	w->ent[w->n++] = ent;
+	return th_kptr(addr);
 }
 
 static void th_walk(ulong start, ulong stop, long max, struct th_walk *w)
 {
-	struct th_set seen;
-	long cap = 0;
-	ulong cur = start, next;
+	struct lw_result r;
 
-	w->ent = NULL;
-	w->n = 0;
-	w->err = NULL;
-	w->bad = 0;
-	th_set_init(&seen);
-	if (stop)
-		th_set_add(&seen, stop);
-	while (cur != stop) {
-		if (!th_kptr(cur)) {
-			w->err = "invalid pointer";
-			w->bad = cur;
-			break;
-		}
-		if (!th_set_add(&seen, cur)) {
-			w->err = "cycle";
-			w->bad = cur;
-			break;
-		}
-		if (w->n >= max) {
-			w->err = "too many entries";
-			w->bad = cur;
-			break;
-		}
-		if (!th_read_ulong(cur, &next, "list entry")) {
-			w->err = "unreadable entry";
-			w->bad = cur;
-			break;
-		}
-		th_walk_add(w, &cap, cur);
-		cur = next;
-	}
-	FREEBUF(seen.slot);
+	if (lw_walk(start, stop, max, th_walk_read, th_walk_valid, NULL,
+		    &r) < 0 && !r.err)
+		r.err = "out of memory";
+	w->ent = (ulong *)r.ent;
+	w->n = r.n;
+	w->err = r.err;
+	w->bad = r.bad;
 }
 
 void th_list_walk(ulong head, long max, struct th_walk *w)
@@ -317,8 +234,7 @@ void th_hlist_walk(ulong first, long max, struct th_walk *w)
 
 void th_walk_free(struct th_walk *w)
 {
-	if (w->ent)
-		FREEBUF(w->ent);
+	free(w->ent);
 	w->ent = NULL;
 	w->n = 0;
 }
