@@ -1,23 +1,437 @@
 /*
- * tracehunt: ftrace ops, enabled_functions and call sites.
+ * tracehunt: "ftrace ops" and "ftrace cat enabled_functions".
+ *
+ * enabled_functions is t_show() of kernel/trace/ftrace.c over every
+ * dyn_ftrace record with FTRACE_FL_ENABLED, with the symbols the kernel's
+ * own kallsyms gives (th_ksym_*) and the trampoline targets read from the
+ * trampolines' text like arch_ftrace_trampoline_func() does.
  */
-#include "th.h"
+#include "ftrace_ops.h"
+
+/* ---------------------------------------------------- symbol caches --- */
+
+/* %pS of the ops fields and the "->" target, once per ops (37,000 lines
+ * of a function_graph dump share a handful of ops) */
+struct thf_opstr {
+	int done;
+	char tramp[320];
+	char func[320];
+	char arrow[320];	/* " ->%pS" or "" */
+	char self[320];		/* %pS of the ops struct (for "ops:") */
+};
+static struct thf_opstr *thf_opstr;
+static char thf_static_arrow[2][320];	/* by FTRACE_FL_REGS_EN */
+static int thf_static_done[2];
+
+static struct thf_opstr *thf_ops_strings(struct thf_state *s, int i)
+{
+	struct thf_opstr *o;
+	ulong t;
+
+	if (!thf_opstr)
+		thf_opstr = calloc(s->nops ? s->nops : 1, sizeof(*thf_opstr));
+	if (!thf_opstr)
+		return NULL;
+	o = &thf_opstr[i];
+	if (o->done)
+		return o;
+	th_ksym_pS(s->ops[i].trampoline, o->tramp, sizeof(o->tramp));
+	th_ksym_pS(s->ops[i].func, o->func, sizeof(o->func));
+	th_ksym_pS(s->ops[i].addr, o->self, sizeof(o->self));
+	t = thf_tramp_func(s, &s->ops[i], NULL);
+	o->arrow[0] = '\0';
+	if (t) {
+		char b[300];
+
+		snprintf(o->arrow, sizeof(o->arrow), " ->%s",
+			 th_ksym_pS(t, b, sizeof(b)));
+	}
+	o->done = TRUE;
+	return o;
+}
+
+/* add_trampoline_func(m, NULL, rec): depends only on REGS_EN */
+static const char *thf_static_arrow_of(struct thf_state *s,
+				       const struct thf_rec *r)
+{
+	int k = (r->flags & s->fl.regs_en) ? 1 : 0;
+	ulong t;
+
+	if (!thf_static_done[k]) {
+		char b[300];
+
+		t = thf_tramp_func(s, NULL, r);
+		thf_static_arrow[k][0] = '\0';
+		if (t)
+			snprintf(thf_static_arrow[k], sizeof(thf_static_arrow[k]),
+				 " ->%s", th_ksym_pS(t, b, sizeof(b)));
+		thf_static_done[k] = TRUE;
+	}
+	return thf_static_arrow[k];
+}
+
+/* print_rec(): "name" or "name [mod]"; FALSE for an invalid record
+ * (FTRACE_MCOUNT_MAX_OFFSET exceeded, or no symbol) */
+static int thf_rec_name(struct thf_state *s, ulong ip, char *buf, size_t len)
+{
+	struct th_sym sym;
+	int ok = th_ksym_lookup(ip, &sym);
+
+	if (s->have_max_offset &&
+	    (!ok || sym.offset > (ulong)s->max_offset)) {
+		snprintf(buf, len, "__ftrace_invalid_address___%lu",
+			 ok ? sym.offset : 0UL);
+		return FALSE;
+	}
+	if (!ok)
+		snprintf(buf, len, "0x%lx", ip);
+	else if (sym.module[0])
+		snprintf(buf, len, "%s [%s]", sym.name, sym.module);
+	else
+		snprintf(buf, len, "%s", sym.name);
+	return TRUE;
+}
+
+/* ftrace_find_unique_ops(): the one ops tracing IP, or -1 */
+static int thf_unique_ops(struct thf_state *s, ulong ip)
+{
+	int i, found = -1;
+
+	for (i = 0; i < s->nops; i++)
+		if (thf_ops_contains(&s->ops[i], ip)) {
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	return found;
+}
+
+/* t_show() with FTRACE_ITER_ENABLED (or _TOUCHED) for one record */
+static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
+{
+	const struct thf_recfl *f = &s->fl;
+	char name[600];
+	int i;
+
+	if (!thf_rec_name(s, r->ip, name, sizeof(name))) {
+		fprintf(fp, "%s\n", name);
+		return;
+	}
+	fprintf(fp, "%s (%lu)%s%s", name, r->flags & f->ref_mask,
+		r->flags & f->regs ? " R" : "  ",
+		!f->ipmodify ? "" : r->flags & f->ipmodify ? " I" : "  ");
+	if (f->direct)
+		fputs(r->flags & f->direct ? " D" : "  ", fp);
+	if (f->call_ops)
+		fputs(r->flags & f->call_ops ? " O" : "  ", fp);
+	if (f->modified)
+		fputs(r->flags & f->modified ? " M " : "   ", fp);
+	if (f->tramp_en && (r->flags & f->tramp_en)) {
+		i = thf_tramp_ops_next(s, r->ip, -1);
+		if (i < 0)
+			fputs("\ttramp: ERROR!", fp);
+		for (; i >= 0; i = thf_tramp_ops_next(s, r->ip, i)) {
+			struct thf_opstr *o = thf_ops_strings(s, i);
+
+			if (!o)
+				break;
+			fprintf(fp, "\ttramp: %s (%s)%s", o->tramp, o->func,
+				o->arrow);
+		}
+	} else {
+		fputs(thf_static_arrow_of(s, r), fp);
+	}
+	if (f->call_ops_en && (r->flags & f->call_ops_en)) {
+		i = thf_unique_ops(s, r->ip);
+		if (i >= 0 && thf_ops_strings(s, i))
+			fprintf(fp, "\tops: %s (%s)", thf_opstr[i].self,
+				thf_opstr[i].func);
+		else
+			fputs("\tops: ERROR!", fp);
+	}
+	if (f->direct && (r->flags & f->direct)) {
+		ulong direct = 0;
+		char b[300];
+
+		if (thf_hash_has(&s->direct, r->ip, &direct) && direct)
+			fprintf(fp, "\n\tdirect-->%s",
+				th_ksym_pS(direct, b, sizeof(b)));
+	}
+	fputc('\n', fp);
+}
+
+static void thf_warn_damage(struct thf_state *s)
+{
+	if (s->rec_err)
+		th_warn("ftrace_pages: %s at %lx; records read before it "
+			"are shown", s->rec_err, s->rec_bad);
+	if (s->ops_err)
+		th_warn("ftrace_ops_list: %s at %lx", s->ops_err, s->ops_bad);
+}
+
+static void thf_cat_enabled(ulong mask)
+{
+	struct thf_state *s = thf_load();
+	long i;
+
+	if (!s) {
+		thf_load_why();
+		return;
+	}
+	for (i = 0; i < s->nrec; i++)
+		if (s->rec[i].flags & mask)
+			thf_show_rec(s, &s->rec[i]);
+	thf_warn_damage(s);
+}
 
 int th_cat_ops(struct th_tr *tr, const char *file)
 {
-	return FALSE;
+	struct thf_state *s;
+
+	if (strcmp(file, "enabled_functions") != 0 &&
+	    strcmp(file, "touched_functions") != 0)
+		return FALSE;
+	if (tr->name[0]) {
+		/* only the top-level tracing directory has them */
+		fprintf(fp, "ftrace cat: %s exists only in the top-level "
+			"tracing directory\n", file);
+		return TRUE;
+	}
+	s = thf_load();
+	if (!s) {
+		thf_load_why();
+		return TRUE;
+	}
+	if (file[0] == 'e') {
+		thf_cat_enabled(s->fl.enabled);
+	} else if (!s->fl.touched) {
+		fprintf(fp, "ftrace cat: touched_functions: this kernel has no "
+			"FTRACE_FL_TOUCHED, so no such file\n");
+	} else {
+		thf_cat_enabled(s->fl.touched);
+	}
+	return TRUE;
 }
 
 void th_ls_ops(struct th_tr *tr, th_ls_add_fn add, void *arg)
 {
+	struct thf_state *s;
+
+	if (tr->name[0] || !(s = thf_load()))
+		return;
+	add("enabled_functions", arg);
+	if (s->fl.touched)
+		add("touched_functions", arg);
+}
+
+/* ---------------------------------------------------------- ftrace ops --- */
+
+/* Owner text; memory of the direct map (kmalloc'ed ops) is "heap". */
+static char *thf_owner(ulong addr, struct th_owner *o, char *buf, size_t len)
+{
+	th_owner_of(addr, o);
+	if (o->kind == TH_OWN_UNKNOWN && addr >= PAGE_OFFSET &&
+	    !IS_VMALLOC_ADDR(addr) && addr < 0xffffffff80000000UL)
+		snprintf(buf, len, "heap");
+	else
+		th_owner_str(o, buf, len);
+	return buf;
+}
+
+static const char *thf_tr_name(ulong addr)
+{
+	struct th_tr *trs;
+	int n, i;
+
+	if (!addr)
+		return NULL;
+	n = th_trace_arrays(&trs);
+	for (i = 0; i < n; i++)
+		if (trs[i].addr == addr)
+			return trs[i].name[0] ? trs[i].name : "(global)";
+	return NULL;
+}
+
+static void thf_print_hash(const char *what, const struct thf_hash *h,
+			   int verbose, int notrace)
+{
+	char b[300];
+	long i;
+
+	if (thf_hash_empty(h))
+		fprintf(fp, "    %-11s %s\n", what, notrace ? "(empty: none)" :
+			"(empty: every function)");
+	else
+		fprintf(fp, "    %-11s %lu function%s%s%s\n", what, h->count,
+			h->count == 1 ? "" : "s",
+			(h->hflags & 1) ? " (module filter pending)" : "",
+			h->err ? " (damaged hash)" : "");
+	if (h->err)
+		fprintf(fp, "                tracehunt: %s at %lx\n", h->err,
+			h->addr);
+	if (!verbose)
+		return;
+	for (i = 0; i < h->n; i++)
+		fprintf(fp, "                %lx  %s\n", h->ip[i],
+			th_ksym_ps(h->ip[i], b, sizeof(b)));
+}
+
+static void thf_print_tramp(struct thf_state *s, const struct thf_ops *op)
+{
+	struct th_owner o;
+	char own[300], sym[300];
+	ulong t;
+
+	if (!op->trampoline) {
+		fprintf(fp, "    %-11s -\n", "trampoline");
+		return;
+	}
+	t = thf_tramp_func(s, op, NULL);
+	if (s->ops_fl_alloc_tramp && (op->flags & s->ops_fl_alloc_tramp)) {
+		struct th_vmap *v = th_vmap_of(op->trampoline);
+		struct th_sym ks;
+
+		/* Allocated by ftrace itself: module space no module owns,
+		 * by design; the core owns it, not a hidden module. */
+		fprintf(fp, "    %-11s %lx  size %lu  ftrace trampoline of this "
+			"ops", "trampoline", op->trampoline,
+			op->trampoline_size);
+		if (v)
+			fprintf(fp, " (vmap %lx-%lx)", v->start, v->end);
+		fputc('\n', fp);
+		fprintf(fp, "    %-11s %s\n", "  calls",
+			t ? th_ksym_pS(t, sym, sizeof(sym)) :
+			"(no call at the trampoline's ftrace_call slot)");
+		if (th_ksym_lookup(op->trampoline, &ks))
+			fprintf(fp, "    %-11s kallsyms names it %s: a stale "
+				"name (freed module init text reused)\n", "",
+				th_ksym_pS(op->trampoline, sym, sizeof(sym)));
+		return;
+	}
+	fprintf(fp, "    %-11s %lx  %s  %s\n", "trampoline", op->trampoline,
+		th_ksym_pS(op->trampoline, sym, sizeof(sym)),
+		thf_owner(op->trampoline, &o, own, sizeof(own)));
+}
+
+/* Subops of a manager ops (function graph's fgraph_ops since v6.12):
+ * ftrace_ops.subop_list of ftrace_ops linked by their "list" */
+static void thf_print_subops(struct thf_state *s, const struct thf_ops *op)
+{
+	long o_sub = th_member("ftrace_ops", "subop_list");
+	long o_list = th_member("ftrace_ops", "list");
+	long o_managed = th_member("ftrace_ops", "managed");
+	struct th_walk w;
+	struct thf_ops sub;
+	struct th_owner o;
+	char own[300], sym[300];
+	ulong managed = 0;
+	long i;
+
+	if (o_managed >= 0 &&
+	    th_read_ulong(op->addr + o_managed, &managed, "ftrace_ops.managed") &&
+	    managed)
+		fprintf(fp, "    %-11s %lx  %s\n", "managed by", managed,
+			th_ksym_pS(managed, sym, sizeof(sym)));
+	if (o_sub < 0 || o_list < 0)
+		return;
+	th_list_walk(op->addr + o_sub, 1024, &w);
+	if (w.n)
+		fprintf(fp, "    %-11s %ld\n", "subops", w.n);
+	for (i = 0; i < w.n; i++) {
+		ulong a = w.ent[i] - o_list;
+
+		if (!thf_ops_read(a, &sub)) {
+			fprintf(fp, "      %lx  (unreadable)\n", a);
+			continue;
+		}
+		fprintf(fp, "      %lx  func %s  %s  ", a,
+			th_ksym_pS(sub.func, sym, sizeof(sym)),
+			thf_owner(sub.func, &o, own, sizeof(own)));
+		if (thf_hash_empty(&sub.filter))
+			fprintf(fp, "filter: every function\n");
+		else
+			fprintf(fp, "filter: %lu functions\n", sub.filter.count);
+		thf_ops_release(&sub);
+	}
+	if (w.err)
+		th_warn("subop_list of %lx: %s at %lx", op->addr, w.err, w.bad);
+	th_walk_free(&w);
+}
+
+static int thf_print_ops(struct thf_state *s, int idx, int verbose)
+{
+	const struct thf_ops *op = &s->ops[idx];
+	struct th_owner os, of;
+	char own_s[300], own_f[300], sym[300], fl[512], name[260];
+	struct th_sym ks;
+	const char *trn;
+	int hidden;
+
+	thf_owner(op->addr, &os, own_s, sizeof(own_s));
+	thf_owner(op->func, &of, own_f, sizeof(own_f));
+	hidden = os.kind == TH_OWN_HIDDEN || of.kind == TH_OWN_HIDDEN;
+	/* the ops' own name when it is a variable (kallsyms has data
+	 * symbols with CONFIG_KALLSYMS_ALL, modules always) */
+	if (th_ksym_lookup(op->addr, &ks) && ks.offset == 0)
+		snprintf(name, sizeof(name), " %s", ks.name);
+	else
+		name[0] = '\0';
+	fprintf(fp, "%lx  ftrace_ops%s  %s%s\n", op->addr, name, own_s,
+		hidden && os.kind != TH_OWN_HIDDEN ? "  (callback HIDDEN)" : "");
+	fprintf(fp, "    %-11s %lx  %s  %s\n", "func", op->func,
+		th_ksym_pS(op->func, sym, sizeof(sym)), own_f);
+	fprintf(fp, "    %-11s 0x%lx  %s\n", "flags", op->flags,
+		thf_ops_flags_str(op->flags, fl, sizeof(fl)));
+	thf_print_tramp(s, op);
+	if ((trn = thf_tr_name(op->private_data)))
+		fprintf(fp, "    %-11s %lx  trace_array %s\n", "private",
+			op->private_data, trn);
+	else if (op->private_data)
+		fprintf(fp, "    %-11s %lx  %s\n", "private", op->private_data,
+			th_ksym_pS(op->private_data, sym, sizeof(sym)));
+	thf_print_hash("filter", &op->filter, verbose, FALSE);
+	thf_print_hash("notrace", &op->notrace, verbose, TRUE);
+	if (verbose)
+		thf_print_subops(s, op);
+	return hidden;
 }
 
 void th_ftrace_ops(int argc, char **argv)
 {
-	fprintf(fp, "ftrace ops: not implemented yet\n");
-}
+	struct thf_state *s;
+	int c, verbose = 0, i, hidden = 0;
 
-void th_ftrace_sites(int argc, char **argv)
-{
-	fprintf(fp, "ftrace sites: not implemented yet\n");
+	/* glibc's getopt() keeps permutation state across calls unless
+	 * optind is 0: a previous "ftrace X -opt" would garble this parse */
+	optind = 0;
+	while ((c = getopt(argc, argv, "v")) != EOF) {
+		switch (c) {
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
+	if (argerrs || optind < argc)
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	s = thf_load();
+	if (!s) {
+		thf_load_why();
+		return;
+	}
+	for (i = 0; i < s->nops; i++) {
+		if (i)
+			fputc('\n', fp);
+		hidden += thf_print_ops(s, i, verbose);
+	}
+	if (s->ops_err)
+		th_warn("ftrace_ops_list: %s at %lx", s->ops_err, s->ops_bad);
+	fprintf(fp, "%s%d ftrace_ops on ftrace_ops_list", s->nops ? "\n" : "",
+		s->nops);
+	if (hidden)
+		fprintf(fp, ", %d HIDDEN (no listed module covers the ops or "
+			"its callback)", hidden);
+	fputc('\n', fp);
 }

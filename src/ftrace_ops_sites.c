@@ -1,0 +1,315 @@
+/*
+ * tracehunt: "ftrace sites": the instruction actually at every dyn_ftrace
+ * call site, decoded and checked against what the record says.
+ *
+ * A record with FTRACE_FL_ENABLED must hold "call X" where X is what
+ * ftrace_get_addr_curr() computes (a direct target, the trampoline of the
+ * one ops tracing it, ftrace_regs_caller or ftrace_caller); any other
+ * record must hold the 5-byte NOP.  Anything else is a mismatch: bytes
+ * changed behind ftrace's back, or a record that lies.
+ */
+#include "ftrace_ops.h"
+#include "insn.h"
+
+#define SITE_BYTES	5	/* MCOUNT_INSN_SIZE on x86 */
+
+struct site_opts {
+	int all;
+	const char *module;
+	int nsyms;
+	ulong *sym;		/* addresses of the SYMBOL arguments */
+	char **symname;		/* names not resolvable by crash */
+	int nnames;
+};
+
+struct site_count {
+	long records, enabled, patched, mismatches, unreadable, shown;
+	long endbr;
+};
+
+/* What a call or jmp target is, in ftrace's terms; TRUE when it is one of
+ * ftrace's own (a caller, a trampoline, a direct target). */
+static int site_role(struct thf_state *s, const struct thf_rec *r, ulong t,
+		     char *buf, size_t len)
+{
+	char b[300], b2[300];
+	ulong d = 0, f;
+	int i;
+
+	if (t && t == s->ftrace_caller) {
+		struct thf_rec nr = *r;
+
+		nr.flags &= ~s->fl.regs_en;
+		f = thf_tramp_func(s, NULL, &nr);
+		snprintf(buf, len, "ftrace_caller ->%s",
+			 f ? th_ksym_pS(f, b, sizeof(b)) : "?");
+		return TRUE;
+	}
+	if (t && t == s->ftrace_regs_caller) {
+		struct thf_rec nr = *r;
+
+		nr.flags |= s->fl.regs_en;
+		f = thf_tramp_func(s, NULL, &nr);
+		snprintf(buf, len, "ftrace_regs_caller ->%s",
+			 f ? th_ksym_pS(f, b, sizeof(b)) : "?");
+		return TRUE;
+	}
+	if ((i = thf_ops_by_tramp(s, t)) >= 0) {
+		const struct thf_ops *op = &s->ops[i];
+
+		f = thf_tramp_func(s, op, r);
+		th_ksym_pS(op->trampoline, b, sizeof(b));
+		if (t != op->trampoline)
+			snprintf(buf, len, "inside the trampoline %s of ops "
+				 "%lx (+0x%lx)", b, op->addr,
+				 t - op->trampoline);
+		else
+			snprintf(buf, len, "tramp: %s (ops %lx) ->%s", b,
+				 op->addr,
+				 f ? th_ksym_pS(f, b2, sizeof(b2)) : "?");
+		return t == op->trampoline;
+	}
+	if (thf_hash_has(&s->direct, r->ip, &d) && d && d == t) {
+		snprintf(buf, len, "direct-->%s", th_ksym_pS(t, b, sizeof(b)));
+		return TRUE;
+	}
+	{
+		struct th_owner o;
+
+		th_owner_of(t, &o);
+		snprintf(buf, len, "%s, %s", th_ksym_pS(t, b, sizeof(b)),
+			 th_owner_str(&o, b2, sizeof(b2)));
+	}
+	return FALSE;
+}
+
+static void site_flags(struct thf_state *s, const struct thf_rec *r,
+		       char *buf, size_t len)
+{
+	const struct thf_recfl *f = &s->fl;
+
+	snprintf(buf, len, "(%lu)%s%s%s%s%s%s%s", r->flags & f->ref_mask,
+		 r->flags & f->enabled ? " E" : "",
+		 r->flags & f->regs ? " R" : "",
+		 f->ipmodify && (r->flags & f->ipmodify) ? " I" : "",
+		 f->tramp_en && (r->flags & f->tramp_en) ? " T" : "",
+		 f->direct_en && (r->flags & f->direct_en) ? " D" : "",
+		 f->call_ops_en && (r->flags & f->call_ops_en) ? " O" : "",
+		 f->disabled && (r->flags & f->disabled) ? " X" : "");
+}
+
+/* Check one record; print it when it is to be shown. */
+static void site_check(struct thf_state *s, const struct thf_rec *r,
+		       int show_all, struct site_count *c)
+{
+	unsigned char b[SITE_BYTES], pre[4];
+	char sym[400], fl[64], role[700], why[400], hex[20];
+	const char *exp_why = "", *verdict = "ok";
+	int enabled = !!(r->flags & s->fl.enabled), bad = 0, show = show_all;
+	struct insn in;
+	struct th_sym ks;
+	ulong expect;
+
+	c->records++;
+	if (enabled)
+		c->enabled++;
+	if (thf_text_read(r->ip - 4, pre, 4) && insn_is_endbr(pre, 4))
+		c->endbr++;
+	role[0] = why[0] = '\0';
+	if (!thf_text_read(r->ip, b, SITE_BYTES)) {
+		c->unreadable++;
+		verdict = "UNREADABLE";
+		snprintf(in.text, sizeof(in.text), "-");
+		strcpy(hex, "-");
+		snprintf(why, sizeof(why), "the site's text is not in the dump");
+		show = TRUE;
+		goto print;
+	}
+	snprintf(hex, sizeof(hex), "%02x %02x %02x %02x %02x", b[0], b[1],
+		 b[2], b[3], b[4]);
+	if (insn_nop_run(b, SITE_BYTES, SITE_BYTES) == SITE_BYTES) {
+		snprintf(in.text, sizeof(in.text), "nop");
+		if (enabled) {
+			bad = 1;
+			snprintf(why, sizeof(why), "the record is enabled "
+				 "(refcount %lu) but the site is a NOP",
+				 r->flags & s->fl.ref_mask);
+		}
+	} else {
+		insn_decode(b, SITE_BYTES, r->ip, &in);
+		show = TRUE;
+		switch (in.kind) {
+		case INSN_CALL:
+			c->patched++;
+			site_role(s, r, in.target, role, sizeof(role));
+			expect = thf_expected_target(s, r, &exp_why);
+			if (!enabled) {
+				bad = 1;
+				snprintf(why, sizeof(why), "the record is not "
+					 "enabled but the site calls out");
+			} else if (in.target != expect) {
+				char e[300];
+
+				bad = 1;
+				snprintf(why, sizeof(why), "the record says "
+					 "%s %s", exp_why,
+					 th_ksym_pS(expect, e, sizeof(e)));
+			}
+			break;
+		case INSN_JMP:
+			bad = 1;
+			site_role(s, r, in.target, role, sizeof(role));
+			snprintf(why, sizeof(why), "a jmp at an ftrace site "
+				 "(optprobe or detour)");
+			break;
+		case INSN_INT3:
+			bad = 1;
+			snprintf(why, sizeof(why), "int3 at an ftrace site "
+				 "(kprobe without ftrace, or text_poke caught "
+				 "mid-way)");
+			break;
+		default:
+			bad = 1;
+			snprintf(why, sizeof(why), "neither the ftrace NOP nor "
+				 "a call");
+			break;
+		}
+	}
+	if (bad) {
+		c->mismatches++;
+		verdict = "MISMATCH";
+		show = TRUE;
+	}
+print:
+	if (!show)
+		return;
+	c->shown++;
+	if (th_ksym_lookup(r->ip, &ks)) {
+		if (ks.module[0])
+			snprintf(sym, sizeof(sym), "%s+0x%lx [%s]", ks.name,
+				 ks.offset, ks.module);
+		else
+			snprintf(sym, sizeof(sym), "%s+0x%lx", ks.name,
+				 ks.offset);
+	} else {
+		snprintf(sym, sizeof(sym), "?");
+	}
+	site_flags(s, r, fl, sizeof(fl));
+	fprintf(fp, "%-8s  %lx  %s  %s  %s  %s%s%s%s%s\n", verdict, r->ip, sym,
+		fl, hex, in.text, role[0] ? "  " : "", role,
+		why[0] ? "  -- " : "", why);
+}
+
+static int site_selected(struct thf_state *s, const struct thf_rec *r,
+			 const struct site_opts *o)
+{
+	int i;
+
+	if (o->module) {
+		struct th_module *m = th_module_of(r->ip);
+
+		if (!m || strcmp(m->name, o->module) != 0)
+			return FALSE;
+	}
+	if (!o->nsyms && !o->nnames)
+		return TRUE;
+	for (i = 0; i < o->nsyms; i++)
+		if (r->ip >= o->sym[i] &&
+		    r->ip <= o->sym[i] + (ulong)s->max_offset)
+			return TRUE;
+	if (o->nnames) {
+		struct th_sym ks;
+
+		if (th_ksym_lookup(r->ip, &ks) &&
+		    ks.offset <= (ulong)s->max_offset)
+			for (i = 0; i < o->nnames; i++)
+				if (strcmp(ks.name, o->symname[i]) == 0)
+					return TRUE;
+	}
+	return FALSE;
+}
+
+void th_ftrace_sites(int argc, char **argv)
+{
+	struct site_opts o;
+	struct site_count c;
+	struct thf_state *s;
+	int ch, i;
+	long k;
+
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	/* glibc's getopt() keeps permutation state across calls unless
+	 * optind is 0: a previous "ftrace X -opt" would garble this parse */
+	optind = 0;
+	while ((ch = getopt(argc, argv, "am:")) != EOF) {
+		switch (ch) {
+		case 'a':
+			o.all = 1;
+			break;
+		case 'm':
+			o.module = optarg;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
+	if (argerrs)
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	s = thf_load();
+	if (!s) {
+		thf_load_why();
+		return;
+	}
+	if (o.module) {
+		struct th_module *mods;
+		int n = th_modules(&mods);
+
+		for (i = 0; i < n; i++)
+			if (strcmp(mods[i].name, o.module) == 0)
+				break;
+		if (i == n) {
+			fprintf(fp, "ftrace sites: no module \"%s\" (listed or "
+				"on the module tree)\n", o.module);
+			return;
+		}
+	}
+	if (optind < argc) {
+		o.sym = (ulong *)GETBUF(sizeof(ulong) * (argc - optind));
+		o.symname = (char **)GETBUF(sizeof(char *) * (argc - optind));
+		for (i = optind; i < argc; i++) {
+			ulong a = th_symbol(argv[i]);
+
+			if (!a && hexadecimal(argv[i], 0))
+				a = htol(argv[i], RETURN_ON_ERROR, NULL);
+			if (a && a != BADADDR)
+				o.sym[o.nsyms++] = a;
+			else
+				o.symname[o.nnames++] = argv[i];
+		}
+	}
+	for (k = 0; k < s->nrec; k++)
+		if (site_selected(s, &s->rec[k], &o))
+			site_check(s, &s->rec[k],
+				   o.all || o.nsyms || o.nnames, &c);
+	if ((o.nsyms || o.nnames) && !c.records)
+		fprintf(fp, "ftrace sites: no dyn_ftrace record at the given "
+			"symbol(s): not traceable by ftrace\n");
+	if (s->rec_err)
+		th_warn("ftrace_pages: %s at %lx: records after it are missing",
+			s->rec_err, s->rec_bad);
+	fprintf(fp, "%ld records, %ld enabled, %ld patched, %ld mismatches",
+		c.records, c.enabled, c.patched, c.mismatches);
+	if (c.unreadable)
+		fprintf(fp, ", %ld unreadable", c.unreadable);
+	if (c.endbr)
+		fprintf(fp, "; %ld site%s at function+4 after endbr64\n",
+			c.endbr, c.endbr == 1 ? "" : "s");
+	else
+		fprintf(fp, "; sites at function+0 (no endbr64)\n");
+	if (o.sym)
+		FREEBUF(o.sym);
+	if (o.symname)
+		FREEBUF(o.symname);
+}
