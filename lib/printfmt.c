@@ -1,0 +1,2731 @@
+/*
+ * printfmt.c - interpret a tracepoint's print_fmt as the kernel's compiled
+ * trace_raw_output_<event>() would print it.  See printfmt.h.
+ *
+ * pf_parse() tokenizes the print_fmt ("fmt", arg, arg, ...), parses every
+ * argument into a typed expression tree (C integer promotions and usual
+ * arithmetic conversions are resolved at parse time, as the compiler did)
+ * and splits the format into literal text and conversions.  pf_format()
+ * evaluates the arguments against one record and prints them with a
+ * re-implementation of the kernel's vsnprintf() semantics (lib/vsprintf.c:
+ * number(), string(), pointer()), and of the helpers of
+ * kernel/trace/trace_output.c (trace_print_flags_seq() and friends).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include "printfmt.h"
+
+#define PF_MAX_DEPTH	64	/* expression nesting */
+#define PF_MAX_NODES	8192
+#define PF_MAX_ARGS	128	/* printf arguments */
+#define PF_MAX_CONV	128	/* conversions in the format */
+#define PF_TMP_SIZE	4096	/* the kernel's iter->tmp_seq: one page */
+#define PF_MAX_WIDTH	4096	/* trace_seq holds one page */
+#define PF_PAGE_SIZE	4096ULL
+
+/* Static types of expressions. */
+enum { TY_INT, TY_BUF };
+
+struct ty {
+	unsigned char kind;	/* TY_INT: integer; TY_BUF: string/array */
+	unsigned char bits;	/* TY_INT: 32 or 64 (after promotion) */
+	unsigned char sgn;
+	unsigned char ptr;	/* TY_INT that was a pointer type */
+	unsigned char elsz;	/* TY_BUF: element size (1 for strings) */
+};
+
+enum {
+	N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_TERNARY, N_CAST,
+	N_CALL, N_LIST, N_INDEX,
+};
+
+/* Helpers (N_CALL). */
+enum {
+	F_GET_STR, F_GET_DYN, F_GET_DYN_LEN, F_GET_BITMASK,
+	F_PRINT_FLAGS, F_PRINT_FLAGS_U64, F_PRINT_SYM, F_PRINT_SYM_U64,
+	F_PRINT_HEX, F_PRINT_HEX_STR, F_PRINT_ARRAY, F_PRINT_DYN_ARRAY,
+	F_NS_TO_SECS, F_NS_WITHOUT_SECS, F_EXPECT,
+};
+
+static const struct {
+	const char *name;
+	int id, nargs, rel;	/* nargs < 0: at least -nargs */
+} helpers[] = {
+	{ "__get_str", F_GET_STR, 1, 0 },
+	{ "__get_rel_str", F_GET_STR, 1, 1 },
+	{ "__get_dynamic_array", F_GET_DYN, 1, 0 },
+	{ "__get_rel_dynamic_array", F_GET_DYN, 1, 1 },
+	{ "__get_dynamic_array_len", F_GET_DYN_LEN, 1, 0 },
+	{ "__get_rel_dynamic_array_len", F_GET_DYN_LEN, 1, 1 },
+	{ "__get_bitmask", F_GET_BITMASK, 1, 0 },
+	{ "__get_rel_bitmask", F_GET_BITMASK, 1, 1 },
+	{ "__print_flags", F_PRINT_FLAGS, -2, 0 },
+	{ "__print_flags_u64", F_PRINT_FLAGS_U64, -2, 0 },
+	{ "__print_symbolic", F_PRINT_SYM, -1, 0 },
+	{ "__print_symbolic_u64", F_PRINT_SYM_U64, -1, 0 },
+	{ "__print_hex", F_PRINT_HEX, 2, 0 },
+	{ "__print_hex_str", F_PRINT_HEX_STR, 2, 0 },
+	{ "__print_array", F_PRINT_ARRAY, 3, 0 },
+	{ "__print_dynamic_array", F_PRINT_DYN_ARRAY, 2, 0 },
+	{ "__print_ns_to_secs", F_NS_TO_SECS, 1, 0 },
+	{ "__print_ns_without_secs", F_NS_WITHOUT_SECS, 1, 0 },
+	{ "__builtin_expect", F_EXPECT, 2, 0 },
+};
+
+struct node {
+	unsigned char kind;
+	unsigned char aux;	/* rel flag of helpers */
+	short op;		/* operator, helper id */
+	struct ty ty;
+	int a, b, c;		/* children, -1 if none */
+	int next;		/* next argument of a call / list element */
+	uint64_t v;		/* N_NUM value; N_STR offset into strs */
+	int len;		/* N_STR length */
+	int field;		/* N_FIELD, dynamic helpers */
+};
+
+/* A printf conversion (or literal text when type == 0). */
+struct conv {
+	char type;		/* 0 text, 'd','u','x','o','c','s','p','%' */
+	unsigned char flags;
+	char qual;		/* 0, 'H', 'h', 'l', 'L', 'z', 't' */
+	char bare_p;		/* "%p" exactly: "nohash-ptr" turns it to %px */
+	short width;		/* -1 none, -2 from argument */
+	short prec;		/* -1 none, -2 from argument */
+	char ext[8];		/* %p extension ("S", "ISpc", ...) */
+	int text, len;		/* literal text: offset into strs */
+};
+
+#define ZEROPAD	1
+#define SIGN	2
+#define PLUS	4
+#define SPACE	8
+#define LEFT	16
+#define SMALL	32
+#define SPECIAL	64
+
+struct pf_fmt {
+	struct pf_field *fields;
+	int nfields;
+	struct node *nodes;
+	int nnodes, cap;
+	char *strs;		/* string literals and format text */
+	size_t nstrs, strcap;
+	struct conv conv[PF_MAX_CONV];
+	int nconv;
+	int args[PF_MAX_ARGS];
+	int nargs;
+};
+
+/* ---- small helpers -------------------------------------------------- */
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static int is_id0(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_dig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_alnum(int c)
+{
+	return is_id0(c) || is_dig(c);
+}
+
+static int hexval(int c)
+{
+	if (is_dig(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static uint64_t norm(uint64_t v, int bits, int sgn)
+{
+	if (bits >= 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (sgn && (v >> (bits - 1)) & 1)
+		v |= ~0ULL << bits;
+	return v;
+}
+
+static struct ty ty_int(int bits, int sgn)
+{
+	struct ty t = { TY_INT, (unsigned char)bits, (unsigned char)sgn, 0, 0 };
+
+	return t;
+}
+
+static struct ty ty_buf(int elsz)
+{
+	struct ty t = { TY_BUF, 64, 0, 0, (unsigned char)elsz };
+
+	return t;
+}
+
+/* ---- the parser ----------------------------------------------------- */
+
+enum { T_END, T_NUM, T_STR, T_CHAR, T_ID, T_PUNCT };
+
+struct parser {
+	struct pf_fmt *f;
+	const char *s, *p;	/* text, position */
+	int tok;		/* current token */
+	const char *tp;		/* its text */
+	int tlen;
+	char punct[4];
+	int depth;
+	int lsize;		/* bits of long: 64 (the compiled kernel's) */
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static int perr(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ps->failed && ps->err && ps->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(ps->err, ps->errlen, fmt, ap);
+		va_end(ap);
+	}
+	ps->failed = 1;
+	return -1;
+}
+
+static void next(struct parser *ps)
+{
+	static const char *const two[] = {
+		"->", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", NULL
+	};
+	const char *p = ps->p;
+	int i;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	ps->tp = p;
+	if (!*p) {
+		ps->tok = T_END;
+		ps->tlen = 0;
+		ps->p = p;
+		return;
+	}
+	if (is_id0(*p)) {
+		while (is_alnum(*p))
+			p++;
+		ps->tok = T_ID;
+	} else if (is_dig(*p)) {
+		while (is_alnum(*p))
+			p++;
+		ps->tok = T_NUM;
+	} else if (*p == '"' || *p == '\'') {
+		char q = *p++;
+
+		while (*p && *p != q) {
+			if (*p == '\\' && p[1])
+				p++;
+			p++;
+		}
+		if (*p != q) {
+			perr(ps, "unterminated literal");
+			ps->tok = T_END;
+			ps->tlen = 0;
+			ps->p = p;
+			return;
+		}
+		p++;
+		ps->tok = q == '"' ? T_STR : T_CHAR;
+	} else {
+		ps->tok = T_PUNCT;
+		p++;
+		for (i = 0; two[i]; i++)
+			if (ps->tp[0] == two[i][0] && ps->tp[1] == two[i][1]) {
+				p++;
+				break;
+			}
+	}
+	ps->tlen = (int)(p - ps->tp);
+	if (ps->tok == T_PUNCT) {
+		memcpy(ps->punct, ps->tp, ps->tlen);
+		ps->punct[ps->tlen] = 0;
+	}
+	ps->p = p;
+}
+
+static int is_p(struct parser *ps, const char *s)
+{
+	return ps->tok == T_PUNCT && !strcmp(ps->punct, s);
+}
+
+static int is_id(struct parser *ps, const char *s)
+{
+	return ps->tok == T_ID && (int)strlen(s) == ps->tlen &&
+		!strncmp(ps->tp, s, ps->tlen);
+}
+
+static int expect(struct parser *ps, const char *s)
+{
+	if (!is_p(ps, s))
+		return perr(ps, "expected '%s' at \"%.20s\"", s, ps->tp);
+	next(ps);
+	return 0;
+}
+
+static int newnode(struct parser *ps, int kind)
+{
+	struct pf_fmt *f = ps->f;
+	struct node *n;
+
+	if (f->nnodes >= PF_MAX_NODES)
+		return perr(ps, "expression too large");
+	if (f->nnodes == f->cap) {
+		int cap = f->cap ? f->cap * 2 : 64;
+		struct node *nn = realloc(f->nodes, cap * sizeof(*nn));
+
+		if (!nn)
+			return perr(ps, "out of memory");
+		f->nodes = nn;
+		f->cap = cap;
+	}
+	n = &f->nodes[f->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->a = n->b = n->c = n->next = n->field = -1;
+	return f->nnodes++;
+}
+
+static int addstr(struct parser *ps, const char *s, size_t len)
+{
+	struct pf_fmt *f = ps->f;
+	size_t off = f->nstrs;
+
+	if (f->nstrs + len + 1 > f->strcap) {
+		size_t cap = (f->strcap + len + 1) * 2;
+		char *ns = realloc(f->strs, cap);
+
+		if (!ns)
+			return perr(ps, "out of memory");
+		f->strs = ns;
+		f->strcap = cap;
+	}
+	memcpy(f->strs + off, s, len);
+	f->strs[off + len] = 0;
+	f->nstrs += len + 1;
+	return (int)off;
+}
+
+/* Decode one escape of a C literal at *pp (after the backslash). */
+static int unescape(const char **pp)
+{
+	const char *p = *pp;
+	int c = *p++, v, i;
+
+	switch (c) {
+	case 'n': c = '\n'; break;
+	case 't': c = '\t'; break;
+	case 'r': c = '\r'; break;
+	case 'a': c = '\a'; break;
+	case 'b': c = '\b'; break;
+	case 'f': c = '\f'; break;
+	case 'v': c = '\v'; break;
+	case 'e': c = 27; break;
+	case 'x':
+		for (v = 0, i = 0; i < 2 && hexval(*p) >= 0; i++)
+			v = v * 16 + hexval(*p++);
+		c = v;
+		break;
+	default:
+		if (c >= '0' && c <= '7') {
+			v = c - '0';
+			for (i = 0; i < 2 && *p >= '0' && *p <= '7'; i++)
+				v = v * 8 + (*p++ - '0');
+			c = v & 0xff;
+		}
+		break;
+	}
+	*pp = p;
+	return c;
+}
+
+/* String literal(s) at the current token (adjacent ones concatenate). */
+static int parse_string(struct parser *ps, int *lenp)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int off;
+
+	while (ps->tok == T_STR) {
+		const char *p = ps->tp + 1, *end = ps->tp + ps->tlen - 1;
+
+		while (p < end) {
+			int c = *p++;
+
+			if (c == '\\' && p < end)
+				c = unescape(&p);
+			if (len + 2 > cap) {
+				char *nb;
+
+				cap = cap ? cap * 2 : 64;
+				nb = realloc(buf, cap);
+				if (!nb) {
+					free(buf);
+					return perr(ps, "out of memory");
+				}
+				buf = nb;
+			}
+			buf[len++] = (char)c;
+		}
+		next(ps);
+	}
+	off = addstr(ps, buf ? buf : "", len);
+	free(buf);
+	*lenp = (int)len;
+	return off;
+}
+
+static int find_field(struct parser *ps, const char *name, int len)
+{
+	int i;
+
+	for (i = 0; i < ps->f->nfields; i++)
+		if ((int)strlen(ps->f->fields[i].name) == len &&
+		    !strncmp(ps->f->fields[i].name, name, len))
+			return i;
+	return -1;
+}
+
+static int has(const char *s, const char *what)
+{
+	return strstr(s, what) != NULL;
+}
+
+/* Element count of "type[N]"; 0 when not a fixed array. */
+static int array_len(const char *type)
+{
+	const char *b = strrchr(type, '[');
+	long n;
+
+	char *end;
+
+	if (!b)
+		return 0;
+	/* "[N]", "[30+1]", "[32 + 2]" */
+	for (n = 0, b++;;) {
+		long t;
+
+		while (*b == ' ')
+			b++;
+		if (!is_dig(*b))
+			return 0;
+		t = strtol(b, &end, 10);
+		if (t < 0 || t > 65536)
+			return 0;
+		n += t;
+		b = end;
+		while (*b == ' ')
+			b++;
+		if (*b == ']')
+			break;
+		if (*b++ != '+')
+			return 0;
+	}
+	return n > 0 && n < 65536 ? (int)n : 0;
+}
+
+/* Static type of REC->field. */
+static int field_type(struct parser *ps, int fi, struct ty *t)
+{
+	const struct pf_field *fl = &ps->f->fields[fi];
+	int n;
+
+	if (has(fl->type, "__data_loc") || has(fl->type, "__rel_loc")) {
+		*t = ty_int(32, 0);
+		return 0;
+	}
+	if (strchr(fl->type, '[')) {
+		n = array_len(fl->type);
+		if (!n) {
+			/* char[TASK_COMM_LEN] (a macro), char[] */
+			n = fl->size ? fl->size : 1;
+		}
+		if (fl->size < 0 || fl->size % n)
+			return perr(ps, "field %s: bad array %s", fl->name,
+				    fl->type);
+		*t = ty_buf(fl->size / n ? fl->size / n : 1);
+		t->sgn = fl->is_signed != 0;
+		return 0;
+	}
+	if (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8)
+		return perr(ps, "field %s: size %d of %s", fl->name, fl->size,
+			    fl->type);
+	if (strchr(fl->type, '*')) {
+		*t = ty_int(fl->size * 8, 0);
+		t->ptr = 1;
+		return 0;
+	}
+	if (fl->size < 4)
+		*t = ty_int(32, 1);	/* promoted to int */
+	else
+		*t = ty_int(fl->size * 8, fl->is_signed != 0);
+	return 0;
+}
+
+/*
+ * A type name in a cast or sizeof: returns its size in bytes, 0 when the
+ * tokens are not a type.  Sets *t to the promoted type.
+ */
+static const struct {
+	const char *name;
+	int size, sgn;
+} typedefs[] = {
+	{ "u8", 1, 0 }, { "u16", 2, 0 }, { "u32", 4, 0 }, { "u64", 8, 0 },
+	{ "s8", 1, 1 }, { "s16", 2, 1 }, { "s32", 4, 1 }, { "s64", 8, 1 },
+	{ "__u8", 1, 0 }, { "__u16", 2, 0 }, { "__u32", 4, 0 },
+	{ "__u64", 8, 0 }, { "__s8", 1, 1 }, { "__s16", 2, 1 },
+	{ "__s32", 4, 1 }, { "__s64", 8, 1 }, { "uint8_t", 1, 0 },
+	{ "uint16_t", 2, 0 }, { "uint32_t", 4, 0 }, { "uint64_t", 8, 0 },
+	{ "int8_t", 1, 1 }, { "int16_t", 2, 1 }, { "int32_t", 4, 1 },
+	{ "int64_t", 8, 1 }, { "gfp_t", 4, 0 }, { "pid_t", 4, 1 },
+	{ "bool", 1, 0 }, { "_Bool", 1, 0 }, { "__le16", 2, 0 },
+	{ "__le32", 4, 0 }, { "__le64", 8, 0 }, { "__be16", 2, 0 },
+	{ "__be32", 4, 0 }, { "__be64", 8, 0 }, { "dev_t", 4, 0 },
+	{ "uid_t", 4, 0 }, { "gid_t", 4, 0 }, { "sector_t", 8, 0 },
+	{ "blkcnt_t", 8, 0 }, { "ino_t", 8, 0 }, { "loff_t", 8, 1 },
+	{ "umode_t", 2, 0 }, { "fmode_t", 4, 0 }, { "xfs_ino_t", 8, 0 },
+	{ NULL, 0, 0 }
+};
+
+static int lookup_typedef(struct parser *ps, int *sgn)
+{
+	int i, L = ps->lsize / 8;
+
+	if (is_id(ps, "size_t") || is_id(ps, "uintptr_t") ||
+	    is_id(ps, "phys_addr_t") || is_id(ps, "dma_addr_t") ||
+	    is_id(ps, "resource_size_t")) {
+		*sgn = 0;
+		return L;
+	}
+	if (is_id(ps, "ssize_t") || is_id(ps, "ptrdiff_t") ||
+	    is_id(ps, "intptr_t") || is_id(ps, "time64_t")) {
+		*sgn = 1;
+		return L;
+	}
+	for (i = 0; typedefs[i].name; i++)
+		if (is_id(ps, typedefs[i].name)) {
+			*sgn = typedefs[i].sgn;
+			return typedefs[i].size;
+		}
+	return 0;
+}
+
+/* Is the token after '(' the start of a type name? */
+static int starts_type(struct parser *ps)
+{
+	int sgn;
+	static const char *const kw[] = {
+		"unsigned", "signed", "int", "long", "short", "char", "void",
+		"const", "volatile", "struct", "union", "enum", NULL
+	};
+	int i;
+
+	if (ps->tok != T_ID)
+		return 0;
+	for (i = 0; kw[i]; i++)
+		if (is_id(ps, kw[i]))
+			return 1;
+	return lookup_typedef(ps, &sgn) > 0;
+}
+
+/*
+ * Parse a type name (without the parentheses): *size in bytes (0 for
+ * void), *sgn, *isptr, *isbool.
+ */
+static int parse_type(struct parser *ps, int *size, int *sgn, int *isptr,
+		      int *isbool)
+{
+	int sz = 0, longs = 0, agg = 0, is_void = 0, is_char = 0;
+	int is_short = 0, seen = 0;
+
+	*isbool = *isptr = 0;
+	*sgn = 1;
+	while (ps->tok == T_ID) {
+		int s2;
+
+		if (is_id(ps, "const") || is_id(ps, "volatile")) {
+		} else if (is_id(ps, "unsigned")) {
+			*sgn = 0;
+		} else if (is_id(ps, "signed")) {
+			*sgn = 1;
+		} else if (is_id(ps, "int")) {
+		} else if (is_id(ps, "long")) {
+			longs++;
+		} else if (is_id(ps, "short")) {
+			is_short = 1;
+		} else if (is_id(ps, "char")) {
+			is_char = 1;
+		} else if (is_id(ps, "void")) {
+			is_void = 1;
+		} else if (is_id(ps, "struct") || is_id(ps, "union") ||
+			   is_id(ps, "enum")) {
+			agg = is_id(ps, "enum") ? 2 : 1;
+			next(ps);
+			if (ps->tok != T_ID)
+				return perr(ps, "bad type name");
+		} else if (!seen && (s2 = lookup_typedef(ps, sgn)) > 0) {
+			sz = s2;
+			if (is_id(ps, "bool") || is_id(ps, "_Bool"))
+				*isbool = 1;
+		} else {
+			return perr(ps, "unknown type '%.*s'", ps->tlen,
+				    ps->tp);
+		}
+		seen = 1;
+		next(ps);
+	}
+	while (is_p(ps, "*")) {
+		*isptr = 1;
+		next(ps);
+		while (is_id(ps, "const") || is_id(ps, "volatile"))
+			next(ps);
+	}
+	if (*isptr) {
+		*size = ps->lsize / 8;
+		*sgn = *isbool = 0;
+		return 0;
+	}
+	if (agg == 1)
+		return perr(ps, "cast to a struct");
+	if (is_void) {
+		*size = 0;
+		return 0;
+	}
+	if (agg == 2)
+		sz = 4;
+	if (!sz) {
+		if (is_char)
+			sz = 1;
+		else if (is_short)
+			sz = 2;
+		else if (longs >= 2)
+			sz = 8;
+		else if (longs == 1)
+			sz = ps->lsize / 8;
+		else
+			sz = 4;
+	}
+	*size = sz;
+	return 0;
+}
+
+static int parse_expr(struct parser *ps);
+static int parse_assign(struct parser *ps);
+
+/* Usual arithmetic conversions of two promoted integer types. */
+static struct ty arith(struct ty a, struct ty b)
+{
+	if (a.bits == b.bits)
+		return ty_int(a.bits, a.sgn && b.sgn);
+	return a.bits > b.bits ? ty_int(a.bits, a.sgn) : ty_int(b.bits, b.sgn);
+}
+
+static int parse_number(struct parser *ps)
+{
+	const char *p = ps->tp, *end = ps->tp + ps->tlen;
+	uint64_t v = 0;
+	int base = 10, u = 0, l = 0, n, d;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0') {
+		base = 8;
+	}
+	for (; p < end; p++) {
+		d = hexval(*p);
+		if (d < 0 || d >= base)
+			break;
+		v = v * base + d;
+	}
+	for (; p < end; p++) {
+		if (*p == 'u' || *p == 'U')
+			u = 1;
+		else if (*p == 'l' || *p == 'L')
+			l++;
+		else
+			return perr(ps, "bad number '%.*s'", ps->tlen, ps->tp);
+	}
+	n = newnode(ps, N_NUM);
+	if (n < 0)
+		return -1;
+	ps->f->nodes[n].v = v;
+	/* C11 6.4.4.1: the first type that holds the value */
+	if (!l && !u && v <= 0x7fffffffULL)
+		ps->f->nodes[n].ty = ty_int(32, 1);
+	else if (!l && (u || base != 10) && v <= 0xffffffffULL)
+		ps->f->nodes[n].ty = ty_int(32, 0);
+	else if (!u && v <= 0x7fffffffffffffffULL)
+		ps->f->nodes[n].ty = ty_int(64, 1);
+	else
+		ps->f->nodes[n].ty = ty_int(64, 0);
+	next(ps);
+	return n;
+}
+
+static int parse_call(struct parser *ps, const char *name, int len)
+{
+	int i, h = -1, n, first = -1, last = -1, nargs = 0;
+	struct node *nd;
+
+	for (i = 0; i < (int)(sizeof(helpers) / sizeof(helpers[0])); i++)
+		if ((int)strlen(helpers[i].name) == len &&
+		    !strncmp(helpers[i].name, name, len))
+			h = i;
+	if (h < 0)
+		return perr(ps, "unknown function %.*s()", len, name);
+	n = newnode(ps, N_CALL);
+	if (n < 0)
+		return -1;
+	ps->f->nodes[n].op = helpers[h].id;
+	ps->f->nodes[n].aux = helpers[h].rel;
+	next(ps);		/* '(' */
+	while (!is_p(ps, ")")) {
+		int a;
+
+		if (nargs && expect(ps, ","))
+			return -1;
+		if (helpers[h].id <= F_GET_BITMASK || (nargs == 0 &&
+		    helpers[h].id == F_PRINT_DYN_ARRAY)) {
+			/* the argument is a field name */
+			int fi;
+
+			if (ps->tok != T_ID)
+				return perr(ps, "%s: expected a field",
+					    helpers[h].name);
+			fi = find_field(ps, ps->tp, ps->tlen);
+			if (fi < 0)
+				return perr(ps, "%s: no field '%.*s'",
+					    helpers[h].name, ps->tlen, ps->tp);
+			ps->f->nodes[n].field = fi;
+			next(ps);
+			nargs++;
+			continue;
+		}
+		a = parse_assign(ps);
+		if (a < 0)
+			return -1;
+		if (last >= 0)
+			ps->f->nodes[last].next = a;
+		else
+			first = a;
+		last = a;
+		nargs++;
+	}
+	next(ps);
+	if (helpers[h].nargs >= 0 ? nargs != helpers[h].nargs :
+	    nargs < -helpers[h].nargs)
+		return perr(ps, "%s: %d arguments", helpers[h].name, nargs);
+	nd = &ps->f->nodes[n];
+	nd->a = first;
+	switch (nd->op) {
+	case F_GET_STR:
+	case F_GET_BITMASK:
+	case F_PRINT_FLAGS:
+	case F_PRINT_FLAGS_U64:
+	case F_PRINT_SYM:
+	case F_PRINT_SYM_U64:
+	case F_PRINT_HEX:
+	case F_PRINT_HEX_STR:
+	case F_PRINT_ARRAY:
+	case F_PRINT_DYN_ARRAY:
+		nd->ty = ty_buf(1);
+		break;
+	case F_GET_DYN: {
+		const struct pf_field *fl = &ps->f->fields[nd->field];
+		int es = 1;
+
+		/* "__data_loc u32[]": the element's size is not recorded */
+		if (has(fl->type, "long"))
+			es = ps->lsize / 8;
+		else if (has(fl->type, "u16") || has(fl->type, "short"))
+			es = 2;
+		else if (has(fl->type, "u32") || has(fl->type, "int"))
+			es = 4;
+		else if (has(fl->type, "u64"))
+			es = 8;
+		nd->ty = ty_buf(es);
+		break;
+	}
+	case F_GET_DYN_LEN:
+		nd->ty = ty_int(32, 0);
+		break;
+	case F_NS_TO_SECS:
+		nd->ty = ty_int(64, 0);
+		break;
+	case F_NS_WITHOUT_SECS:
+		nd->ty = ty_int(32, 0);
+		break;
+	case F_EXPECT:
+		nd->ty = ty_int(64, 1);
+		break;
+	}
+	/* the first flag/symbol argument: the list entries follow */
+	if (nd->op >= F_PRINT_FLAGS && nd->op <= F_PRINT_SYM_U64) {
+		int v = first, d, e;
+
+		if (ps->f->nodes[v].ty.kind != TY_INT)
+			return perr(ps, "%s: value is not an integer",
+				    helpers[h].name);
+		e = ps->f->nodes[v].next;
+		if (nd->op <= F_PRINT_FLAGS_U64) {
+			d = e;
+			if (ps->f->nodes[d].ty.kind != TY_BUF)
+				return perr(ps, "__print_flags: delimiter");
+			e = ps->f->nodes[d].next;
+		}
+		for (; e >= 0; e = ps->f->nodes[e].next) {
+			int m = ps->f->nodes[e].a;
+
+			/* { value, "name" }; { -1, NULL } ends the array */
+			if (ps->f->nodes[e].kind != N_LIST || m < 0 ||
+			    ps->f->nodes[m].next < 0 ||
+			    ps->f->nodes[m].ty.kind != TY_INT)
+				return perr(ps, "%s: bad { value, \"name\" }",
+					    helpers[h].name);
+		}
+	}
+	return n;
+}
+
+static int parse_primary(struct parser *ps)
+{
+	int n;
+
+	if (ps->failed)
+		return -1;
+	if (ps->tok == T_NUM)
+		return parse_number(ps);
+	if (ps->tok == T_CHAR) {
+		const char *p = ps->tp + 1;
+		int c = *p++;
+
+		if (c == '\\')
+			c = unescape(&p);
+		n = newnode(ps, N_NUM);
+		if (n < 0)
+			return -1;
+		ps->f->nodes[n].v = (uint64_t)(int64_t)(signed char)c;
+		ps->f->nodes[n].ty = ty_int(32, 1);
+		next(ps);
+		return n;
+	}
+	if (ps->tok == T_STR) {
+		int len, off;
+
+		off = parse_string(ps, &len);
+		if (off < 0)
+			return -1;
+		n = newnode(ps, N_STR);
+		if (n < 0)
+			return -1;
+		ps->f->nodes[n].v = off;
+		ps->f->nodes[n].len = len;
+		ps->f->nodes[n].ty = ty_buf(1);
+		return n;
+	}
+	if (is_p(ps, "{")) {
+		int first = -1, last = -1;
+
+		next(ps);
+		n = newnode(ps, N_LIST);
+		if (n < 0)
+			return -1;
+		while (!is_p(ps, "}")) {
+			int a;
+
+			if (first >= 0 && expect(ps, ","))
+				return -1;
+			if (is_p(ps, "}"))
+				break;
+			a = parse_assign(ps);
+			if (a < 0)
+				return -1;
+			if (last >= 0)
+				ps->f->nodes[last].next = a;
+			else
+				first = a;
+			last = a;
+		}
+		next(ps);
+		ps->f->nodes[n].a = first;
+		ps->f->nodes[n].ty = ty_buf(1);
+		return n;
+	}
+	if (is_p(ps, "(")) {
+		struct parser peek = *ps;
+
+		/* "(REC)->field", as some ftrace internal events write it */
+		next(&peek);
+		if (is_id(&peek, "REC")) {
+			next(&peek);
+			if (is_p(&peek, ")")) {
+				*ps = peek;
+				next(ps);
+				goto rec;
+			}
+		}
+		next(ps);
+		n = parse_expr(ps);
+		if (n < 0 || expect(ps, ")"))
+			return -1;
+		return n;
+	}
+	if (is_id(ps, "REC")) {
+		int fi;
+
+		next(ps);
+rec:
+		if (expect(ps, "->"))
+			return -1;
+		if (ps->tok != T_ID)
+			return perr(ps, "REC-> without a field");
+		fi = find_field(ps, ps->tp, ps->tlen);
+		if (fi < 0)
+			return perr(ps, "no field '%.*s'", ps->tlen, ps->tp);
+		next(ps);
+		n = newnode(ps, N_FIELD);
+		if (n < 0)
+			return -1;
+		ps->f->nodes[n].field = fi;
+		if (field_type(ps, fi, &ps->f->nodes[n].ty))
+			return -1;
+		return n;
+	}
+	if (ps->tok == T_ID) {
+		const char *name = ps->tp;
+		int len = ps->tlen;
+
+		next(ps);
+		if (is_p(ps, "("))
+			return parse_call(ps, name, len);
+		return perr(ps, "unknown identifier '%.*s'", len, name);
+	}
+	if (ps->tok == T_END)
+		return perr(ps, "unexpected end of print_fmt");
+	return perr(ps, "unexpected '%.*s'", ps->tlen, ps->tp);
+}
+
+static int parse_postfix(struct parser *ps)
+{
+	int n = parse_primary(ps);
+
+	while (n >= 0 && (is_p(ps, "[") || is_p(ps, "->") || is_p(ps, "."))) {
+		int i, m;
+
+		if (!is_p(ps, "["))
+			return perr(ps, "member access '%s' on a value",
+				    ps->punct);
+		next(ps);
+		i = parse_expr(ps);
+		if (i < 0 || expect(ps, "]"))
+			return -1;
+		if (ps->f->nodes[n].ty.kind != TY_BUF ||
+		    ps->f->nodes[i].ty.kind != TY_INT)
+			return perr(ps, "subscript of a non-array");
+		m = newnode(ps, N_INDEX);
+		if (m < 0)
+			return -1;
+		ps->f->nodes[m].a = n;
+		ps->f->nodes[m].b = i;
+		ps->f->nodes[m].ty = ps->f->nodes[n].ty.elsz < 4 ?
+			ty_int(32, 1) : ty_int(ps->f->nodes[n].ty.elsz * 8,
+					       ps->f->nodes[n].ty.sgn);
+		n = m;
+	}
+	return n;
+}
+
+static int parse_unary(struct parser *ps)
+{
+	int n, a;
+
+	if (++ps->depth > PF_MAX_DEPTH)
+		return perr(ps, "expression nested too deep");
+	if (is_p(ps, "-") || is_p(ps, "+") || is_p(ps, "~") || is_p(ps, "!")) {
+		char op = ps->punct[0];
+
+		next(ps);
+		a = parse_unary(ps);
+		if (a < 0)
+			return -1;
+		if (ps->f->nodes[a].ty.kind != TY_INT && op != '!')
+			return perr(ps, "'%c' on a string", op);
+		n = newnode(ps, N_UNARY);
+		if (n < 0)
+			return -1;
+		ps->f->nodes[n].op = op;
+		ps->f->nodes[n].a = a;
+		ps->f->nodes[n].ty = op == '!' ? ty_int(32, 1) :
+			ty_int(ps->f->nodes[a].ty.bits, ps->f->nodes[a].ty.sgn);
+		ps->depth--;
+		return n;
+	}
+	if (is_id(ps, "sizeof")) {
+		int sz, sgn, isptr, isbool;
+
+		next(ps);
+		if (expect(ps, "(") || !starts_type(ps))
+			return perr(ps, "sizeof of an expression");
+		if (parse_type(ps, &sz, &sgn, &isptr, &isbool) ||
+		    expect(ps, ")"))
+			return -1;
+		n = newnode(ps, N_NUM);
+		if (n < 0)
+			return -1;
+		ps->f->nodes[n].v = sz;
+		ps->f->nodes[n].ty = ty_int(ps->lsize, 0);
+		ps->depth--;
+		return n;
+	}
+	if (is_p(ps, "(")) {
+		/* a cast? look at the token after '(' */
+		struct parser peek = *ps;
+
+		next(&peek);
+		if (starts_type(&peek)) {
+			int sz, sgn, isptr, isbool;
+			struct node *nd;
+			struct ty at;
+
+			*ps = peek;
+			if (parse_type(ps, &sz, &sgn, &isptr, &isbool) ||
+			    expect(ps, ")"))
+				return -1;
+			a = parse_unary(ps);
+			if (a < 0)
+				return -1;
+			n = newnode(ps, N_CAST);
+			if (n < 0)
+				return -1;
+			nd = &ps->f->nodes[n];
+			at = ps->f->nodes[a].ty;
+			nd->a = a;
+			nd->len = sz;
+			nd->aux = (sgn ? 1 : 0) | (isbool ? 2 : 0) |
+				(isptr ? 4 : 0);
+			if (at.kind == TY_BUF) {
+				/* (char *)array, (void *)string: same bytes */
+				if (!isptr && sz)
+					return perr(ps, "cast of an array to "
+						    "an integer");
+				nd->ty = at;
+			} else if (!sz) {
+				return perr(ps, "cast to void");
+			} else if (isptr) {
+				nd->ty = ty_int(sz * 8, 0);
+				nd->ty.ptr = 1;
+			} else {
+				nd->ty = sz < 4 ? ty_int(32, 1) :
+					ty_int(sz * 8, sgn);
+			}
+			ps->depth--;
+			return n;
+		}
+	}
+	n = parse_postfix(ps);
+	ps->depth--;
+	return n;
+}
+
+static const struct {
+	const char *op;
+	int prec;
+} binops[] = {
+	{ "*", 10 }, { "/", 10 }, { "%", 10 }, { "+", 9 }, { "-", 9 },
+	{ "<<", 8 }, { ">>", 8 }, { "<", 7 }, { ">", 7 }, { "<=", 7 },
+	{ ">=", 7 }, { "==", 6 }, { "!=", 6 }, { "&", 5 }, { "^", 4 },
+	{ "|", 3 }, { "&&", 2 }, { "||", 1 }, { NULL, 0 }
+};
+
+static int binprec(struct parser *ps)
+{
+	int i;
+
+	if (ps->tok != T_PUNCT)
+		return 0;
+	for (i = 0; binops[i].op; i++)
+		if (!strcmp(ps->punct, binops[i].op))
+			return binops[i].prec;
+	return 0;
+}
+
+static int parse_binary(struct parser *ps, int minprec)
+{
+	int l = parse_unary(ps), p;
+
+	while (l >= 0 && (p = binprec(ps)) >= minprec && p > 0) {
+		char op[3];
+		int r, n;
+		struct ty lt, rt;
+
+		strcpy(op, ps->punct);
+		next(ps);
+		if (++ps->depth > PF_MAX_DEPTH)
+			return perr(ps, "expression nested too deep");
+		r = parse_binary(ps, p + 1);
+		ps->depth--;
+		if (r < 0)
+			return -1;
+		lt = ps->f->nodes[l].ty;
+		rt = ps->f->nodes[r].ty;
+		n = newnode(ps, N_BINARY);
+		if (n < 0)
+			return -1;
+		ps->f->nodes[n].a = l;
+		ps->f->nodes[n].b = r;
+		ps->f->nodes[n].op = (short)(op[0] | op[1] << 8);
+		if (!strcmp(op, "&&") || !strcmp(op, "||")) {
+			ps->f->nodes[n].ty = ty_int(32, 1);
+		} else if (lt.kind != TY_INT || rt.kind != TY_INT) {
+			return perr(ps, "'%s' on a string or array", op);
+		} else if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
+			ps->f->nodes[n].ty = ty_int(lt.bits, lt.sgn);
+		} else if (strchr("<>=!", op[0])) {
+			ps->f->nodes[n].ty = ty_int(32, 1);
+			/* the comparison itself is done in this type */
+			ps->f->nodes[n].c = -1;
+			ps->f->nodes[n].len = arith(lt, rt).bits |
+				arith(lt, rt).sgn << 8;
+		} else {
+			ps->f->nodes[n].ty = arith(lt, rt);
+		}
+		l = n;
+	}
+	return l;
+}
+
+static int parse_cond(struct parser *ps)
+{
+	int c = parse_binary(ps, 1), a, b, n;
+	struct ty ta, tb;
+
+	if (c < 0 || !is_p(ps, "?"))
+		return c;
+	next(ps);
+	if (++ps->depth > PF_MAX_DEPTH)
+		return perr(ps, "expression nested too deep");
+	a = parse_expr(ps);
+	if (a < 0 || expect(ps, ":"))
+		return -1;
+	b = parse_cond(ps);
+	ps->depth--;
+	if (b < 0)
+		return -1;
+	n = newnode(ps, N_TERNARY);
+	if (n < 0)
+		return -1;
+	ps->f->nodes[n].a = c;
+	ps->f->nodes[n].b = a;
+	ps->f->nodes[n].c = b;
+	ta = ps->f->nodes[a].ty;
+	tb = ps->f->nodes[b].ty;
+	if (ta.kind == TY_INT && tb.kind == TY_INT)
+		ps->f->nodes[n].ty = arith(ta, tb);
+	else if (ta.kind == TY_BUF)
+		ps->f->nodes[n].ty = ta;
+	else
+		ps->f->nodes[n].ty = tb;
+	return n;
+}
+
+static int parse_assign(struct parser *ps)
+{
+	return parse_cond(ps);
+}
+
+static int parse_expr(struct parser *ps)
+{
+	int n = parse_assign(ps);
+
+	if (n >= 0 && is_p(ps, ","))
+		return perr(ps, "comma operator");
+	return n;
+}
+
+/* Split the format text into literal runs and conversions. */
+static int parse_format(struct parser *ps, const char *s, int len)
+{
+	struct pf_fmt *f = ps->f;
+	const char *p = s, *end = s + len, *lit = s;
+	int nargs = 0;
+
+	while (p <= end) {
+		struct conv *c;
+		const char *start;
+
+		if (p < end && *p != '%') {
+			p++;
+			continue;
+		}
+		if (p > lit) {
+			if (f->nconv >= PF_MAX_CONV)
+				return perr(ps, "too many conversions");
+			c = &f->conv[f->nconv++];
+			memset(c, 0, sizeof(*c));
+			c->text = (int)(lit - f->strs);
+			c->len = (int)(p - lit);
+		}
+		if (p == end)
+			break;
+		if (f->nconv >= PF_MAX_CONV)
+			return perr(ps, "too many conversions");
+		c = &f->conv[f->nconv++];
+		memset(c, 0, sizeof(*c));
+		c->width = c->prec = -1;
+		start = p++;
+		for (;; p++) {
+			if (p < end && *p == '-')
+				c->flags |= LEFT;
+			else if (p < end && *p == '+')
+				c->flags |= PLUS;
+			else if (p < end && *p == ' ')
+				c->flags |= SPACE;
+			else if (p < end && *p == '#')
+				c->flags |= SPECIAL;
+			else if (p < end && *p == '0')
+				c->flags |= ZEROPAD;
+			else
+				break;
+		}
+		if (p < end && *p == '*') {
+			c->width = -2;
+			nargs++;
+			p++;
+		} else if (p < end && is_dig(*p)) {
+			int w = 0;
+
+			while (p < end && is_dig(*p))
+				w = w < 100000 ? w * 10 + (*p++ - '0') :
+					(p++, w);
+			c->width = (short)(w > PF_MAX_WIDTH ? PF_MAX_WIDTH : w);
+		}
+		if (p < end && *p == '.') {
+			p++;
+			if (p < end && *p == '*') {
+				c->prec = -2;
+				nargs++;
+				p++;
+			} else {
+				int w = 0;
+
+				while (p < end && is_dig(*p))
+					w = w < 100000 ? w * 10 +
+						(*p++ - '0') : (p++, w);
+				c->prec = (short)(w > 32767 ? 32767 : w);
+			}
+		}
+		if (p < end && (*p == 'h' || *p == 'l' || *p == 'L' ||
+				*p == 'z' || *p == 'Z' || *p == 't')) {
+			c->qual = *p++;
+			if (c->qual == 'Z')
+				c->qual = 'z';
+			if (p < end && *p == c->qual) {
+				c->qual = c->qual == 'l' ? 'L' : 'H';
+				p++;
+			}
+		}
+		if (p >= end)
+			return perr(ps, "format ends inside a conversion");
+		switch (*p) {
+		case 'd': case 'i':
+			c->type = 'd';
+			c->flags |= SIGN;
+			break;
+		case 'u':
+			c->type = 'u';
+			break;
+		case 'x':
+			c->flags |= SMALL;
+			/* fallthrough */
+		case 'X':
+			c->type = 'x';
+			break;
+		case 'o':
+			c->type = 'o';
+			break;
+		case 'c':
+		case 's':
+		case '%':
+			c->type = *p;
+			break;
+		case 'p': {
+			int i = 0;
+
+			c->type = 'p';
+			c->bare_p = (p == start + 1);
+			while (p + 1 < end && is_alnum(p[1])) {
+				/* vsnprintf() skips every alnum after %p */
+				if (i < (int)sizeof(c->ext) - 1)
+					c->ext[i++] = p[1];
+				p++;
+			}
+			if (c->bare_p && i)
+				c->bare_p = 0;
+			break;
+		}
+		default:
+			return perr(ps, "unsupported conversion '%%%c'", *p);
+		}
+		if (c->type == 'L' || c->type == 'H') {
+		}
+		p++;
+		lit = p;
+		if (c->type != '%')
+			nargs++;
+	}
+	return nargs;
+}
+
+struct pf_fmt *pf_parse(const char *print_fmt, const struct pf_field *fields,
+			int nfields, char *err, size_t errlen)
+{
+	struct parser ps;
+	struct pf_fmt *f;
+	int i, flen, foff, want;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!print_fmt || nfields < 0 || (nfields && !fields)) {
+		seterr(err, errlen, "no print_fmt");
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->fields = calloc(nfields + 1, sizeof(*fields)))) {
+		free(f);
+		seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < nfields; i++) {
+		f->fields[i] = fields[i];
+		f->fields[i].name = strdup(fields[i].name ? fields[i].name : "");
+		f->fields[i].type = strdup(fields[i].type ? fields[i].type : "");
+		f->nfields++;
+		if (!f->fields[i].name || !f->fields[i].type) {
+			pf_free(f);
+			seterr(err, errlen, "out of memory");
+			return NULL;
+		}
+	}
+	memset(&ps, 0, sizeof(ps));
+	ps.f = f;
+	ps.s = ps.p = print_fmt;
+	ps.err = err;
+	ps.errlen = errlen;
+	ps.lsize = 64;
+	next(&ps);
+	if (ps.tok != T_STR) {
+		perr(&ps, "print_fmt does not start with a string");
+		goto fail;
+	}
+	foff = parse_string(&ps, &flen);
+	if (foff < 0)
+		goto fail;
+	want = parse_format(&ps, f->strs + foff, flen);
+	if (want < 0)
+		goto fail;
+	/* conv[].text offsets were taken against strs: stable from here */
+	while (!ps.failed && is_p(&ps, ",")) {
+		int a;
+
+		next(&ps);
+		if (f->nargs >= PF_MAX_ARGS) {
+			perr(&ps, "too many arguments");
+			goto fail;
+		}
+		a = parse_assign(&ps);
+		if (a < 0)
+			goto fail;
+		f->args[f->nargs++] = a;
+	}
+	if (ps.failed)
+		goto fail;
+	if (ps.tok != T_END) {
+		perr(&ps, "unexpected '%.*s' after the arguments", ps.tlen,
+		     ps.tp);
+		goto fail;
+	}
+	if (want != f->nargs) {
+		perr(&ps, "%d conversions for %d arguments", want, f->nargs);
+		goto fail;
+	}
+	return f;
+fail:
+	pf_free(f);
+	return NULL;
+}
+
+void pf_free(struct pf_fmt *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nfields; i++) {
+		free((char *)f->fields[i].name);
+		free((char *)f->fields[i].type);
+	}
+	free(f->fields);
+	free(f->nodes);
+	free(f->strs);
+	free(f);
+}
+
+/* ---- evaluation ----------------------------------------------------- */
+
+struct val {
+	int kind;		/* TY_INT / TY_BUF */
+	uint64_t v;		/* TY_INT: value, normalized to its type */
+	const unsigned char *p;	/* TY_BUF: bytes (NULL: a null pointer) */
+	size_t n;		/* TY_BUF: their count */
+	int elsz, sgn;		/* TY_BUF: element size and sign */
+};
+
+struct out {
+	char *buf;
+	size_t cap, len;	/* len: bytes stored */
+};
+
+struct ev {
+	const struct pf_fmt *f;
+	const unsigned char *rec;
+	size_t reclen;
+	const struct pf_ctx *ctx;
+	int big, lsize;
+	struct out tmp;		/* the kernel's iter->tmp_seq */
+	char tmpbuf[PF_TMP_SIZE];
+	char *err;
+	size_t errlen;
+	int depth;
+};
+
+static int everr(struct ev *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->err && e->errlen && !e->err[0]) {
+		va_start(ap, fmt);
+		vsnprintf(e->err, e->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+static void put(struct out *o, char c)
+{
+	if (o->len + 1 < o->cap)
+		o->buf[o->len++] = c;
+}
+
+static void puts_n(struct out *o, const char *s, size_t n)
+{
+	while (n--)
+		put(o, *s++);
+}
+
+static uint64_t rd_uint(struct ev *e, const unsigned char *p, int size)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[e->big ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* The bytes of field fi, bounded by the record. */
+static int field_bytes(struct ev *e, int fi, const unsigned char **p,
+		       size_t *n)
+{
+	const struct pf_field *fl = &e->f->fields[fi];
+
+	if (fl->offset < 0 || fl->size < 0 ||
+	    (size_t)fl->offset + (size_t)fl->size > e->reclen)
+		return everr(e, PF_ERANGE, "field %s (offset %d size %d) "
+			     "beyond the record (%zu bytes)", fl->name,
+			     fl->offset, fl->size, e->reclen);
+	*p = e->rec + fl->offset;
+	*n = fl->size;
+	return 0;
+}
+
+/* __get_dynamic_array() of field fi: a __data_loc / __rel_loc word. */
+static int dyn_bytes(struct ev *e, int fi, int rel, const unsigned char **p,
+		     size_t *n)
+{
+	const struct pf_field *fl = &e->f->fields[fi];
+	const unsigned char *q;
+	size_t qn, off, len;
+	uint64_t w;
+	int r;
+
+	if ((r = field_bytes(e, fi, &q, &qn)) < 0)
+		return r;
+	if (qn != 4)
+		return everr(e, PF_EFIELD, "field %s is not a __data_loc",
+			     fl->name);
+	w = rd_uint(e, q, 4);
+	off = w & 0xffff;
+	len = (w >> 16) & 0xffff;
+	/* __rel_loc: relative to the end of the field (since v5.18) */
+	if (rel || has(fl->type, "__rel_loc"))
+		off += fl->offset + fl->size;
+	if (off > e->reclen || len > e->reclen - off)
+		return everr(e, PF_ERANGE, "dynamic array %s (offset %zu "
+			     "len %zu) beyond the record (%zu bytes)",
+			     fl->name, off, len, e->reclen);
+	*p = e->rec + off;
+	*n = len;
+	return 0;
+}
+
+static int eval(struct ev *e, int ni, struct val *v);
+
+static int eval_int(struct ev *e, int ni, uint64_t *out)
+{
+	struct val v;
+	int r = eval(e, ni, &v);
+
+	if (r < 0)
+		return r;
+	if (v.kind != TY_INT) {
+		*out = (uint64_t)(uintptr_t)v.p;
+		return everr(e, PF_EUNSUP, "an array used as a number");
+	}
+	*out = v.v;
+	return 0;
+}
+
+static size_t tmp_mark(struct ev *e)
+{
+	return e->tmp.len;
+}
+
+/* End a helper's output in tmp: a NUL-terminated string value. */
+static void tmp_str(struct ev *e, size_t start, struct val *v)
+{
+	v->kind = TY_BUF;
+	v->p = (const unsigned char *)e->tmp.buf + start;
+	v->n = e->tmp.len - start;
+	v->elsz = 1;
+	v->sgn = 0;
+	put(&e->tmp, 0);
+}
+
+static void tmp_printf(struct ev *e, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		puts_n(&e->tmp, buf, n < (int)sizeof(buf) ? (size_t)n :
+		       sizeof(buf) - 1);
+}
+
+/* trace_print_flags_seq() / trace_print_symbols_seq() */
+static int do_flags(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	int sym = nd->op == F_PRINT_SYM || nd->op == F_PRINT_SYM_U64;
+	int u64 = nd->op == F_PRINT_FLAGS_U64 || nd->op == F_PRINT_SYM_U64;
+	int bits = u64 ? 64 : e->lsize, first = 1, r, el;
+	size_t start = tmp_mark(e);
+	struct val delim = { 0 };
+	uint64_t flags, mask;
+
+	if ((r = eval_int(e, nd->a, &flags)) < 0)
+		return r;
+	flags = norm(flags, bits, 0);
+	el = N[nd->a].next;
+	if (!sym) {
+		if ((r = eval(e, el, &delim)) < 0)
+			return r;
+		el = N[el].next;
+	}
+	for (; el >= 0 && (sym || flags); el = N[el].next) {
+		struct val name;
+		int m = N[el].a;
+
+		if ((r = eval_int(e, m, &mask)) < 0 ||
+		    (r = eval(e, N[m].next, &name)) < 0)
+			return r;
+		if (name.kind == TY_INT) {
+			if (name.v)
+				return everr(e, PF_EUNSUP, "flag name is a "
+					     "number");
+			break;		/* a NULL name ends the array */
+		}
+		mask = norm(mask, bits, 0);
+		if (sym) {
+			if (flags != mask)
+				continue;
+			puts_n(&e->tmp, (const char *)name.p,
+			       name.p ? strnlen((const char *)name.p,
+						name.n) : 0);
+			tmp_str(e, start, v);
+			return 0;
+		}
+		if ((flags & mask) != mask)
+			continue;
+		flags &= ~mask;
+		if (!first && delim.p)
+			puts_n(&e->tmp, (const char *)delim.p,
+			       strnlen((const char *)delim.p, delim.n));
+		first = 0;
+		if (name.p)
+			puts_n(&e->tmp, (const char *)name.p,
+			       strnlen((const char *)name.p, name.n));
+	}
+	if (sym) {
+		tmp_printf(e, "0x%llx", (unsigned long long)flags);
+	} else if (flags) {
+		if (!first && delim.p)
+			puts_n(&e->tmp, (const char *)delim.p,
+			       strnlen((const char *)delim.p, delim.n));
+		tmp_printf(e, "0x%llx", (unsigned long long)flags);
+	}
+	tmp_str(e, start, v);
+	return 0;
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* trace_print_hex_seq(), trace_print_array_seq() */
+static int do_hex_array(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	size_t start = tmp_mark(e), i;
+	struct val buf;
+	uint64_t cnt, elsz, total;
+	int r;
+
+	if (nd->op == F_PRINT_DYN_ARRAY) {
+		if ((r = dyn_bytes(e, nd->field, 0, &buf.p, &buf.n)) < 0 ||
+		    (r = eval_int(e, nd->a, &elsz)) < 0)
+			return r;
+		cnt = elsz ? buf.n / elsz : 0;
+	} else {
+		if ((r = eval(e, nd->a, &buf)) < 0 ||
+		    (r = eval_int(e, N[nd->a].next, &cnt)) < 0)
+			return r;
+		if (buf.kind != TY_BUF)
+			return everr(e, PF_EUNSUP, "__print_hex/array of a "
+				     "kernel pointer");
+		elsz = 1;
+		if (nd->op == F_PRINT_ARRAY &&
+		    (r = eval_int(e, N[N[nd->a].next].next, &elsz)) < 0)
+			return r;
+	}
+	if (nd->op == F_PRINT_HEX || nd->op == F_PRINT_HEX_STR) {
+		int len = (int)cnt;	/* int buf_len */
+
+		if (len > 0 && (size_t)len > buf.n)
+			return everr(e, PF_ERANGE, "__print_hex of %d bytes "
+				     "from %zu", len, buf.n);
+		for (i = 0; len > 0 && i < (size_t)len; i++) {
+			if (nd->op == F_PRINT_HEX && i)
+				put(&e->tmp, ' ');
+			put(&e->tmp, hexdig[buf.p[i] >> 4]);
+			put(&e->tmp, hexdig[buf.p[i] & 15]);
+		}
+		tmp_str(e, start, v);
+		return 0;
+	}
+	/* trace_print_array_seq(p, buf, count, el_size) */
+	cnt = norm(cnt, 32, 1);		/* int count */
+	if ((int64_t)cnt < 0 || elsz > 0xffffffffULL ||
+	    cnt * elsz > buf.n)
+		return everr(e, PF_ERANGE, "__print_array of %lld x %llu "
+			     "bytes from %zu", (long long)cnt,
+			     (unsigned long long)elsz, buf.n);
+	total = cnt * elsz;
+	put(&e->tmp, '{');
+	for (i = 0; i < total;) {
+		const char *pre = i ? "," : "";
+
+		switch (elsz) {
+		case 1: case 2: case 4: case 8:
+			tmp_printf(e, "%s0x%llx", pre, (unsigned long long)
+				   rd_uint(e, buf.p + i, (int)elsz));
+			i += elsz;
+			break;
+		default:
+			tmp_printf(e, "%sBAD SIZE:%llu 0x%x", pre,
+				   (unsigned long long)elsz, buf.p[i]);
+			elsz = 1;
+			i += 1;
+			break;
+		}
+	}
+	put(&e->tmp, '}');
+	tmp_str(e, start, v);
+	return 0;
+}
+
+/* trace_print_bitmask_seq(): "%*pb" of the dynamic array's bits. */
+static int do_bitmask(struct ev *e, const struct node *nd, struct val *v)
+{
+	size_t start = tmp_mark(e), nbits, chunk, i;
+	const unsigned char *p;
+	size_t n;
+	int r, first = 1;
+
+	if ((r = dyn_bytes(e, nd->field, nd->aux, &p, &n)) < 0)
+		return r;
+	nbits = n * 8;
+	chunk = nbits % 32 ? nbits % 32 : 32;
+	for (i = (nbits + 31) / 32 * 32; nbits && i >= 32; ) {
+		uint32_t val = 0;
+		size_t bit, w;
+
+		i -= 32;
+		/* bits i .. i+chunk-1 of an array of unsigned long */
+		for (bit = 0; bit < chunk; bit++) {
+			size_t b = i + bit, L = e->lsize / 8;
+			size_t byte = b / 8;
+
+			w = byte / L;
+			byte = e->big ? w * L + (L - 1 - byte % L) : byte;
+			if (byte < n && (p[byte] >> (b % 8)) & 1)
+				val |= 1U << bit;
+		}
+		if (!first)
+			put(&e->tmp, ',');
+		first = 0;
+		tmp_printf(e, "%0*x", (int)((chunk + 3) / 4), val);
+		chunk = 32;
+	}
+	tmp_str(e, start, v);
+	return 0;
+}
+
+static int eval_call(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	const struct pf_field *fl;
+	uint64_t x;
+	int r;
+
+	switch (nd->op) {
+	case F_GET_STR:
+	case F_GET_DYN:
+		if ((r = dyn_bytes(e, nd->field, nd->aux, &v->p, &v->n)) < 0)
+			return r;
+		v->kind = TY_BUF;
+		v->elsz = nd->ty.elsz;
+		fl = &e->f->fields[nd->field];
+		v->sgn = fl->is_signed;
+		return 0;
+	case F_GET_DYN_LEN: {
+		const unsigned char *p;
+		size_t n;
+
+		if ((r = field_bytes(e, nd->field, &p, &n)) < 0)
+			return r;
+		if (n != 4)
+			return everr(e, PF_EFIELD, "not a __data_loc");
+		v->kind = TY_INT;
+		v->v = (rd_uint(e, p, 4) >> 16) & 0xffff;
+		return 0;
+	}
+	case F_GET_BITMASK:
+		return do_bitmask(e, nd, v);
+	case F_PRINT_FLAGS:
+	case F_PRINT_FLAGS_U64:
+	case F_PRINT_SYM:
+	case F_PRINT_SYM_U64:
+		return do_flags(e, nd, v);
+	case F_PRINT_HEX:
+	case F_PRINT_HEX_STR:
+	case F_PRINT_ARRAY:
+	case F_PRINT_DYN_ARRAY:
+		return do_hex_array(e, nd, v);
+	case F_NS_TO_SECS:
+	case F_NS_WITHOUT_SECS:
+		if ((r = eval_int(e, nd->a, &x)) < 0)
+			return r;
+		v->kind = TY_INT;
+		v->v = nd->op == F_NS_TO_SECS ? x / 1000000000ULL :
+			x % 1000000000ULL;
+		return 0;
+	case F_EXPECT:
+		if ((r = eval_int(e, nd->a, &x)) < 0)
+			return r;
+		(void)N;
+		v->kind = TY_INT;
+		v->v = x;
+		return 0;
+	}
+	return everr(e, PF_EUNSUP, "helper %d", nd->op);
+}
+
+static int truth(const struct val *v)
+{
+	return v->kind == TY_INT ? v->v != 0 : v->p != NULL;
+}
+
+static int eval_binary(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	char op0 = nd->op & 0xff, op1 = nd->op >> 8;
+	struct val a, b;
+	uint64_t x, y, r = 0;
+	int rc, bits, sgn, cmp = 0;
+
+	if ((rc = eval(e, nd->a, &a)) < 0)
+		return rc;
+	v->kind = TY_INT;
+	if ((op0 == '&' && op1 == '&') || (op0 == '|' && op1 == '|')) {
+		int t = truth(&a);
+
+		if (op0 == '&' ? t : !t) {
+			if ((rc = eval(e, nd->b, &b)) < 0)
+				return rc;
+			t = truth(&b);
+		}
+		v->v = t;
+		return 0;
+	}
+	if ((rc = eval(e, nd->b, &b)) < 0)
+		return rc;
+	x = a.v;
+	y = b.v;
+	if ((op0 == '<' || op0 == '>') && op1 != op0) {
+		cmp = 1;
+	} else if ((op0 == '=' || op0 == '!') && op1 == '=') {
+		cmp = 1;
+	}
+	if (cmp) {
+		int cbits = nd->len & 0xff, csgn = nd->len >> 8;
+
+		x = norm(x, cbits, csgn);
+		y = norm(y, cbits, csgn);
+#define CMP(o) (csgn ? (int64_t)x o (int64_t)y : x o y)
+		if (op0 == '<')
+			r = op1 == '=' ? CMP(<=) : CMP(<);
+		else if (op0 == '>')
+			r = op1 == '=' ? CMP(>=) : CMP(>);
+		else if (op0 == '=')
+			r = x == y;
+		else
+			r = x != y;
+#undef CMP
+		v->v = r;
+		return 0;
+	}
+	bits = nd->ty.bits;
+	sgn = nd->ty.sgn;
+	x = norm(x, bits, sgn);
+	if (op0 == '<' || op0 == '>') {
+		/* x86 masks the count; C leaves it undefined */
+		unsigned int c = (unsigned int)(y & (bits - 1));
+
+		if (op0 == '<')
+			r = x << c;
+		else if (sgn)
+			r = (uint64_t)((int64_t)x >> c);
+		else
+			r = norm(x, bits, 0) >> c;
+		v->v = norm(r, bits, sgn);
+		return 0;
+	}
+	y = norm(y, bits, sgn);
+	switch (op0) {
+	case '+': r = x + y; break;
+	case '-': r = x - y; break;
+	case '*': r = x * y; break;
+	case '&': r = x & y; break;
+	case '|': r = x | y; break;
+	case '^': r = x ^ y; break;
+	case '/':
+	case '%':
+		if (!norm(y, bits, sgn))
+			return everr(e, PF_EEVAL, "division by zero");
+		if (sgn) {
+			int64_t sx = (int64_t)x, sy = (int64_t)y;
+
+			if (sy == -1)	/* INT_MIN / -1 overflows */
+				r = op0 == '/' ? (uint64_t)0 - x : 0;
+			else
+				r = (uint64_t)(op0 == '/' ? sx / sy : sx % sy);
+		} else {
+			x = norm(x, bits, 0);
+			y = norm(y, bits, 0);
+			r = op0 == '/' ? x / y : x % y;
+		}
+		break;
+	default:
+		(void)N;
+		return everr(e, PF_EUNSUP, "operator %c", op0);
+	}
+	v->v = norm(r, bits, sgn);
+	return 0;
+}
+
+static int eval(struct ev *e, int ni, struct val *v)
+{
+	const struct node *nd;
+	struct val a;
+	int r;
+
+	if (ni < 0 || ni >= e->f->nnodes)
+		return everr(e, PF_EEVAL, "bad expression");
+	if (++e->depth > 4 * PF_MAX_DEPTH)
+		return everr(e, PF_EEVAL, "expression nested too deep");
+	nd = &e->f->nodes[ni];
+	memset(v, 0, sizeof(*v));
+	v->kind = TY_INT;
+	switch (nd->kind) {
+	case N_NUM:
+		v->v = norm(nd->v, nd->ty.bits, nd->ty.sgn);
+		r = 0;
+		break;
+	case N_STR:
+		v->kind = TY_BUF;
+		v->p = (const unsigned char *)e->f->strs + nd->v;
+		v->n = nd->len;
+		v->elsz = 1;
+		r = 0;
+		break;
+	case N_FIELD: {
+		const struct pf_field *fl = &e->f->fields[nd->field];
+		const unsigned char *p;
+		size_t n;
+
+		if ((r = field_bytes(e, nd->field, &p, &n)) < 0)
+			break;
+		if (nd->ty.kind == TY_BUF) {
+			v->kind = TY_BUF;
+			v->p = p;
+			v->n = n;
+			v->elsz = nd->ty.elsz;
+			v->sgn = nd->ty.sgn;
+			break;
+		}
+		v->v = norm(rd_uint(e, p, (int)n), (int)n * 8,
+			    fl->is_signed && !nd->ty.ptr);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	}
+	case N_UNARY:
+		if ((r = eval(e, nd->a, &a)) < 0)
+			break;
+		if (nd->op == '!')
+			v->v = !truth(&a);
+		else if (nd->op == '-')
+			v->v = norm(0 - a.v, nd->ty.bits, nd->ty.sgn);
+		else if (nd->op == '~')
+			v->v = norm(~a.v, nd->ty.bits, nd->ty.sgn);
+		else
+			v->v = norm(a.v, nd->ty.bits, nd->ty.sgn);
+		break;
+	case N_BINARY:
+		r = eval_binary(e, nd, v);
+		break;
+	case N_TERNARY:
+		if ((r = eval(e, nd->a, &a)) < 0)
+			break;
+		r = eval(e, truth(&a) ? nd->b : nd->c, v);
+		if (r < 0)
+			break;
+		if (nd->ty.kind == TY_INT && v->kind == TY_INT) {
+			v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		} else if (nd->ty.kind == TY_BUF && v->kind == TY_INT) {
+			if (v->v)
+				r = everr(e, PF_EUNSUP, "?: of a string and "
+					  "a number");
+			v->kind = TY_BUF;	/* a null pointer */
+			v->p = NULL;
+			v->n = 0;
+		} else if (nd->ty.kind == TY_INT && v->kind == TY_BUF) {
+			r = everr(e, PF_EUNSUP, "?: of a string and a "
+				  "number");
+		}
+		break;
+	case N_CAST:
+		if ((r = eval(e, nd->a, v)) < 0 || v->kind == TY_BUF)
+			break;
+		if (nd->aux & 2)		/* (bool) */
+			v->v = v->v != 0;
+		else
+			v->v = norm(v->v, nd->len * 8, nd->aux & 1);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	case N_CALL:
+		r = eval_call(e, nd, v);
+		break;
+	case N_INDEX: {
+		uint64_t i;
+
+		if ((r = eval(e, nd->a, &a)) < 0 ||
+		    (r = eval_int(e, nd->b, &i)) < 0)
+			break;
+		if (!a.p || !a.elsz || i >= a.n / a.elsz) {
+			r = everr(e, PF_ERANGE, "index %llu out of the array",
+				  (unsigned long long)i);
+			break;
+		}
+		v->v = norm(rd_uint(e, a.p + i * a.elsz, a.elsz),
+			    a.elsz * 8, a.sgn);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	}
+	default:
+		r = everr(e, PF_EUNSUP, "a { } list outside __print_flags");
+		break;
+	}
+	e->depth--;
+	return r;
+}
+
+/* ---- the kernel's vsnprintf() --------------------------------------- */
+
+struct spec {
+	int flags, width, prec, base;
+};
+
+/* lib/vsprintf.c number(): note "%#x" of 0 is "0x0", "%#o" of 0 is "0". */
+static void number(struct out *o, uint64_t num, struct spec sp)
+{
+	char tmp[66], sign = 0;
+	int need_pfx = (sp.flags & SPECIAL) && sp.base != 10;
+	int is_zero = num == 0, i = 0, fw = sp.width, prec = sp.prec;
+	int locase = sp.flags & SMALL;
+
+	if (sp.flags & LEFT)
+		sp.flags &= ~ZEROPAD;
+	if (sp.flags & SIGN) {
+		if ((int64_t)num < 0) {
+			sign = '-';
+			num = 0 - num;
+			fw--;
+		} else if (sp.flags & PLUS) {
+			sign = '+';
+			fw--;
+		} else if (sp.flags & SPACE) {
+			sign = ' ';
+			fw--;
+		}
+	}
+	if (need_pfx) {
+		if (sp.base == 16)
+			fw -= 2;
+		else if (!is_zero)
+			fw--;
+	}
+	do {
+		int d = (int)(num % sp.base);
+
+		tmp[i++] = d < 10 ? '0' + d : (locase ? 'a' : 'A') + d - 10;
+		num /= sp.base;
+	} while (num);
+	if (i > prec)
+		prec = i;
+	fw -= prec;
+	if (!(sp.flags & (ZEROPAD | LEFT)))
+		while (--fw >= 0)
+			put(o, ' ');
+	if (sign)
+		put(o, sign);
+	if (need_pfx) {
+		if (sp.base == 16 || !is_zero)
+			put(o, '0');
+		if (sp.base == 16)
+			put(o, locase ? 'x' : 'X');
+	}
+	if (!(sp.flags & LEFT)) {
+		char c = (sp.flags & ZEROPAD) ? '0' : ' ';
+
+		while (--fw >= 0)
+			put(o, c);
+	}
+	while (i <= --prec)
+		put(o, '0');
+	while (--i >= 0)
+		put(o, tmp[i]);
+	while (--fw >= 0)
+		put(o, ' ');
+}
+
+/* string_nocheck() + widen_string() */
+static void string_n(struct out *o, const char *s, size_t n, struct spec sp)
+{
+	size_t len = 0;
+	int lim = sp.prec;
+
+	while (lim-- && len < n && s[len])
+		len++;
+	if (!(sp.flags & LEFT))
+		for (; sp.width > (int)len; sp.width--)
+			put(o, ' ');
+	puts_n(o, s, len);
+	for (; sp.width > (int)len; sp.width--)
+		put(o, ' ');
+}
+
+static void string_z(struct out *o, const char *s, struct spec sp)
+{
+	string_n(o, s, (size_t)-1, sp);
+}
+
+/* error_string(): "(null)", "(efault)", ... */
+static void error_string(struct out *o, const char *s, struct spec sp)
+{
+	if (sp.prec == -1)
+		sp.prec = 2 * 8;
+	string_z(o, s, sp);
+}
+
+static int is_err_or_null(uint64_t p, int lsize)
+{
+	p = norm(p, lsize, 0);
+	return !p || p >= norm((uint64_t)-4095, lsize, 0);
+}
+
+/* pointer_string() */
+static void pointer_string(struct out *o, uint64_t p, struct spec sp,
+			   int lsize)
+{
+	sp.base = 16;
+	sp.flags |= SMALL;
+	if (sp.width == -1) {
+		sp.width = 2 * (lsize / 8);
+		sp.flags |= ZEROPAD;
+	}
+	number(o, norm(p, lsize, 0), sp);
+}
+
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND do {							\
+	v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32);	\
+	v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2;				\
+	v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0;				\
+	v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);	\
+} while (0)
+
+uint64_t pf_siphash_1u64(uint64_t first, const uint64_t key[2])
+{
+	uint64_t v0 = 0x736f6d6570736575ULL, v1 = 0x646f72616e646f6dULL;
+	uint64_t v2 = 0x6c7967656e657261ULL, v3 = 0x7465646279746573ULL;
+	uint64_t b = 8ULL << 56;
+
+	v3 ^= key[1];
+	v2 ^= key[0];
+	v1 ^= key[1];
+	v0 ^= key[0];
+	v3 ^= first;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= first;
+	v3 ^= b;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return (v0 ^ v1) ^ (v2 ^ v3);
+}
+
+/* ptr_to_id(): the hashed "%p" */
+static int ptr_to_id(struct ev *e, struct out *o, uint64_t p, struct spec sp)
+{
+	uint64_t h;
+
+	if (is_err_or_null(p, e->lsize)) {
+		pointer_string(o, p, sp, e->lsize);
+		return 0;
+	}
+	if (!(e->ctx && e->ctx->flags & PF_CTX_HAVE_PTR_KEY))
+		return everr(e, PF_ENEED, "%%p needs the kernel's ptr_key");
+	h = pf_siphash_1u64(norm(p, e->lsize, 0), e->ctx->ptr_key);
+	if (e->lsize == 64)
+		h &= 0xffffffff;
+	else
+		return everr(e, PF_EUNSUP, "%%p hash of a 32-bit kernel");
+	pointer_string(o, h, sp, e->lsize);
+	return 0;
+}
+
+/* %pM %pm %pI4 %pi4 %pI6 %pI6c %pU %ph: from bytes in the record */
+static int pointer_bytes(struct ev *e, struct out *o, const char *ext,
+			 const struct val *v, struct spec sp)
+{
+	char buf[128];
+	struct out b = { buf, sizeof(buf), 0 };
+	const unsigned char *p = v->p;
+	int i;
+
+	if (!p) {
+		error_string(o, "(null)", sp);
+		return 0;
+	}
+	if ((ext[0] == 'M' || ext[0] == 'm') && v->n >= 6) {
+		int rev = ext[1] == 'R';
+		char sep = ext[0] == 'M' ? (ext[1] == 'F' ? '-' : ':') : 0;
+
+		for (i = 0; i < 6; i++) {
+			int j = rev ? 5 - i : i;
+
+			if (i && sep)
+				put(&b, sep);
+			put(&b, hexdig[p[j] >> 4]);
+			put(&b, hexdig[p[j] & 15]);
+		}
+	} else if ((ext[0] == 'I' || ext[0] == 'i') && ext[1] == '4' &&
+		   !ext[2] && v->n >= 4) {
+		for (i = 0; i < 4; i++) {
+			char t[8];
+
+			snprintf(t, sizeof(t), ext[0] == 'i' ? "%s%03u" :
+				 "%s%u", i ? "." : "", p[i]);
+			puts_n(&b, t, strlen(t));
+		}
+	} else if (ext[0] == 'U' && v->n >= 16) {
+		static const int be[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+					    10, 11, 12, 13, 14, 15 };
+		static const int le[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9,
+					    10, 11, 12, 13, 14, 15 };
+		const int *idx = (ext[1] == 'l' || ext[1] == 'L') ? le : be;
+		int upper = ext[1] == 'B' || ext[1] == 'L';
+
+		for (i = 0; i < 16; i++) {
+			char h = hexdig[p[idx[i]] >> 4], l = hexdig[p[idx[i]] & 15];
+
+			if (upper) {
+				h = h >= 'a' ? h - 32 : h;
+				l = l >= 'a' ? l - 32 : l;
+			}
+			put(&b, h);
+			put(&b, l);
+			if (i == 3 || i == 5 || i == 7 || i == 9)
+				put(&b, '-');
+		}
+	} else if (ext[0] == 'h' && (!ext[1] || (strchr("CDN", ext[1]) &&
+						 !ext[2]))) {
+		/* hex_string(): the count is the field width, at most 64 */
+		char sep = ext[1] == 'C' ? ':' : ext[1] == 'D' ? '-' :
+			ext[1] == 'N' ? 0 : ' ';
+		int n = sp.width;
+
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			n = 1;
+		if (n > 64)
+			n = 64;
+		if ((size_t)n > v->n)
+			return everr(e, PF_ERANGE, "%%*ph of %d bytes from "
+				     "%zu", n, v->n);
+		for (i = 0; i < n; i++) {
+			put(o, hexdig[p[i] >> 4]);
+			put(o, hexdig[p[i] & 15]);
+			if (sep && i < n - 1)
+				put(o, sep);
+		}
+		return 0;
+	} else {
+		return everr(e, PF_EUNSUP, "unsupported conversion %%p%s",
+			     ext);
+	}
+	string_n(o, buf, b.len, sp);
+	return 0;
+}
+
+/* One %p conversion. */
+static int pointer(struct ev *e, struct out *o, const struct conv *c,
+		   const struct val *v, struct spec sp)
+{
+	const struct pf_ctx *ctx = e->ctx;
+	const char *ext = c->ext;
+	char sym[512];
+	uint64_t p = v->v;
+	int n;
+
+	if (v->kind == TY_BUF && ext[0] && strchr("MmIiUh", ext[0]))
+		return pointer_bytes(e, o, ext, v, sp);
+	if (v->kind == TY_BUF)
+		return everr(e, PF_EUNSUP, "%%p%s of the record's own address",
+			     ext);
+	switch (ext[0]) {
+	case 'S':
+	case 's':
+	case 'B':
+		/* symbol_string(): 'b' wants a build id; the rest of the
+		 * alnum run after %p is skipped by vsnprintf() */
+		if (ext[1] == 'b' || (ext[1] == 'R' && ext[2] == 'b'))
+			return everr(e, PF_EUNSUP, "%%p%s (build id)", ext);
+		if (!ctx || !ctx->sym)
+			return everr(e, PF_ENEED, "%%p%s needs symbols", ext);
+		n = ctx->sym(ctx->priv, norm(p, e->lsize, 0),
+			     ext[0] == 'S' ? 1 : ext[0] == 'B' ? 2 : 0,
+			     sym, sizeof(sym));
+		if (n < 0)	/* __sprint_symbol() without a symbol */
+			snprintf(sym, sizeof(sym), "0x%llx",
+				 (unsigned long long)norm(p, e->lsize, 0));
+		sym[sizeof(sym) - 1] = 0;
+		string_z(o, sym, sp);
+		return 0;
+	case 'x':
+		pointer_string(o, p, sp, e->lsize);
+		return 0;
+	case 'K':
+		if (!ctx || ctx->kptr_restrict == 0)
+			return ptr_to_id(e, o, p, sp);
+		pointer_string(o, ctx->kptr_restrict == 1 ? p : 0, sp,
+			       e->lsize);
+		return 0;
+	case 0:
+		if (c->bare_p && ctx && (ctx->flags & PF_CTX_NO_HASH_PTR)) {
+			pointer_string(o, p, sp, e->lsize);
+			return 0;
+		}
+		return ptr_to_id(e, o, p, sp);
+	}
+	return everr(e, PF_EUNSUP, "unsupported conversion %%p%s", ext);
+}
+
+/* %s of a value. */
+static int string_arg(struct ev *e, struct out *o, const struct val *v,
+		      struct spec sp)
+{
+	const struct pf_ctx *ctx = e->ctx;
+	char buf[4096];
+	uint64_t p = norm(v->v, e->lsize, 0);
+	int n;
+
+	if (v->kind == TY_BUF) {
+		if (!v->p) {
+			error_string(o, "(null)", sp);
+			return 0;
+		}
+		string_n(o, (const char *)v->p, v->n, sp);
+		return 0;
+	}
+	/* check_pointer() */
+	if (!p) {
+		error_string(o, "(null)", sp);
+		return 0;
+	}
+	if (p < PF_PAGE_SIZE || is_err_or_null(p, e->lsize)) {
+		error_string(o, "(efault)", sp);
+		return 0;
+	}
+	if (!ctx || !ctx->read_str)
+		return everr(e, PF_ENEED, "%%s of a kernel pointer needs "
+			     "memory");
+	n = ctx->read_str(ctx->priv, p, buf, sizeof(buf));
+	if (ctx->str_safe && !ctx->str_safe(ctx->priv, p)) {
+		/* trace_check_vprintf() */
+		char t[32];
+
+		snprintf(t, sizeof(t), "(0x%016llx", (unsigned long long)p);
+		puts_n(o, t, strlen(t));
+		if (n >= 0) {
+			put(o, ':');
+			puts_n(o, buf, strnlen(buf, sizeof(buf)));
+		}
+		put(o, ')');
+		string_z(o, "[UNSAFE-MEMORY]", sp);
+		return 0;
+	}
+	if (n < 0)
+		return everr(e, PF_ENEED, "%%s: kernel string at 0x%llx "
+			     "unreadable", (unsigned long long)p);
+	buf[sizeof(buf) - 1] = 0;
+	string_z(o, buf, sp);
+	return 0;
+}
+
+/* The integer as va_arg() of the conversion's type reads it. */
+static uint64_t conv_value(const struct conv *c, uint64_t v, int lsize)
+{
+	int sgn = (c->flags & SIGN) != 0;
+
+	switch (c->qual) {
+	case 'H':
+		return norm(v, 8, sgn);
+	case 'h':
+		return norm(v, 16, sgn);
+	case 'l':
+	case 'z':
+	case 't':
+		return norm(v, lsize, sgn);
+	case 'L':
+		return v;
+	default:
+		return norm(v, 32, sgn);
+	}
+}
+
+static int do_format(struct ev *e, struct out *o)
+{
+	const struct pf_fmt *f = e->f;
+	struct val vals[PF_MAX_ARGS];
+	int i, r, ai = 0;
+
+	/* the compiled code evaluates every argument before printing */
+	for (i = 0; i < f->nargs; i++)
+		if ((r = eval(e, f->args[i], &vals[i])) < 0)
+			return r;
+	for (i = 0; i < f->nconv; i++) {
+		const struct conv *c = &f->conv[i];
+		struct spec sp = { c->flags, c->width, c->prec, 10 };
+		const struct val *v;
+
+		if (!c->type) {
+			puts_n(o, f->strs + c->text, c->len);
+			continue;
+		}
+		if (c->type == '%') {
+			put(o, '%');
+			continue;
+		}
+		if (c->width == -2) {
+			int64_t w;
+
+			if (vals[ai].kind != TY_INT)
+				return everr(e, PF_EUNSUP, "'*' of a string");
+			w = (int64_t)norm(vals[ai++].v, 32, 1);
+			if (w < 0) {
+				sp.flags |= LEFT;
+				w = -w;
+			}
+			sp.width = (int)(w > PF_MAX_WIDTH ? PF_MAX_WIDTH : w);
+		}
+		if (c->prec == -2) {
+			int64_t p;
+
+			if (vals[ai].kind != TY_INT)
+				return everr(e, PF_EUNSUP, "'*' of a string");
+			p = (int64_t)norm(vals[ai++].v, 32, 1);
+			sp.prec = p < 0 ? 0 : p > 32767 ? 32767 : (int)p;
+		}
+		if (ai >= f->nargs)
+			return everr(e, PF_ESYNTAX, "too few arguments");
+		v = &vals[ai++];
+		switch (c->type) {
+		case 'c':
+			if (v->kind != TY_INT)
+				return everr(e, PF_EUNSUP, "%%c of a string");
+			if (!(sp.flags & LEFT))
+				while (--sp.width > 0)
+					put(o, ' ');
+			put(o, (char)v->v);
+			while (--sp.width > 0)
+				put(o, ' ');
+			break;
+		case 's':
+			if ((r = string_arg(e, o, v, sp)) < 0)
+				return r;
+			break;
+		case 'p':
+			if ((r = pointer(e, o, c, v, sp)) < 0)
+				return r;
+			break;
+		default:
+			if (v->kind != TY_INT)
+				return everr(e, PF_EUNSUP, "%%%c of a string "
+					     "or array", c->type);
+			sp.base = c->type == 'x' ? 16 : c->type == 'o' ? 8 :
+				10;
+			if (c->type == 'x' && !(c->flags & SMALL))
+				sp.flags &= ~SMALL;
+			number(o, conv_value(c, v->v, e->lsize), sp);
+			break;
+		}
+	}
+	return 0;
+}
+
+static void ev_init(struct ev *e, const struct pf_fmt *f,
+		    const unsigned char *rec, size_t reclen,
+		    const struct pf_ctx *ctx, char *err, size_t errlen)
+{
+	memset(e, 0, offsetof(struct ev, tmpbuf));
+	e->f = f;
+	e->rec = rec;
+	e->reclen = rec ? reclen : 0;
+	e->ctx = ctx;
+	e->big = ctx && (ctx->flags & PF_CTX_BIG_ENDIAN);
+	e->lsize = ctx && ctx->long_size == 4 ? 32 : 64;
+	e->tmp.buf = e->tmpbuf;
+	e->tmp.cap = sizeof(e->tmpbuf);
+	e->err = err;
+	e->errlen = errlen;
+}
+
+int pf_format(const struct pf_fmt *f, const unsigned char *rec,
+	      size_t reclen, const struct pf_ctx *ctx, char *out,
+	      size_t outlen)
+{
+	char err[256] = "";
+	struct out o = { out, outlen, 0 };
+	struct ev *e;
+	int r;
+
+	if (!out || !outlen)
+		return -PF_EEVAL;
+	out[0] = 0;
+	if (!f) {
+		snprintf(out, outlen, "no compiled format");
+		return -PF_ESYNTAX;
+	}
+	e = malloc(sizeof(*e));
+	if (!e) {
+		snprintf(out, outlen, "out of memory");
+		return -PF_ENOMEM;
+	}
+	ev_init(e, f, rec, reclen, ctx, err, sizeof(err));
+	r = do_format(e, &o);
+	free(e);
+	if (r < 0) {
+		snprintf(out, outlen, "%s", err[0] ? err : "format failed");
+		return r;
+	}
+	out[o.len] = 0;
+	return (int)o.len;
+}
+
+/* ---- fallbacks and syscalls ----------------------------------------- */
+
+static void out_printf(struct out *o, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		puts_n(o, buf, n < (int)sizeof(buf) ? (size_t)n :
+		       sizeof(buf) - 1);
+}
+
+/* Printable bytes of a string field, up to its NUL. */
+static void out_cstr(struct out *o, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && p[i]; i++)
+		put(o, (p[i] >= 0x20 && p[i] < 0x7f) ? (char)p[i] : '.');
+}
+
+int pf_fields(const struct pf_field *fields, int nfields,
+	      const unsigned char *rec, size_t reclen,
+	      const struct pf_ctx *ctx, char *out, size_t outlen)
+{
+	struct out o = { out, outlen, 0 };
+	struct ev e;
+	int i, first = 1;
+
+	if (!out || !outlen)
+		return 0;
+	ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
+	for (i = 0; fields && i < nfields; i++) {
+		const struct pf_field *fl = &fields[i];
+		const char *t = fl->type ? fl->type : "";
+		const unsigned char *p;
+		size_t n, j;
+
+		if (!fl->name || !strncmp(fl->name, "common_", 7))
+			continue;
+		if (!first)
+			put(&o, ' ');
+		first = 0;
+		puts_n(&o, fl->name, strlen(fl->name));
+		put(&o, '=');
+		if (fl->offset < 0 || fl->size < 0 ||
+		    (size_t)fl->offset + fl->size > e.reclen) {
+			puts_n(&o, "?", 1);
+			continue;
+		}
+		p = rec + fl->offset;
+		n = fl->size;
+		if ((has(t, "__data_loc") || has(t, "__rel_loc")) && n == 4) {
+			uint64_t w = rd_uint(&e, p, 4);
+			size_t off = w & 0xffff, len = (w >> 16) & 0xffff;
+
+			if (has(t, "__rel_loc"))
+				off += fl->offset + fl->size;
+			if (off > e.reclen || len > e.reclen - off) {
+				puts_n(&o, "?", 1);
+				continue;
+			}
+			p = rec + off;
+			n = len;
+			if (has(t, "char")) {
+				out_cstr(&o, p, n);
+				continue;
+			}
+		} else if (strchr(t, '[')) {
+			if (has(t, "char")) {
+				out_cstr(&o, p, n);
+				continue;
+			}
+		} else if (n == 1 || n == 2 || n == 4 || n == 8) {
+			uint64_t v = rd_uint(&e, p, (int)n);
+
+			if (strchr(t, '*'))
+				out_printf(&o, "0x%llx", (unsigned long long)v);
+			else if (fl->is_signed)
+				out_printf(&o, "%lld", (long long)
+					   norm(v, (int)n * 8, 1));
+			else
+				out_printf(&o, "%llu", (unsigned long long)v);
+			continue;
+		}
+		for (j = 0; j < n; j++) {
+			put(&o, hexdig[p[j] >> 4]);
+			put(&o, hexdig[p[j] & 15]);
+		}
+	}
+	out[o.len] = 0;
+	return (int)o.len;
+}
+
+/* The syscall arguments: the fields after __syscall_nr, in offset order. */
+static int sys_args(const struct pf_field *fields, int nfields, int *idx,
+		    int max)
+{
+	int i, j, n = 0;
+
+	for (i = 0; fields && i < nfields; i++) {
+		if (!fields[i].name || !strncmp(fields[i].name, "common_", 7) ||
+		    !strcmp(fields[i].name, "__syscall_nr"))
+			continue;
+		if (n == max)
+			break;
+		for (j = n; j > 0 && fields[idx[j - 1]].offset >
+		     fields[i].offset; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+		n++;
+	}
+	return n;
+}
+
+int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
+		     int nfields, const unsigned char *rec, size_t reclen,
+		     const struct pf_ctx *ctx, int style, char *out,
+		     size_t outlen)
+{
+	struct out o = { out, outlen, 0 };
+	int idx[16], n, i, k;
+	struct ev e;
+
+	if (!out || !outlen)
+		return -PF_EEVAL;
+	ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
+	n = sys_args(fields, nfields, idx, 16);
+	puts_n(&o, sysname, strlen(sysname));
+	put(&o, '(');
+	for (i = k = 0; i < n; i++) {
+		const struct pf_field *fl = &fields[idx[i]];
+		uint64_t v;
+
+		if (fl->offset < 0 || fl->size <= 0 || fl->size > 8 ||
+		    (size_t)fl->offset + fl->size > e.reclen) {
+			snprintf(out, outlen, "syscall argument %s beyond the "
+				 "record", fl->name);
+			return -PF_ERANGE;
+		}
+		v = rd_uint(&e, rec + fl->offset, fl->size);
+		if (has(fl->type, "__data_loc")) {
+			/* __<arg>_val: the user data of the previous arg */
+			const unsigned char *p;
+			size_t off = v & 0xffff, len = (v >> 16) & 0xffff, j;
+
+			if (style != PF_SYS_DEC10)
+				continue;
+			if (off > e.reclen || len > e.reclen - off) {
+				snprintf(out, outlen, "%s beyond the record",
+					 fl->name);
+				return -PF_ERANGE;
+			}
+			p = rec + off;
+			if (has(fl->type, "char")) {
+				out_printf(&o, " \"%.*s\"",
+					   (int)strnlen((const char *)p, len),
+					   (const char *)p);
+				continue;
+			}
+			puts_n(&o, " (", 2);
+			for (j = 0; j < len; j++)
+				out_printf(&o, j ? ":%02x" : "%02x", p[j]);
+			put(&o, ')');
+			continue;
+		}
+		if (k++)
+			puts_n(&o, ", ", 2);
+		puts_n(&o, fl->name, strlen(fl->name));
+		if (style == PF_SYS_DEC10)
+			out_printf(&o, v < 10 ? ": %llu" : ": 0x%llx",
+				   (unsigned long long)v);
+		else
+			out_printf(&o, ": %llx", (unsigned long long)v);
+	}
+	put(&o, ')');
+	out[o.len] = 0;
+	return (int)o.len;
+}
+
+int pf_syscall_exit(const char *sysname, const unsigned char *rec,
+		    size_t reclen, const struct pf_field *fields, int nfields,
+		    const struct pf_ctx *ctx, char *out, size_t outlen)
+{
+	struct out o = { out, outlen, 0 };
+	int idx[2], n;
+	struct ev e;
+	const struct pf_field *fl;
+
+	if (!out || !outlen)
+		return -PF_EEVAL;
+	ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
+	n = sys_args(fields, nfields, idx, 1);
+	if (n != 1 || (fl = &fields[idx[0]])->size <= 0 || fl->size > 8 ||
+	    fl->offset < 0 || (size_t)fl->offset + fl->size > e.reclen) {
+		snprintf(out, outlen, "no syscall return value in the record");
+		return -PF_ERANGE;
+	}
+	puts_n(&o, sysname, strlen(sysname));
+	out_printf(&o, " -> 0x%llx", (unsigned long long)
+		   rd_uint(&e, rec + fl->offset, fl->size));
+	out[o.len] = 0;
+	return (int)o.len;
+}

@@ -1,0 +1,153 @@
+/*
+ * printfmt: a crash-free interpreter for the print_fmt of tracepoint events.
+ *
+ * The kernel compiles every TRACE_EVENT's TP_printk() into a
+ * trace_raw_output_<event>() function that prints, after "name: ", the
+ * event's text with the kernel's vsnprintf().  The same TP_printk() is kept
+ * as text in trace_event_call.print_fmt ("format" file, "print fmt:" line):
+ *
+ *   "prev_comm=%s prev_pid=%d ...", REC->prev_comm, REC->prev_pid, ...
+ *
+ * pf_parse() compiles that text once against the event's fields;
+ * pf_format() then formats one record exactly as the kernel's "trace" file
+ * prints it (the part after "name: ", without the final newline).
+ *
+ * Nothing here knows where the bytes come from: the record is a byte
+ * buffer, long size and endianness are parameters, and whatever needs the
+ * dump (symbols, kernel strings, the %p hash key) comes through struct
+ * pf_ctx.  Every read is bounded by the record length, recursion is bounded,
+ * and an unknown construct is an error naming it, never a guess.
+ */
+#ifndef TRACEHUNT_PRINTFMT_H
+#define TRACEHUNT_PRINTFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error codes (returned negated). */
+enum {
+	PF_ENOMEM = 1,		/* allocation failed */
+	PF_ESYNTAX,		/* print_fmt is not the expected C text */
+	PF_EUNSUP,		/* a construct or conversion we do not implement */
+	PF_EFIELD,		/* REC->x names no field, or a field is bad */
+	PF_ERANGE,		/* the record is too short for a field */
+	PF_EEVAL,		/* evaluation failed (division by zero, ...) */
+	PF_ENEED,		/* needs a pf_ctx callback/key that is missing */
+};
+
+/* One field, as struct ftrace_event_field holds it. */
+struct pf_field {
+	const char *name;
+	const char *type;	/* "pid_t", "char[16]", "__data_loc char[]" */
+	int offset;		/* from the start of the record (trace_entry) */
+	int size;
+	int is_signed;
+};
+
+/* pf_ctx.flags */
+#define PF_CTX_BIG_ENDIAN	0x1	/* record and kernel are big endian */
+#define PF_CTX_NO_HASH_PTR	0x2	/* "nohash-ptr": plain %p prints as %px */
+#define PF_CTX_HAVE_PTR_KEY	0x4	/* ptr_key holds the kernel's key */
+
+/*
+ * What formatting needs from outside the record.  Every callback may be
+ * NULL; a conversion that needs a missing one makes pf_format() fail with
+ * -PF_ENEED (so the caller falls back), it never prints a guess.
+ */
+struct pf_ctx {
+	void *priv;
+	unsigned int flags;
+	int long_size;		/* sizeof(long) of the kernel: 8 or 4 (0 = 8) */
+	int kptr_restrict;	/* the kernel's kptr_restrict, for %pK */
+	uint64_t ptr_key[2];	/* siphash key of %p (vsprintf.c ptr_key) */
+	/*
+	 * %pS (with_offset = 1: sprint_symbol "func+0x1a/0x80 [mod]") and
+	 * %ps (with_offset = 0: the name alone).  Writes a NUL-terminated
+	 * string to buf and returns its length; returns -1 when the address
+	 * has no symbol (the kernel then prints the address in hex).
+	 */
+	int (*sym)(void *priv, uint64_t addr, int with_offset,
+		   char *buf, size_t len);
+	/*
+	 * %s of a kernel pointer held in the record: copies at most len - 1
+	 * bytes of the NUL-terminated string at addr, NUL-terminates, returns
+	 * the length or -1 when unreadable.
+	 */
+	int (*read_str)(void *priv, uint64_t addr, char *buf, size_t len);
+	/*
+	 * Optional: whether the kernel's trace_check_vprintf() deems a
+	 * pointer string safe (rodata, tracepoint_string, module core of the
+	 * event).  When it returns 0 the kernel prints
+	 * "(0x<addr>:<str>)[UNSAFE-MEMORY]"; NULL means always safe (kernels
+	 * without that check).
+	 */
+	int (*str_safe)(void *priv, uint64_t addr);
+};
+
+struct pf_fmt;
+
+/*
+ * pf_parse - compile a print_fmt against an event's fields.
+ * @print_fmt: the text of trace_event_call.print_fmt
+ * @fields, @nfields: the event's fields (common_* included); the strings
+ *	are copied, the array need not outlive the call
+ * @err, @errlen: on failure, a one-line reason naming the construct
+ *
+ * Returns the compiled format (free with pf_free()) or NULL.
+ */
+struct pf_fmt *pf_parse(const char *print_fmt, const struct pf_field *fields,
+			int nfields, char *err, size_t errlen);
+
+/*
+ * pf_format - format one record as the kernel's trace file prints it.
+ * @fmt: from pf_parse()
+ * @rec, @reclen: the record payload (starting at struct trace_entry)
+ * @ctx: callbacks and parameters (may be NULL: no callbacks, 64-bit LE)
+ * @out, @outlen: output, always NUL-terminated when outlen > 0
+ *
+ * Returns the length written (without the NUL; the text is truncated to
+ * outlen - 1) or a negative PF_E* code, in which case out holds a one-line
+ * reason instead.
+ */
+int pf_format(const struct pf_fmt *fmt, const unsigned char *rec,
+	      size_t reclen, const struct pf_ctx *ctx, char *out,
+	      size_t outlen);
+
+void pf_free(struct pf_fmt *fmt);
+
+/*
+ * pf_fields - the fallback line "field=value ..." for the fields after the
+ * common_* ones (signed/unsigned decimal for integers, strings for char
+ * arrays and __data_loc char[], hex bytes otherwise).  Returns the length.
+ */
+int pf_fields(const struct pf_field *fields, int nfields,
+	      const unsigned char *rec, size_t reclen,
+	      const struct pf_ctx *ctx, char *out, size_t outlen);
+
+/*
+ * Syscall events (events/syscalls/sys_enter_X, sys_exit_X) are not printed
+ * through their print_fmt: kernel/trace/trace_syscalls.c prints, with no
+ * "name: " prefix,
+ *   enter: "sys_X(arg: val, ...)"     exit: "sys_X -> 0x<ret>"
+ * @sysname: the syscall_metadata name ("sys_read")
+ * @fields: the event's fields; the arguments are the fields after
+ *	__syscall_nr, in order
+ * @style: PF_SYS_HEX: every value "%lx" (v3.x .. v6.x kernels);
+ *	PF_SYS_DEC10: values below 10 "%lu", others "0x%lx", and the user
+ *	string/array of a __<arg>_val field appended (kernels whose
+ *	syscall_metadata has user_mask)
+ * Returns the length or a negative PF_E* code (reason in out).
+ */
+enum { PF_SYS_HEX, PF_SYS_DEC10 };
+int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
+		     int nfields, const unsigned char *rec, size_t reclen,
+		     const struct pf_ctx *ctx, int style, char *out,
+		     size_t outlen);
+int pf_syscall_exit(const char *sysname, const unsigned char *rec,
+		    size_t reclen, const struct pf_field *fields, int nfields,
+		    const struct pf_ctx *ctx, char *out, size_t outlen);
+
+/* SipHash-2-4 of one u64, as the kernel's siphash_1u64() (the %p hash). */
+uint64_t pf_siphash_1u64(uint64_t first, const uint64_t key[2]);
+
+#endif

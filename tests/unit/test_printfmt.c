@@ -1,0 +1,572 @@
+/*
+ * Unit tests of lib/printfmt.c.
+ *
+ * 1. Real records: tests/unit/data/printfmt/records-*.txt hold ring-buffer
+ *    records read from fixture vmcores, each with the text that followed
+ *    "name: " on the SAME event's line of the live trace file; events.txt
+ *    holds every event's print_fmt and fields from the same kernel.  Both
+ *    are written by scripts/extract-printfmt.py; nothing is typed by hand.
+ * 2. Every print_fmt of the kernel is parsed; the ones we cannot compile
+ *    must fail with a reason, and the count is printed.
+ * 3. Synthetic records for each construct, with the kernel's semantics.
+ * 4. Robustness: truncated records, random bytes, truncated print_fmts.
+ */
+#include <stdlib.h>
+#include <stdint.h>
+#include "unit.h"
+#include "printfmt.h"
+
+#define DATA "tests/unit/data/printfmt/"
+
+struct event {
+	char *system, *name, *fmt;
+	struct pf_field *fields;
+	int nfields, type;
+};
+
+static struct event *events;
+static int nevents;
+
+static char *unesc(const char *s)
+{
+	char *r = malloc(strlen(s) + 1), *q = r;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*q++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*q++ = *s;
+		}
+	}
+	*q = 0;
+	return r;
+}
+
+/* Split line at tabs into at most max parts (in place). */
+static int split(char *line, char **part, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\n")] = 0;
+	while (n < max) {
+		part[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = 0;
+	}
+	return n;
+}
+
+static int load_events(void)
+{
+	FILE *f = fopen(DATA "events.txt", "r");
+	static char line[65536];
+	char *p[8];
+	struct event *e = NULL;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		int n = split(line, p, 8);
+
+		if (p[0][0] == 'E' && n >= 4) {
+			events = realloc(events, (nevents + 1) *
+					 sizeof(*events));
+			e = &events[nevents++];
+			memset(e, 0, sizeof(*e));
+			e->system = unesc(p[1]);
+			e->name = unesc(p[2]);
+			e->type = atoi(p[3]);
+		} else if (p[0][0] == 'P' && n >= 2 && e) {
+			e->fmt = unesc(p[1]);
+		} else if (p[0][0] == 'F' && n >= 7 && e) {
+			struct pf_field *fl;
+
+			e->fields = realloc(e->fields, (e->nfields + 1) *
+					    sizeof(*e->fields));
+			fl = &e->fields[e->nfields++];
+			fl->offset = atoi(p[1]);
+			fl->size = atoi(p[2]);
+			fl->is_signed = atoi(p[3]);
+			fl->name = unesc(p[5]);
+			fl->type = unesc(p[6]);
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static struct event *find_event(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nevents; i++)
+		if (!strcmp(events[i].name, name))
+			return &events[i];
+	return NULL;
+}
+
+static int hex2bin(const char *h, unsigned char *out, size_t max)
+{
+	size_t n = 0;
+
+	while (h[0] && h[1] && n < max) {
+		unsigned int b;
+
+		if (sscanf(h, "%2x", &b) != 1)
+			return -1;
+		out[n++] = (unsigned char)b;
+		h += 2;
+	}
+	return (int)n;
+}
+
+/* 1. records paired with the live truth */
+static void test_records(const char *file, int *seen)
+{
+	FILE *f = fopen(file, "r");
+	static char line[65536];
+	char *p[8], out[4096], err[256];
+	unsigned char rec[4096];
+
+	if (!f) {
+		fprintf(stderr, "%s: missing (run scripts/extract-printfmt.py)"
+			"\n", file);
+		CHECK(0);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct event *e;
+		struct pf_fmt *fmt;
+		char *want;
+		int n, len;
+
+		if (line[0] != 'R' || split(line, p, 8) < 6)
+			continue;
+		e = find_event(p[1]);
+		CHECK(e != NULL);
+		if (!e)
+			continue;
+		len = hex2bin(p[4], rec, sizeof(rec));
+		fmt = pf_parse(e->fmt, e->fields, e->nfields, err, sizeof(err));
+		if (!fmt)
+			fprintf(stderr, "%s: %s\n", e->name, err);
+		CHECK(fmt != NULL);
+		want = unesc(p[5]);
+		n = pf_format(fmt, rec, len, NULL, out, sizeof(out));
+		CHECK(n >= 0);
+		if (n < 0 || strcmp(out, want))
+			fprintf(stderr, "%s cpu%s %s:\n", e->name, p[2], p[3]);
+		CHECK_STR(out, want);
+		(*seen)++;
+		/* every shorter record fails cleanly or prints */
+		for (n = 0; n < len; n += 3)
+			(void)pf_format(fmt, rec, n, NULL, out, sizeof(out));
+		free(want);
+		pf_free(fmt);
+	}
+	fclose(f);
+}
+
+/* 2. every print_fmt of the kernel */
+static void test_parse_all(void)
+{
+	int i, ok = 0, total = 0, j;
+	char err[256];
+
+	for (i = 0; i < nevents; i++) {
+		struct pf_fmt *fmt;
+
+		if (!events[i].fmt)
+			continue;
+		total++;
+		err[0] = 0;
+		fmt = pf_parse(events[i].fmt, events[i].fields,
+			       events[i].nfields, err, sizeof(err));
+		if (fmt) {
+			unsigned char rec[512];
+			char out[1024];
+
+			ok++;
+			/* random records: must not crash or overrun */
+			for (j = 0; j < 8; j++) {
+				size_t k, len = rand() % sizeof(rec);
+
+				for (k = 0; k < len; k++)
+					rec[k] = (unsigned char)rand();
+				(void)pf_format(fmt, rec, len, NULL, out,
+						sizeof(out));
+				(void)pf_format(fmt, rec, len, NULL, out, 7);
+			}
+		} else {
+			CHECK(err[0] != 0);
+			if (getenv("PF_VERBOSE"))
+				fprintf(stderr, "%s:%s: %s\n",
+					events[i].system, events[i].name, err);
+		}
+		pf_free(fmt);
+	}
+	printf("test_printfmt: %d of %d print_fmts of the kernel compile\n",
+	       ok, total);
+	CHECK(total > 0 && ok * 10 > total * 9);
+
+	/* truncated print_fmts: every prefix fails or parses, no crash */
+	for (i = 0; i < nevents; i++) {
+		size_t len;
+		char *buf;
+
+		if (!events[i].fmt || strcmp(events[i].name, "sched_switch"))
+			continue;
+		len = strlen(events[i].fmt);
+		buf = malloc(len + 1);
+		for (j = 0; j <= (int)len; j++) {
+			struct pf_fmt *fmt;
+
+			memcpy(buf, events[i].fmt, j);
+			buf[j] = 0;
+			fmt = pf_parse(buf, events[i].fields,
+				       events[i].nfields, err, sizeof(err));
+			pf_free(fmt);
+		}
+		free(buf);
+	}
+}
+
+/* ---- 3. synthetic records -------------------------------------------- */
+
+static unsigned char R[256];
+
+static void put_le(int off, uint64_t v, int size)
+{
+	int i;
+
+	for (i = 0; i < size; i++)
+		R[off + i] = (unsigned char)(v >> (8 * i));
+}
+
+static int sym_cb(void *priv, uint64_t addr, int mode, char *buf,
+		  size_t len)
+{
+	(void)priv;
+	if (addr == 0xffffffff81000100ULL)
+		return snprintf(buf, len, mode == 1 ? "do_thing+0x10/0x80" :
+				"do_thing");
+	return -1;
+}
+
+static int str_cb(void *priv, uint64_t addr, char *buf, size_t len)
+{
+	(void)priv;
+	if (addr == 0xffffffff82000000ULL)
+		return snprintf(buf, len, "kernel string");
+	return -1;
+}
+
+static const struct pf_field SF[] = {
+	{ "common_type", "unsigned short", 0, 2, 0 },
+	{ "common_flags", "unsigned char", 2, 1, 0 },
+	{ "common_preempt_count", "unsigned char", 3, 1, 0 },
+	{ "common_pid", "int", 4, 4, 1 },
+	{ "i", "int", 8, 4, 1 },
+	{ "u", "unsigned int", 12, 4, 0 },
+	{ "l", "long", 16, 8, 1 },
+	{ "ul", "unsigned long", 24, 8, 0 },
+	{ "c", "char", 32, 1, 1 },
+	{ "s", "short", 34, 2, 1 },
+	{ "comm", "char[16]", 40, 16, 1 },
+	{ "str", "__data_loc char[]", 56, 4, 1 },
+	{ "arr", "__data_loc u32[]", 60, 4, 0 },
+	{ "ptr", "void *", 64, 8, 0 },
+	{ "sptr", "const char *", 72, 8, 0 },
+	{ "mac", "u8[6]", 80, 6, 0 },
+	{ "mask", "__data_loc unsigned long[]", 88, 4, 0 },
+	{ "b", "bool", 92, 1, 0 },
+	{ "u64", "u64", 96, 8, 0 },
+	{ "rel", "__rel_loc char[]", 104, 4, 1 },
+};
+#define NSF ((int)(sizeof(SF) / sizeof(SF[0])))
+#define RLEN 200
+
+static void synth_record(void)
+{
+	memset(R, 0, sizeof(R));
+	put_le(0, 42, 2);
+	put_le(4, 1234, 4);
+	put_le(8, (uint64_t)-5, 4);
+	put_le(12, 0xfffffff0, 4);
+	put_le(16, (uint64_t)-100000000000LL, 8);
+	put_le(24, 0xdeadbeefcafeULL, 8);
+	R[32] = 'Z';
+	put_le(34, (uint64_t)-2, 2);
+	memcpy(R + 40, "swapper/0", 10);
+	/* str at 120, 6 bytes "hello\0"; arr at 128, 3 u32 */
+	memcpy(R + 120, "hello", 6);
+	put_le(56, 120 | 6 << 16, 4);
+	put_le(128, 1, 4);
+	put_le(132, 0x20, 4);
+	put_le(136, 0xffffffff, 4);
+	put_le(60, 128 | 12 << 16, 4);
+	put_le(64, 0xffffffff81000100ULL, 8);
+	put_le(72, 0xffffffff82000000ULL, 8);
+	memcpy(R + 80, "\x00\x1b\x21\xab\xcd\xef", 6);
+	/* mask at 144: 16 bytes, bits 0,1,35,64 */
+	put_le(144, 0x800000003ULL, 8);
+	put_le(152, 1, 8);
+	put_le(88, 144 | 16 << 16, 4);
+	R[92] = 1;
+	put_le(96, 0x8000000000000001ULL, 8);
+	/* rel: relative to the end of the field (108): "rel" at 160 */
+	memcpy(R + 160, "rel", 4);
+	put_le(104, (160 - 108) | 4 << 16, 4);
+}
+
+static void expect_fmt(const char *print_fmt, const char *want)
+{
+	struct pf_ctx ctx = { 0 };
+	char err[256], out[1024];
+	struct pf_fmt *f;
+	int n;
+
+	ctx.sym = sym_cb;
+	ctx.read_str = str_cb;
+	ctx.flags = PF_CTX_HAVE_PTR_KEY;
+	ctx.ptr_key[0] = 0x0706050403020100ULL;
+	ctx.ptr_key[1] = 0x0f0e0d0c0b0a0908ULL;
+	f = pf_parse(print_fmt, SF, NSF, err, sizeof(err));
+	if (!f) {
+		fprintf(stderr, "parse %s: %s\n", print_fmt, err);
+		CHECK(0);
+		return;
+	}
+	n = pf_format(f, R, RLEN, &ctx, out, sizeof(out));
+	if (n < 0)
+		fprintf(stderr, "format %s: %s\n", print_fmt, out);
+	CHECK_STR(out, want);
+	pf_free(f);
+}
+
+/* the construct must be refused with a reason containing why */
+static void expect_fail(const char *print_fmt, const char *why)
+{
+	char err[256] = "", out[256];
+	struct pf_fmt *f = pf_parse(print_fmt, SF, NSF, err, sizeof(err));
+	int n;
+
+	if (f) {
+		n = pf_format(f, R, RLEN, NULL, out, sizeof(out));
+		CHECK(n < 0);
+		if (n >= 0)
+			fprintf(stderr, "%s: printed \"%s\"\n", print_fmt,
+				out);
+		strcpy(err, out);
+		pf_free(f);
+	}
+	if (!strstr(err, why))
+		fprintf(stderr, "%s: reason \"%s\" lacks \"%s\"\n", print_fmt,
+			err, why);
+	CHECK(strstr(err, why) != NULL);
+}
+
+static void test_synthetic(void)
+{
+	synth_record();
+	/* integers and conversions */
+	expect_fmt("\"%d %u %ld %lu\", REC->i, REC->u, REC->l, REC->ul",
+		   "-5 4294967280 -100000000000 244837814094590");
+	expect_fmt("\"%x %#x %#lx %#lx %#o %#o\", REC->u, REC->u, REC->ul, "
+		   "0UL, 8, 0", "fffffff0 0xfffffff0 0xdeadbeefcafe 0x0 010 0");
+	expect_fmt("\"[%5d][%-5d][%05d][%+d][% d][%.3d][%5.3d]\", REC->i, "
+		   "REC->i, REC->i, 7, 7, 7, 7",
+		   "[   -5][-5   ][-0005][+7][ 7][007][  007]");
+	expect_fmt("\"%hhx %hx %hu %hd %hhd\", REC->u, REC->u, REC->s, "
+		   "REC->s, REC->i", "f0 fff0 65534 -2 -5");
+	expect_fmt("\"%llx %lld %llu %zu %zd %X %lX\", REC->u64, REC->l, "
+		   "REC->u64, REC->ul, REC->l, 255, REC->ul",
+		   "8000000000000001 -100000000000 9223372036854775809 "
+		   "244837814094590 -100000000000 FF DEADBEEFCAFE");
+	expect_fmt("\"%c%c|%3c|%-3c|%%|%i\", REC->c, 'a', 'b', 'c', 3",
+		   "Za|  b|c  |%|3");
+	expect_fmt("\"%*d|%-*d|%.*s|%0*x\", 4, 1, 4, 2, 3, REC->comm, 6, 255",
+		   "   1|2   |swa|0000ff");
+	expect_fmt("\"%d %u\", REC->b, REC->c", "1 90");
+	/* strings */
+	expect_fmt("\"%s|%10s|%-10s|%.4s\", REC->comm, __get_str(str), "
+		   "__get_str(str), REC->comm",
+		   "swapper/0|     hello|hello     |swap");
+	expect_fmt("\"%s %s\", __get_rel_str(rel), \"lit\\t\\x41\\101\"",
+		   "rel lit\tAA");
+	expect_fmt("\"%s\" \" %s\", REC->sptr, (char *)REC->comm",
+		   "kernel string swapper/0");
+	expect_fmt("\"%s\", 0 ? \"x\" : 0", "(null)");
+	/* expressions */
+	expect_fmt("\"%d %d %d %d %d %d\", 7 / 2, -7 / 2, -7 % 3, 1 << 4, "
+		   "-16 >> 2, 0x10 >> 4",
+		   "3 -3 -1 16 -4 1");
+	expect_fmt("\"%d %d %d %d %d %d %d\", 3 < 4, 4 <= 3, REC->u > 5, "
+		   "REC->i < 0, REC->i < 0U, !5, ~0",
+		   "1 0 1 1 0 0 -1");
+	expect_fmt("\"%d %d %d %d\", 1 && 0, 1 || 0, 0 || REC->i, "
+		   "(5 & 3) | (8 ^ 1)", "0 1 1 9");
+	expect_fmt("\"%s %s %d\", REC->i ? \"yes\" : \"no\", "
+		   "REC->u == 0 ? \"zero\" : REC->u > 10 ? \"big\" : \"small\","
+		   " REC->b ? 10 : 20", "yes big 10");
+	expect_fmt("\"%lu %d %u %d %d\", (unsigned long)REC->i, (u8)REC->u, "
+		   "(unsigned char)REC->i, (s8)REC->u, (int)REC->l",
+		   "18446744073709551611 240 251 -16 -1215752192");
+	expect_fmt("\"%lu %lu %d\", sizeof(u32), sizeof(unsigned long), "
+		   "(bool)REC->u", "4 8 1");
+	expect_fmt("\"%d\", REC->comm[1]", "119");
+	expect_fmt("\"%u %u\", __get_dynamic_array_len(arr), "
+		   "__get_dynamic_array_len(str)", "12 6");
+	/* helpers */
+	expect_fmt("\"%s|%s|%s\", __print_flags(REC->u, \"|\", "
+		   "{ 0x10, \"A\" }, { 0x20, \"B\" }, { 0x40, \"C\" }), "
+		   "__print_flags(0, \"|\", { 1, \"X\" }), "
+		   "__print_flags(3, \",\", { 1, \"X\" })",
+		   "A|B|C|0xffffff80||X,0x2");
+	expect_fmt("\"%s %s %s\", __print_symbolic(2, { 1, \"one\" }, "
+		   "{ 2, \"two\" }), __print_symbolic(9, { 1, \"one\" }), "
+		   "__print_symbolic_u64(REC->u64, { 0x8000000000000001ULL, "
+		   "\"big\" })", "two 0x9 big");
+	expect_fmt("\"%s\", __print_flags_u64(REC->u64, \" \", "
+		   "{ 1, \"lo\" })", "lo 0x8000000000000000");
+	expect_fmt("\"%s|%s\", __print_hex(__get_str(str), 3), "
+		   "__print_hex_str(REC->mac, 6)", "68 65 6c|001b21abcdef");
+	expect_fmt("\"%s %s\", __print_array(__get_dynamic_array(arr), "
+		   "__get_dynamic_array_len(arr) / 4, 4), "
+		   "__print_array(REC->mac, 3, 2)",
+		   "{0x1,0x20,0xffffffff} {0x1b00,0xab21,0xefcd}");
+	expect_fmt("\"%s\", __print_array(REC->mac, 2, 3)",
+		   "{BAD SIZE:3 0x0,0x1b,0x21,0xab,0xcd,0xef}");
+	expect_fmt("\"%s\", __get_bitmask(mask)", "00000000,00000001,00000008,00000003");
+	/* pointers */
+	expect_fmt("\"%pS %ps %pS %px %pK\", REC->ptr, REC->ptr, 0x1234UL, "
+		   "REC->ptr, 0", "do_thing+0x10/0x80 do_thing 0x1234 "
+		   "ffffffff81000100 0000000000000000");
+	expect_fmt("\"%pM %pm %pMR %pI4 %*phD %*ph\", REC->mac, REC->mac, "
+		   "REC->mac, REC->mac, 3, REC->mac, 2, REC->mac",
+		   "00:1b:21:ab:cd:ef 001b21abcdef ef:cd:ab:21:1b:00 "
+		   "0.27.33.171 00-1b-21 00 1b");
+	/* %p: NULL and error pointers are not hashed; others are */
+	expect_fmt("\"%p %p %20psfoo|\", 0, -22L, REC->ptr",
+		   "0000000000000000 ffffffffffffffea             do_thing|");
+	/* kernel siphash_1u64 of a known vector */
+	{
+		uint64_t key[2] = { 0x0706050403020100ULL,
+				    0x0f0e0d0c0b0a0908ULL };
+
+		/* SipHash-2-4 paper vector: 8 bytes 00..07 */
+		CHECK(pf_siphash_1u64(0x0706050403020100ULL, key) ==
+		      0x93f5f5799a932462ULL);
+	}
+	/* refused constructs name themselves */
+	expect_fail("\"%d\", foo(REC->i)", "foo");
+	expect_fail("\"%d\", REC->nope", "nope");
+	expect_fail("\"%d\", UNKNOWN_ENUM", "UNKNOWN_ENUM");
+	expect_fail("\"%d %d\", REC->i", "conversions");
+	expect_fail("\"%d\", REC->i / 0", "division");
+	expect_fail("\"%pD\", REC->ptr", "%pD");
+	expect_fail("\"%n\", REC->i", "%n");
+	expect_fail("\"%d\", (struct foo)REC->i", "struct");
+	expect_fail("\"%d\", REC->i,", "end");
+	expect_fail("\"%s\", REC->ul", "memory");
+	expect_fail("\"%lx\", REC->comm", "array");
+	{
+		/* deep nesting is refused, not a stack overflow */
+		char deep[4096];
+		int i, n = 0;
+
+		n += sprintf(deep, "\"%%d\", ");
+		for (i = 0; i < 1000; i++)
+			deep[n++] = '(';
+		deep[n++] = '1';
+		for (i = 0; i < 1000; i++)
+			deep[n++] = ')';
+		deep[n] = 0;
+		expect_fail(deep, "deep");
+		n = sprintf(deep, "\"%%d\", ");
+		for (i = 0; i < 1000; i++)
+			deep[n++] = '-';
+		deep[n++] = '1';
+		deep[n] = 0;
+		expect_fail(deep, "deep");
+	}
+	/* the record is too short: an error, not a read past its end */
+	{
+		char err[256], out[256];
+		struct pf_fmt *f = pf_parse("\"%s %d\", __get_str(str), "
+					    "REC->u64", SF, NSF, err,
+					    sizeof(err));
+		int n;
+
+		CHECK(f != NULL);
+		n = pf_format(f, R, 100, NULL, out, sizeof(out));
+		CHECK(n == -PF_ERANGE);
+		n = pf_format(f, R, 125, NULL, out, sizeof(out));
+		CHECK(n == -PF_ERANGE);
+		n = pf_format(f, R, RLEN, NULL, out, 4);
+		CHECK(n == 3 && !strcmp(out, "hel"));
+		pf_free(f);
+	}
+}
+
+/* The fallback line and the syscall lines. */
+static void test_fallback_syscalls(void)
+{
+	static const struct pf_field sys[] = {
+		{ "common_type", "unsigned short", 0, 2, 0 },
+		{ "__syscall_nr", "int", 8, 4, 1 },
+		{ "fd", "unsigned int", 16, 8, 0 },
+		{ "buf", "char *", 24, 8, 0 },
+		{ "count", "size_t", 32, 8, 0 },
+	};
+	static const struct pf_field ret[] = {
+		{ "__syscall_nr", "int", 8, 4, 1 },
+		{ "ret", "long", 16, 8, 1 },
+	};
+	char out[256];
+
+	memset(R, 0, sizeof(R));
+	put_le(16, 3, 8);
+	put_le(24, 0x7ffc1234, 8);
+	put_le(32, 832, 8);
+	CHECK(pf_syscall_enter("sys_read", sys, 5, R, 40, NULL, PF_SYS_HEX,
+			       out, sizeof(out)) > 0);
+	CHECK_STR(out, "sys_read(fd: 3, buf: 7ffc1234, count: 340)");
+	pf_syscall_enter("sys_read", sys, 5, R, 40, NULL, PF_SYS_DEC10, out,
+			 sizeof(out));
+	CHECK_STR(out, "sys_read(fd: 3, buf: 0x7ffc1234, count: 0x340)");
+	CHECK(pf_syscall_enter("sys_read", sys, 5, R, 39, NULL, PF_SYS_HEX,
+			       out, sizeof(out)) == -PF_ERANGE);
+	put_le(16, (uint64_t)-2, 8);
+	pf_syscall_exit("sys_read", R, 24, ret, 2, NULL, out, sizeof(out));
+	CHECK_STR(out, "sys_read -> 0xfffffffffffffffe");
+	synth_record();
+	pf_fields(SF, 8, R, RLEN, NULL, out, sizeof(out));
+	CHECK_STR(out, "i=-5 u=4294967280 l=-100000000000 ul=244837814094590");
+	pf_fields(SF + 10, 2, R, RLEN, NULL, out, sizeof(out));
+	CHECK_STR(out, "comm=swapper/0 str=hello");
+}
+
+int main(void)
+{
+	int seen = 0;
+
+	srand(1);
+	if (load_events() < 0) {
+		fprintf(stderr, DATA "events.txt missing\n");
+		CHECK(0);
+	} else {
+		test_records(DATA "records-wrap.txt", &seen);
+		test_records(DATA "records-graph-inst1.txt", &seen);
+		printf("test_printfmt: %d live trace lines reproduced from "
+		       "their records\n", seen);
+		CHECK(seen > 0);
+		test_parse_all();
+	}
+	test_synthetic();
+	test_fallback_syscalls();
+	return unit_done("test_printfmt");
+}
