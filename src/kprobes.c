@@ -5,6 +5,7 @@
  */
 #include "th.h"
 #include "kprobe_events.h"
+#include "kprobes.h"
 
 /* include/linux/kprobes.h: these are #defines, absent from debuginfo;
  * unchanged since Linux kernel commit ae6aa16fdc16 ("kprobes: introduce
@@ -32,7 +33,7 @@ static struct {
 	long jp_kp, jp_entry;
 } KP;
 
-static int kp_init(void)
+int th_kprobes_init(void)
 {
 	if (KP.inited)
 		return KP.ok;
@@ -84,18 +85,14 @@ static int kp_init(void)
 	return 1;
 }
 
-struct kp_probe {
-	ulong kp;		/* struct kprobe */
-	ulong parent;		/* aggregate kprobe, or 0 */
-	ulong addr;
-	ulong pre, post, fault;
-	unsigned int flags, pflags;
-	ulong nmissed;
-	int bucket;
-};
+
+const char *th_kprobes_missing(void)
+{
+	return KP.missing;
+}
 
 /* Collect every probe, children of aggregates in list order. */
-static long kp_collect(struct kp_probe **out)
+long th_kprobes_collect(struct kp_probe **out)
 {
 	struct kp_probe *v = NULL;
 	long n = 0, cap = 0, b, i, j;
@@ -182,7 +179,7 @@ static long kp_collect(struct kp_probe **out)
 	return n;
 }
 
-static char kp_type(struct kp_probe *k)
+char th_kprobe_type(struct kp_probe *k)
 {
 	if (KP.pre_handler_kretprobe && k->pre == KP.pre_handler_kretprobe)
 		return 'r';
@@ -201,10 +198,10 @@ static void kp_report(struct kp_probe *k)
 	if (th_ksym_lookup(k->addr, &s)) {
 		strcpy(sym, s.name);
 		strcpy(mod, s.module);
-		fprintf(fp, "%016lx  %c  %s+0x%x  %s ", k->addr, kp_type(k), sym,
+		fprintf(fp, "%016lx  %c  %s+0x%x  %s ", k->addr, th_kprobe_type(k), sym,
 			(unsigned int)s.offset, mod[0] ? mod : " ");
 	} else {
-		fprintf(fp, "%016lx  %c  %s ", k->addr, kp_type(k),
+		fprintf(fp, "%016lx  %c  %s ", k->addr, th_kprobe_type(k),
 			th_ksym_pS(k->addr, buf, sizeof(buf)));
 	}
 	fprintf(fp, "%s%s%s%s\n",
@@ -299,7 +296,7 @@ static void kp_verbose(struct kp_probe *k)
 {
 	char sym[512], own[256], fl[64];
 	struct th_owner o;
-	char type = kp_type(k);
+	char type = th_kprobe_type(k);
 	const char *tname;
 	ulong symname = 0;
 
@@ -415,12 +412,12 @@ void cmd_kprobes(void)
 		else
 			error(FATAL, "%s: not a symbol or address\n", args[i]);
 	}
-	if (!kp_init()) {
+	if (!th_kprobes_init()) {
 		fprintf(fp, "kprobes: not available in this dump: no %s\n",
 			KP.missing);
 		return;
 	}
-	n = kp_collect(&v);
+	n = th_kprobes_collect(&v);
 	for (i = 0; i < n; i++) {
 		if (!kp_match(&v[i], want, nwant))
 			continue;

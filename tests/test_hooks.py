@@ -1,0 +1,102 @@
+"""hooks: one table of everything that diverts control flow, with verdicts;
+JSON that validates against the schema documented in the README."""
+
+import json
+import re
+
+import pytest
+
+import thlib
+from conftest import scenarios
+
+VERDICTS = ("ok", "note", "suspicious", "HIDDEN")
+
+# The schema of `hooks -j`, as documented in the README (section "hooks
+# JSON"): field name -> allowed types.
+FINDING_SCHEMA = {
+    "kind": (str,), "target": (str,), "target_addr": (str,),
+    "handler": (str,), "handler_addr": (str,), "owner": (str,),
+    "owner_module": (str, type(None)), "vmap": (dict, type(None)),
+    "verdict": (str,), "why": (str,), "bytes": (str, type(None)),
+}
+KINDS = ("kprobe", "kretprobe", "jprobe", "ftrace_ops", "ftrace_site",
+         "tracepoint", "text")
+
+
+def validate(doc):
+    assert set(doc) == {"tracehunt", "findings", "summary"}, doc.keys()
+    assert isinstance(doc["findings"], list)
+    for f in doc["findings"]:
+        assert set(f) == set(FINDING_SCHEMA), f
+        for k, types in FINDING_SCHEMA.items():
+            assert isinstance(f[k], types), (k, f)
+        assert f["kind"] in KINDS, f
+        assert f["verdict"] in VERDICTS, f
+        for k in ("target_addr", "handler_addr"):
+            assert re.fullmatch(r"0x[0-9a-f]+", f[k]), f
+        if f["vmap"] is not None:
+            assert set(f["vmap"]) == {"start", "end", "caller"}
+        if f["bytes"] is not None:
+            assert re.fullmatch(r"([0-9a-f]{2})+", f["bytes"])
+    s = doc["summary"]
+    for v in VERDICTS:
+        assert s[v] == sum(1 for f in doc["findings"] if f["verdict"] == v)
+    assert s["total"] == len(doc["findings"])
+    assert isinstance(s["text_checked"], bool)
+    assert isinstance(s["text_functions_checked"], int)
+
+
+def findings(dump):
+    doc = json.loads(dump.out("hooks -j"))
+    validate(doc)
+    return doc
+
+
+def test_json_validates(dump):
+    findings(dump)
+
+
+def test_table_summary_agrees_with_json(dump):
+    doc = findings(dump)
+    last = dump.out("hooks").decode().rstrip("\n").splitlines()[-1]
+    s = doc["summary"]
+    assert last == ("hooks: %d findings: ok %d, note %d, suspicious %d, "
+                    "HIDDEN %d" % (s["total"], s["ok"], s["note"],
+                                   s["suspicious"], s["HIDDEN"])), last
+
+
+def test_no_false_positives(dump):
+    """Nothing suspicious or hidden where no scenario module hides."""
+    if dump.scenario == "modules":
+        pytest.skip("the modules scenario plants a hidden module")
+    bad = [f for f in findings(dump)["findings"]
+           if f["verdict"] in ("suspicious", "HIDDEN")]
+    assert not bad, bad
+
+
+@scenarios("modules")
+def test_modules_verdicts(dump):
+    """Every hook of the unlinked module is HIDDEN (kprobes, kretprobe,
+    ftrace ops and the sites it patches); the visible module's are note."""
+    d = thlib.scenario_defines("modules")
+    fs = findings(dump)["findings"]
+    hid = [f for f in fs if "[th_hidden]" in f["handler"]]
+    vis = [f for f in fs if "[th_visible]" in f["handler"]]
+    assert all(f["verdict"] == "HIDDEN" and f["owner_module"] == "th_hidden"
+               and f["vmap"] for f in hid), hid
+    assert all(f["verdict"] == "note" and f["owner_module"] == "th_visible"
+               for f in vis), vis
+    for fl in (hid, vis):
+        kinds = sorted(set(f["kind"] for f in fl))
+        assert kinds == ["ftrace_ops", "ftrace_site", "kprobe",
+                         "kretprobe"], kinds
+    # the sites each ops patches are the functions its source filters
+    for p, fl in (("HID", hid), ("VIS", vis)):
+        sites = sorted(f["target"].split("+")[0] for f in fl
+                       if f["kind"] == "ftrace_site")
+        assert sites == sorted([d["TH_%s_OPS_FUNC1" % p],
+                                d["TH_%s_OPS_FUNC2" % p]]), sites
+    # nothing else is HIDDEN or suspicious
+    others = [f for f in fs if f not in hid and
+              f["verdict"] in ("HIDDEN", "suspicious")]
+    assert not others, others
