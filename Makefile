@@ -29,7 +29,7 @@ all: $(SO)
 
 $(SO): $(OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -rdynamic $(SANFLAGS) -o $@ $(OBJ)
+	$(CC) -shared -rdynamic $(SANFLAGS) -o $@ $(OBJ) -lelf
 
 $(OBJDIR)/src/%.o: src/%.c src/th.h $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
 	@mkdir -p $(dir $@)
