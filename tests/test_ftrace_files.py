@@ -1,0 +1,148 @@
+"""ftrace state and settings files (issue 5): every captured live file of
+ftrace_files.c's set must equal "ftrace cat" of it, byte for byte, for the
+global array and every instance; plus tracers, ls and the summary."""
+
+import re
+
+import pytest
+
+import thlib
+from conftest import scenarios
+
+# Files (relative to an array's directory) that ftrace_files.c reproduces.
+MINE = {
+    "available_tracers", "current_tracer", "tracing_on", "buffer_size_kb",
+    "buffer_total_size_kb", "set_ftrace_filter", "set_ftrace_notrace",
+    "set_graph_function", "set_graph_notrace", "set_event", "trace_clock",
+    "trace_options", "saved_cmdlines", "saved_cmdlines_size",
+}
+
+
+def rel_file(name):
+    """tracing/instances/X/F -> F, tracing/F -> F; None if not tracing/."""
+    if not name.startswith("tracing/"):
+        return None
+    f = name[len("tracing/"):]
+    m = re.match(r"instances/[^/]+/(.*)$", f)
+    return m.group(1) if m else f
+
+
+def is_mine(name):
+    f = rel_file(name)
+    if f is None:
+        return False
+    return (f in MINE or f.startswith("options/") or
+            re.match(r"per_cpu/cpu\d+/buffer_size_kb$", f) is not None)
+
+
+def my_truth(dump):
+    return [n for n in dump.truth_names() if is_mine(n)]
+
+
+def tracing_through_capture(dump):
+    """Tracing stayed on while the truth was captured (scenario "live"):
+    every later capturing `cat` was recorded into saved_cmdlines after the
+    live file was read, so the dump holds more entries than the capture."""
+    return dump.truth("tracing/tracing_on") == b"1\n"
+
+
+def assert_saved_cmdlines(dump, name):
+    live, ours = dump.truth(name), dump.out(thlib.truth_to_command(name))
+    if not tracing_through_capture(dump):
+        thlib.assert_same(live, ours, name)
+        return
+    # The entries present at capture keep their slots and order; only the
+    # capturing process's own entry (the last) may since have exec'd, so
+    # its pid must match but its comm may not.  Later entries follow.
+    ll, ol = live.split(b"\n")[:-1], ours.split(b"\n")[:-1]
+    assert len(ol) >= len(ll), "%s: fewer entries than live" % name
+    assert ol[:len(ll) - 1] == ll[:-1], thlib.first_difference(
+        b"\n".join(ll[:-1]), b"\n".join(ol[:len(ll) - 1]))
+    assert ol[len(ll) - 1].split()[0] == ll[-1].split()[0]
+
+
+def check(dump, name):
+    if rel_file(name) == "saved_cmdlines":
+        assert_saved_cmdlines(dump, name)
+    else:
+        thlib.assert_same(dump.truth(name),
+                          dump.out(thlib.truth_to_command(name)), name)
+
+
+def test_files_equal_live(dump):
+    names = my_truth(dump)
+    assert names, "no state files captured for %s" % dump.id
+    errors = []
+    for name in names:
+        try:
+            check(dump, name)
+        except AssertionError as e:
+            errors.append("%s: %s" % (name, e))
+    assert not errors, "%d of %d files differ:\n%s" % (
+        len(errors), len(names), "\n".join(errors))
+
+
+@pytest.mark.parametrize("file", sorted(MINE))
+def test_each_file_equal_live(dump, file):
+    """One test per file name, global array and instances, so a failure
+    names the file."""
+    names = [n for n in dump.truth_names() if rel_file(n) == file]
+    if not names:
+        pytest.skip("%s not captured in %s" % (file, dump.id))
+    for name in names:
+        check(dump, name)
+
+
+def test_ls_lists_every_captured_file(dump):
+    out = dump.out("ftrace ls").decode().splitlines()
+    missing = [n[len("tracing/"):] for n in my_truth(dump)
+               if n[len("tracing/"):] not in out]
+    assert not missing, "ftrace ls misses %s" % missing
+
+
+def test_tracers(dump):
+    live = dump.truth("tracing/available_tracers").decode().split()
+    out = dump.out("ftrace tracers -v").decode().splitlines()
+    rows = {l.split()[0]: l for l in out[1:] if l.strip()}
+    assert sorted(rows) == sorted(live)
+    cur = dump.truth("tracing/current_tracer").decode().strip()
+    for name in live:
+        cols = rows[name].split()
+        assert re.match(r"^[0-9a-f]{16}$", cols[2]), rows[name]
+        assert cols[4] in ("core",) or cols[4].startswith("["), rows[name]
+    assert "global" in rows[cur].split()[-1]
+
+
+def test_summary(dump):
+    out = dump.out("ftrace").decode()
+    cur = dump.truth("tracing/current_tracer").decode().strip()
+    on = dump.truth("tracing/tracing_on").decode().strip()
+    line = [l for l in out.splitlines() if l.startswith("(global)")]
+    assert line, out
+    cols = line[0].split()
+    assert cols[1] == ("on" if on == "1" else "off")
+    assert cols[2] == cur
+    kb = dump.truth("tracing/buffer_size_kb").decode().split()[0]
+    assert "cpu0:%s" % kb in line[0]
+    assert "ftrace ops" in out and "ftrace ls" in out
+
+
+def test_unknown_and_misplaced_files(dump):
+    out = dump.out("ftrace cat no_such_file").decode()
+    assert len(out.splitlines()) == 1 and "available_tracers" in out
+    out = dump.out("ftrace cat options/no_such_option").decode()
+    assert len(out.splitlines()) == 1 and "no such option" in out
+    out = dump.out("ftrace cat per_cpu/cpu4095/buffer_size_kb").decode()
+    assert len(out.splitlines()) == 1 and "cpu4095" in out
+    # later commands still work
+    assert dump.out("ftrace cat current_tracer") == \
+        dump.truth("tracing/current_tracer")
+
+
+@scenarios("graph")
+def test_instance_has_no_global_only_files(dump):
+    out = dump.out("ftrace cat instances/inst1/saved_cmdlines").decode()
+    assert len(out.splitlines()) == 1 and "top-level" in out
+    ls = dump.out("ftrace ls").decode().splitlines()
+    assert "instances/inst1/trace_options" in ls
+    assert "instances/inst1/saved_cmdlines" not in ls
