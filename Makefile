@@ -1,7 +1,8 @@
 # tracehunt: a crash extension for kprobes, ftrace and ring buffers in vmcores.
 #
 #   make                 build extensions/tracehunt.so
-#   make check           unit tests + fixture tests (SUITES=, SCENARIOS=, VARIANTS=)
+#   make check           unit tests + fixture tests on the whole matrix
+#                        (narrow with SUITES=, SCENARIOS=, VARIANTS=)
 #   make demo            install deps, build, open the "modules" fixture in crash
 #   make install         install the .so where crash's "extend tracehunt.so" finds it
 
@@ -53,6 +54,14 @@ $(BUILD)/unit/%: tests/unit/%.c $(LIB) $(wildcard lib/*.h) tests/unit/unit.h
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
+
+# The matrix "make check" runs: every (suite, scenario, variant); narrow it
+# with e.g. "make check SUITES=bookworm SCENARIOS=events VARIANTS=kdump".
+# Non-host suites run in debootstrap chroots under ~/.cache/tracehunt.
+SUITES ?= bullseye bookworm trixie sid
+SCENARIOS ?= $(notdir $(wildcard testdata/scenarios/*))
+VARIANTS ?= kdump elf kaslr filtered
+export SUITES SCENARIOS VARIANTS
 
 check: $(SO) unit
 	TRACEHUNT_SO=$(abspath $(SO)) $(PYTEST) -q tests $(PYTEST_ARGS)

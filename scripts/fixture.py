@@ -3,7 +3,8 @@
 QEMU with a scenario, its live tracefs/debugfs files captured as ground truth
 before a sysrq panic, and the guest memory dumped over QMP.
 
-    scripts/fixture.py [--suite bookworm] [--variant kdump] SCENARIO
+    scripts/fixture.py [--suite bookworm] [--variant kdump] [--timeout S]
+                       [--out DIR] [--force] SCENARIO|SCENARIO_DIR
     scripts/fixture.py --print-release SUITE
 
 Output directory (printed on the last line of stdout):
@@ -15,12 +16,16 @@ changed scenario only rebuilds its own fixtures.
 """
 
 import argparse
+import fcntl
 import glob
 import hashlib
 import json
 import os
+import re
+import shlex
 import shutil
 import socket
+import tarfile
 import subprocess
 import sys
 import tempfile
@@ -33,6 +38,10 @@ CACHE = os.environ.get("TRACEHUNT_CACHE",
                        os.path.expanduser("~/.cache/tracehunt"))
 VARIANTS = ("kdump", "elf", "kaslr", "filtered")
 BOOT_TIMEOUT = int(os.environ.get("TRACEHUNT_BOOT_TIMEOUT", "600"))
+# How long a resolved "current kernel of SUITE" is trusted without asking
+# apt again; TRACEHUNT_OFFLINE=1 never asks.
+RELEASE_TTL = int(os.environ.get("TRACEHUNT_RELEASE_TTL", str(12 * 3600)))
+OFFLINE = os.environ.get("TRACEHUNT_OFFLINE", "") not in ("", "0")
 # Bumped whenever the way a fixture is produced changes in a way the
 # scenario hash cannot see.
 PIPELINE_VERSION = "1"
@@ -58,8 +67,15 @@ def run(cmd, **kw):
         if e.stderr:
             out = e.stderr if isinstance(e.stderr, str) else \
                 e.stderr.decode(errors="replace")
+        shown = cmd
+        if cmd[:1] == ["unshare"] and cmd[4:6] == ["sh", "-c"]:
+            shown = cmd[8:]                 # Suite.argv: sh -c PRE ROOT CMD
+        elif cmd[:1] == ["unshare"]:
+            shown = cmd[4:]
+        if shown[:2] == ["bash", "-c"]:
+            shown = shown[2:]
         raise FixtureError("%s failed (exit %d)%s" % (
-            " ".join(cmd[:4]), e.returncode,
+            " ".join(shown)[:120], e.returncode,
             (": " + out.strip().splitlines()[-1]) if out.strip() else ""))
 
 
@@ -74,20 +90,47 @@ def host_suite():
 # ---------------------------------------------------------------- suites ---
 
 class Suite:
-    """Where a suite's packages, compiler and crash come from.  The host's
-    own suite uses the host; any other suite uses a debootstrap chroot."""
+    """Where a suite's packages, compiler, makedumpfile and crash come from.
+    The host's own suite uses the host; any other suite uses a debootstrap
+    chroot cached under $TRACEHUNT_CACHE/chroots/SUITE."""
+
+    # What a suite chroot holds besides minbase: crash (to open the suite's
+    # dumps), gcc/make/libc6-dev (scenario modules; the extension against
+    # its defs.h), makedumpfile (filtered dumps), xz-utils (.deb payloads).
+    PACKAGES = "crash,gcc,libc6-dev,make,makedumpfile,xz-utils"
+    # Bumped when the chroot recipe changes (forces a new debootstrap).
+    CHROOT_VERSION = "2"
 
     def __init__(self, name):
+        if not re.match(r"^[a-z][a-z0-9-]*$", name or ""):
+            raise FixtureError("bad suite name %r" % name)
         self.name = name
         self.host = (name == host_suite())
         self.root = "/" if self.host else os.path.join(CACHE, "chroots", name)
 
-    def sh(self, script, capture=False):
-        cmd = ["bash", "-c", script]
-        if not self.host:
-            cmd = ["chroot", self.root] + cmd
-        r = run(cmd, capture_output=capture, text=True)
+    def sh(self, script, capture=False, binds=()):
+        """Run a bash script in the suite (host, or chroot with BINDS
+        bind-mounted at the same paths in a private mount namespace)."""
+        r = run(self.argv(["bash", "-c", script], binds),
+                capture_output=capture, text=True)
         return r.stdout if capture else None
+
+    def argv(self, cmd, binds=()):
+        """argv that runs CMD in the suite.  Host paths in BINDS appear at
+        the same path inside the chroot, so command lines are identical;
+        the mounts vanish with the process (unshare -m)."""
+        if self.host:
+            return list(cmd)
+        # /proc: objtool (7.x kbuild) and crash read it.
+        mounts = ["mount -t proc proc %s" % shlex.quote(self.path("/proc"))]
+        for b in sorted(set(os.path.realpath(x) for x in binds)):
+            inner = self.path(b)
+            os.makedirs(inner, exist_ok=True)
+            mounts.append("mount --bind %s %s" % (shlex.quote(b),
+                                                  shlex.quote(inner)))
+        pre = " && ".join(mounts + ['exec chroot "$0" "$@"'])
+        return ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                pre, self.root] + list(cmd)
 
     def path(self, p):
         """Host path of a path inside the suite's root."""
@@ -97,28 +140,88 @@ class Suite:
         if self.host:
             return
         stamp = os.path.join(self.root, ".tracehunt-ready")
-        if os.path.exists(stamp):
+        if os.path.exists(stamp) and \
+                open(stamp).read().strip() == self.CHROOT_VERSION:
             return
-        log("creating %s chroot (debootstrap)" % self.name)
-        if os.path.exists(self.root):
-            shutil.rmtree(self.root)
-        os.makedirs(os.path.dirname(self.root), exist_ok=True)
-        mirror = "http://deb.debian.org/debian"
-        run(["debootstrap", "--variant=minbase",
-             "--include=crash,gcc,libc6-dev,make,xz-utils", self.name,
-             self.root, mirror], capture_output=True)
-        with open(stamp, "w") as f:
-            f.write("ok\n")
+        with Lock(os.path.join(CACHE, "chroots", self.name + ".lock")):
+            if os.path.exists(stamp) and \
+                    open(stamp).read().strip() == self.CHROOT_VERSION:
+                return
+            self._debootstrap(stamp)
 
-    def release(self):
-        """The suite's current amd64 kernel release (resolved now; the last
-        answer is remembered for offline runs)."""
-        memo = os.path.join(CACHE, "suites", self.name + ".release")
+    def _debootstrap(self, stamp):
+        log("creating the %s chroot (debootstrap, ~1-2 min)" % self.name)
+        t0 = time.time()
+        safe_rmtree(self.root)
+        os.makedirs(os.path.dirname(self.root), exist_ok=True)
+        tmp = self.root + ".part"
+        safe_rmtree(tmp)
+        mirror = mirror_url()
         try:
+            # In a private mount namespace: the /proc etc. debootstrap
+            # mounts inside the target never leak to the host.
+            run(["unshare", "-m", "--propagation", "private",
+                 "debootstrap", "--variant=minbase",
+                 "--include=" + self.PACKAGES, self.name, tmp, mirror],
+                capture_output=True)
+        except FixtureError as e:
+            safe_rmtree(tmp)
+            raise FixtureError("debootstrap of %s from %s failed (no "
+                               "network?): %s" % (self.name, mirror, e))
+        # The current kernel of a stable suite may live in -security or
+        # -updates (bookworm's does); sid has only itself.
+        lines = ["deb %s %s main" % (mirror, self.name)]
+        if self.name not in ("sid", "unstable"):
+            lines.append("deb %s %s-updates main" % (mirror, self.name))
+            lines.append("deb %s %s-security main"
+                         % (security_url(mirror), self.name))
+        with open(os.path.join(tmp, "etc/apt/sources.list"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        # The mirror may serve a snapshot whose Release files are past
+        # their Valid-Until (sid's expire after a week).
+        with open(os.path.join(tmp, "etc/apt/apt.conf.d/99tracehunt"),
+                  "w") as f:
+            f.write('Acquire::Check-Valid-Until "false";\n'
+                    'Acquire::Retries "2";\n'
+                    'APT::Install-Recommends "false";\n')
+        with open(os.path.join(tmp, ".tracehunt-ready"), "w") as f:
+            f.write(self.CHROOT_VERSION + "\n")
+        os.rename(tmp, self.root)
+        log("%s chroot ready in %.0f s" % (self.name, time.time() - t0))
+
+    def lists_ready(self):
+        return self.host or bool(glob.glob(
+            self.path("/var/lib/apt/lists/*Packages*")))
+
+    def apt_update(self):
+        try:
+            err = self.sh("apt-get update -qq 2>&1 | grep -v unsandboxed; "
+                          "exit ${PIPESTATUS[0]}", capture=True)
+            if "E: " in err or "W: Failed" in err:
+                raise FixtureError(err.strip().splitlines()[-1])
+        except FixtureError as e:
+            raise FixtureError("apt-get update in %s failed (no network?): "
+                               "%s" % (self.name, e))
+
+    def release(self, refresh=False):
+        """The suite's current amd64 kernel release.  Resolved from apt at
+        most every RELEASE_TTL seconds (the answer is remembered, so a warm
+        run needs no network); offline, the remembered answer is used."""
+        memo = os.path.join(CACHE, "suites", self.name + ".release")
+        if not refresh and os.path.exists(memo) and \
+                (OFFLINE or time.time() - os.path.getmtime(memo)
+                 < RELEASE_TTL):
+            rel = open(memo).read().strip()
+            if rel:
+                return rel
+        try:
+            if OFFLINE:
+                raise FixtureError("TRACEHUNT_OFFLINE is set")
             self.ensure()
             if not self.host:
-                self.sh("apt-get update -qq >/dev/null 2>&1 || true")
-            out = self.sh("apt-cache depends linux-image-amd64", capture=True)
+                self.apt_update()
+            out = self.sh("apt-cache depends linux-image-amd64",
+                          capture=True)
             rel = None
             for line in out.splitlines():
                 line = line.strip()
@@ -133,7 +236,7 @@ class Suite:
                 f.write(rel + "\n")
             return rel
         except FixtureError as e:
-            if os.path.exists(memo):
+            if os.path.exists(memo) and open(memo).read().strip():
                 rel = open(memo).read().strip()
                 log("cannot resolve %s's kernel now (%s); using cached %s"
                     % (self.name, e, rel))
@@ -152,15 +255,116 @@ class Suite:
         return self.path("/usr/include/crash/defs.h")
 
 
+class Lock:
+    """An exclusive flock on PATH (fixture builds and chroot creation may
+    run from several pytest processes at once)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        self.f = open(self.path, "a")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *a):
+        fcntl.flock(self.f, fcntl.LOCK_UN)
+        self.f.close()
+
+
+def safe_rmtree(path):
+    """rmtree that first detaches anything mounted below PATH (never
+    deletes through a mount into the host)."""
+    real = os.path.realpath(path)
+    try:
+        with open("/proc/self/mounts") as f:
+            mnts = [line.split()[1] for line in f]
+    except OSError:
+        mnts = []
+    for m in sorted(mnts, key=len, reverse=True):
+        m = m.replace("\\040", " ")
+        if m == real or m.startswith(real + "/"):
+            subprocess.run(["umount", "-l", m], check=False)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def mirror_url():
+    """The Debian mirror apt already uses on this host (or
+    $TRACEHUNT_MIRROR)."""
+    if os.environ.get("TRACEHUNT_MIRROR"):
+        return os.environ["TRACEHUNT_MIRROR"]
+    for p in glob.glob("/etc/apt/sources.list.d/*.sources") + \
+            ["/etc/apt/sources.list"]:
+        try:
+            text = open(p).read()
+        except OSError:
+            continue
+        m = re.search(r"^URIs:\s*(\S+/debian)/?\s*$", text, re.M) or \
+            re.search(r"^deb\s+(?:\[[^]]*\]\s+)?(\S+/debian)/?\s", text, re.M)
+        if m:
+            return m.group(1)
+    return "http://deb.debian.org/debian"
+
+
+def security_url(mirror):
+    if mirror.endswith("/debian"):
+        return mirror + "-security"
+    return "http://deb.debian.org/debian-security"
+
+
 # ---------------------------------------------------------------- kernel ---
+
+def is_elf(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
 
 def fetch_kernel(suite, rel):
     """vmlinuz and debug vmlinux of REL, cached under kernels/REL."""
     kdir = os.path.join(CACHE, "kernels", rel)
     vmlinuz = os.path.join(kdir, "vmlinuz")
     vmlinux = os.path.join(kdir, "vmlinux")
-    if os.path.exists(vmlinuz) and os.path.exists(vmlinux):
+
+    def good():
+        return os.path.getsize(vmlinuz) > 0 if os.path.exists(vmlinuz) \
+            and is_elf(vmlinux) else False
+    if good():
         return vmlinuz, vmlinux
+    with Lock(os.path.join(CACHE, "kernels", rel + ".lock")):
+        if good():
+            return vmlinuz, vmlinux
+        if os.path.exists(vmlinux) and not is_elf(vmlinux):
+            log("%s is not an ELF file (garbled?); fetching it again"
+                % vmlinux)
+            os.unlink(vmlinux)
+        _fetch_kernel(suite, rel, kdir, vmlinuz, vmlinux)
+    return vmlinuz, vmlinux
+
+
+def _download(suite, pkgs, dl):
+    if not suite.lists_ready():
+        suite.apt_update()
+    log("downloading %s (%s)" % (" ".join(pkgs), suite.name))
+    # apt-get download runs in the suite's root and writes to its cwd.
+    tmp = suite.path("/tmp/tracehunt-dl")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    try:
+        suite.sh("cd /tmp/tracehunt-dl && apt-get download -q %s 2>&1 | "
+                 "grep -v unsandboxed >&2; test ${PIPESTATUS[0]} -eq 0"
+                 % " ".join(pkgs))
+    except FixtureError as e:
+        raise FixtureError("downloading %s failed (no network?): %s"
+                           % (" ".join(pkgs), e))
+    for f in glob.glob(os.path.join(tmp, "*.deb")):
+        shutil.move(f, os.path.join(dl, os.path.basename(f)))
+
+
+def _fetch_kernel(suite, rel, kdir, vmlinuz, vmlinux):
     dl = os.path.join(kdir, "dl")
     os.makedirs(dl, exist_ok=True)
     debs = glob.glob(os.path.join(dl, "*.deb"))
@@ -168,80 +372,85 @@ def fetch_kernel(suite, rel):
     have = [os.path.basename(d).split("_")[0] for d in debs]
     missing = [w for w in want if w not in have]
     if missing:
-        log("downloading %s" % " ".join(missing))
-        # apt-get download runs in the suite's root and writes to its cwd.
-        tmp = suite.path("/tmp/tracehunt-dl")
-        os.makedirs(tmp, exist_ok=True)
-        suite.sh("cd /tmp/tracehunt-dl && apt-get download -q %s 2>&1 | "
-                 "grep -v unsandboxed >&2; test ${PIPESTATUS[0]} -eq 0"
-                 % " ".join(missing))
-        for f in glob.glob(os.path.join(tmp, "*.deb")):
-            shutil.move(f, os.path.join(dl, os.path.basename(f)))
+        _download(suite, missing, dl)
     img = glob.glob(os.path.join(dl, "linux-image-%s_*.deb" % rel))[0]
     dbg = glob.glob(os.path.join(dl, "linux-image-%s-dbg_*.deb" % rel))[0]
     if not os.path.exists(vmlinuz):
-        member = deb_member(img, lambda n: n.endswith("/vmlinuz-" + rel)
-                            or n.endswith("/%s/vmlinuz" % rel))
-        if member is None:
-            # sid splits the image: vmlinuz lives in linux-binary-REL.
-            suite.sh("cd /tmp/tracehunt-dl && apt-get download -q "
-                     "linux-binary-%s >/dev/null 2>&1" % rel)
-            for f in glob.glob(suite.path("/tmp/tracehunt-dl/*.deb")):
-                shutil.move(f, os.path.join(dl, os.path.basename(f)))
+        def is_vmlinuz(n):
+            return n.endswith("/vmlinuz-" + rel) or \
+                n.endswith("/%s/vmlinuz" % rel)
+        if deb_extract(img, is_vmlinuz, vmlinuz) is None:
+            # sid splits the image: linux-image-REL is a meta package and
+            # vmlinuz lives in linux-binary-REL at usr/lib/modules/REL/.
+            _download(suite, ["linux-binary-%s" % rel], dl)
             img = glob.glob(os.path.join(dl, "linux-binary-%s_*.deb" % rel))
-            if not img:
+            if not img or deb_extract(img[0], is_vmlinuz, vmlinuz) is None:
                 raise FixtureError("no vmlinuz found for %s" % rel)
-            img = img[0]
-            member = deb_member(img, lambda n: n.endswith("/vmlinuz")
-                                or n.endswith("/vmlinuz-" + rel))
-        deb_extract(img, member, vmlinuz)
     if not os.path.exists(vmlinux):
-        member = deb_member(dbg, lambda n: os.path.basename(n) in
-                            ("vmlinux-" + rel, "vmlinux"), regular=True)
-        if member is None:
-            raise FixtureError("no vmlinux in %s" % os.path.basename(dbg))
+        # bookworm: usr/lib/debug/boot/vmlinux-REL; sid: boot/vmlinux-REL
+        # is a symlink to usr/lib/debug/lib/modules/REL/vmlinux (regular
+        # files only are taken).
         log("extracting vmlinux (~40 s)")
-        deb_extract(dbg, member, vmlinux)
+        if deb_extract(dbg, lambda n: os.path.basename(n) in
+                       ("vmlinux-" + rel, "vmlinux"), vmlinux) is None:
+            raise FixtureError("no vmlinux in %s" % os.path.basename(dbg))
+    if not is_elf(vmlinux):
+        os.unlink(vmlinux)
+        raise FixtureError("the vmlinux extracted for %s is not ELF" % rel)
     # The debs are no longer needed once both files are out.
     shutil.rmtree(dl, ignore_errors=True)
-    return vmlinuz, vmlinux
 
 
-def deb_member(deb, pred, regular=False):
-    out = run(["dpkg-deb", "-c", deb], capture_output=True,
-              text=True).stdout
-    for line in out.splitlines():
-        parts = line.split()
-        name = parts[5] if len(parts) > 5 else ""
-        if regular and not line.startswith("-"):
-            continue
-        if pred(name):
-            return name
-    return None
-
-
-def deb_extract(deb, member, dest):
+def deb_extract(deb, pred, dest):
+    """Extract the first regular file of DEB whose name satisfies PRED to
+    DEST, in one streaming pass over the package (a -dbg package is 1 GB
+    of xz: listing it first would decompress it twice).  Returns the
+    member's name, or None when there is none."""
     tmp = dest + ".part"
-    with open(tmp, "wb") as out:
-        p1 = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
-                              stdout=subprocess.PIPE)
-        p2 = subprocess.Popen(["tar", "-xO", member], stdin=p1.stdout,
-                              stdout=out)
-        p1.stdout.close()
-        rc2 = p2.wait()
-        rc1 = p1.wait()
-    if rc1 or rc2 or os.path.getsize(tmp) == 0:
+    p = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
+                         stdout=subprocess.PIPE)
+    found = None
+    try:
+        with tarfile.open(fileobj=p.stdout, mode="r|") as tf:
+            for ti in tf:
+                if ti.isreg() and pred(ti.name):
+                    src = tf.extractfile(ti)
+                    with open(tmp, "wb") as out:
+                        shutil.copyfileobj(src, out, 1 << 20)
+                    found = ti.name
+                    break
+    except (tarfile.TarError, OSError) as e:
+        raise FixtureError("reading %s failed: %s" % (deb, e))
+    finally:
+        p.stdout.close()
+        p.kill()
+        p.wait()
+    if found is None:
+        return None
+    if os.path.getsize(tmp) == 0:
         os.unlink(tmp)
-        raise FixtureError("extracting %s from %s failed" % (member, deb))
+        raise FixtureError("extracting %s from %s failed" % (found, deb))
     os.rename(tmp, dest)
+    return found
 
 
 def ensure_headers(suite, rel):
     hdr = "/usr/src/linux-headers-%s" % rel
     if not os.path.isdir(suite.path(hdr)):
-        log("installing linux-headers-%s in %s" % (rel, suite.name))
-        suite.sh("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "
-                 "linux-headers-%s >/dev/null" % rel)
+        with Lock(os.path.join(CACHE, "chroots", suite.name + ".lock")):
+            if os.path.isdir(suite.path(hdr)):
+                return hdr
+            if suite.host:
+                raise FixtureError("linux-headers-%s is not installed (run "
+                                   "scripts/install-deps)" % rel)
+            log("installing linux-headers-%s in %s" % (rel, suite.name))
+            try:
+                suite.sh("DEBIAN_FRONTEND=noninteractive apt-get install "
+                         "-y -qq --no-install-recommends linux-headers-%s "
+                         ">/dev/null 2>&1 </dev/null" % rel)
+            except FixtureError as e:
+                raise FixtureError("installing linux-headers-%s in %s failed"
+                                   " (no network?): %s" % (rel, suite.name, e))
     return hdr
 
 
@@ -333,7 +542,10 @@ def qmp(sock_path, cmds, timeout=120):
     s.close()
 
 
-def boot_and_dump(vmlinuz, initrd, out, variant):
+def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
+    """Boot, wait for the panic, then write each (path, format) of DUMPS
+    (format "kdump-zlib" or "elf") from the same stopped guest."""
+    timeout = BOOT_TIMEOUT if timeout is None else timeout
     console = os.path.join(out, "console.log")
     truth = os.path.join(out, "truth.raw")
     sock = os.path.join(out, "qmp.sock")
@@ -341,16 +553,20 @@ def boot_and_dump(vmlinuz, initrd, out, variant):
         if os.path.exists(p):
             os.unlink(p)
     append = "console=ttyS0 panic=0 quiet loglevel=4"
-    if variant != "kaslr":
+    if not kaslr:
         append += " nokaslr"
+    # vmcoreinfo: the dump carries the guest's VMCOREINFO (KERNELOFFSET for
+    # KASLR, what makedumpfile and crash read first).
     cmd = ["qemu-system-x86_64", "-m", "512M", "-smp", "2", "-nographic",
            "-no-reboot", "-kernel", vmlinuz, "-initrd", initrd,
            "-append", append, "-serial", "file:" + console,
            "-serial", "file:" + truth, "-monitor", "none",
+           "-device", "vmcoreinfo",
            "-qmp", "unix:%s,server,nowait" % sock, "-display", "none"]
     if os.path.exists("/dev/kvm") and os.environ.get("TRACEHUNT_KVM"):
         cmd.insert(1, "-enable-kvm")
-    log("booting %s (%s)" % (os.path.basename(out.rstrip("/")), variant))
+    log("booting %s %s" % (os.path.basename(out.rstrip("/")),
+                           "(kaslr)" if kaslr else ""))
     t0 = time.time()
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
@@ -375,24 +591,19 @@ def boot_and_dump(vmlinuz, initrd, out, variant):
             if "@@TH-SCENARIO-FAILED" in text:
                 raise FixtureError("the scenario failed in the guest; "
                                    "console tail:\n%s" % tail(console))
-            if time.time() - t0 > BOOT_TIMEOUT:
-                raise FixtureError("the guest did not panic within %d s; "
-                                   "console tail:\n%s"
-                                   % (BOOT_TIMEOUT, tail(console)))
+            if time.time() - t0 > timeout:
+                raise FixtureError("the guest did not panic within %d s "
+                                   "(TRACEHUNT_BOOT_TIMEOUT); console "
+                                   "tail:\n%s" % (timeout, tail(console)))
             time.sleep(0.5)
         time.sleep(0.5)
-        dump = os.path.join(out, "vmcore")
-        if variant in ("kdump", "kaslr", "filtered"):
-            args = {"paging": False, "protocol": "file:" + dump,
-                    "format": "kdump-zlib"}
-        else:
-            args = {"paging": False, "protocol": "file:" + dump}
-        if variant == "filtered":
-            args["protocol"] = "file:" + dump + ".full"
-            args.pop("format")
-        qmp(sock, [{"execute": "qmp_capabilities"}, {"execute": "stop"},
-                   {"execute": "dump-guest-memory", "arguments": args}],
-            timeout=600)
+        cmds = [{"execute": "qmp_capabilities"}, {"execute": "stop"}]
+        for path, fmt in dumps:
+            args = {"paging": False, "protocol": "file:" + path}
+            if fmt != "elf":
+                args["format"] = fmt
+            cmds.append({"execute": "dump-guest-memory", "arguments": args})
+        qmp(sock, cmds, timeout=600)
         try:
             qmp(sock, [{"execute": "qmp_capabilities"},
                        {"execute": "quit"}], timeout=10)
@@ -472,65 +683,220 @@ def scenario_hash(scen_dir):
     return h.hexdigest()[:12]
 
 
-def build(suite_name, scenario, variant, force=False):
-    scen_dir = os.path.join(SCENARIOS, scenario)
-    if not os.path.isdir(scen_dir):
+def resolve_scenario(scenario):
+    """A scenario name under testdata/scenarios, or a directory path."""
+    if os.sep in scenario:
+        scen_dir = os.path.abspath(scenario)
+    else:
+        scen_dir = os.path.join(SCENARIOS, scenario)
+    if not os.path.isfile(os.path.join(scen_dir, "setup.sh")):
         raise FixtureError("no scenario %r (have: %s)" % (
             scenario, ", ".join(sorted(os.listdir(SCENARIOS)))))
+    return scen_dir
+
+
+# One boot gives the dumps of every variant it can: kdump-zlib and ELF are
+# written from the same stopped guest and the filtered dump is made from
+# the ELF one, so all three share the same live truth.  KASLR needs its own
+# boot.
+BOOTS = {"kdump": ("kdump", "elf", "filtered"),
+         "elf": ("kdump", "elf", "filtered"),
+         "filtered": ("kdump", "elf", "filtered"),
+         "kaslr": ("kaslr",)}
+
+
+def build(suite_name, scenario, variant, force=False, timeout=None,
+          fixtures=None):
+    scen_dir = resolve_scenario(scenario)
+    scenario = os.path.basename(scen_dir.rstrip("/"))
     if variant not in VARIANTS:
         raise FixtureError("unknown variant %r (have: %s)"
                            % (variant, ", ".join(VARIANTS)))
     suite = Suite(suite_name)
     rel = suite.release()
     shash = scenario_hash(scen_dir)
-    out = os.path.join(CACHE, "fixtures", rel, "%s-%s" % (scenario, shash),
-                       variant)
-    manifest = os.path.join(out, "manifest.json")
-    if os.path.exists(manifest) and not force:
+    fixtures = fixtures or os.path.join(CACHE, "fixtures")
+    base = os.path.join(fixtures, rel, "%s-%s" % (scenario, shash))
+    out = os.path.join(base, variant)
+    if os.path.exists(os.path.join(out, "manifest.json")) and not force:
         return out
+    with Lock(base + ".lock"):
+        if os.path.exists(os.path.join(out, "manifest.json")) and not force:
+            return out
+        _build(suite, rel, scen_dir, scenario, shash, base, variant,
+               timeout, force)
+    return out
+
+
+def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
+           force):
     suite.ensure()
     vmlinuz, vmlinux = fetch_kernel(suite, rel)
     # A changed scenario replaces its own older fixtures, nothing else.
-    for old in glob.glob(os.path.join(CACHE, "fixtures", rel,
+    for old in glob.glob(os.path.join(os.path.dirname(base),
                                       "%s-*" % scenario)):
-        if os.path.basename(old) != "%s-%s" % (scenario, shash):
-            shutil.rmtree(old, ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
-    kos = build_modules(suite, rel, scen_dir, out)
-    initrd = os.path.join(out, "initrd.gz")
-    build_initramfs(scen_dir, kos, out, initrd)
-    boot_and_dump(vmlinuz, initrd, out, variant)
-    if variant == "filtered":
-        full = os.path.join(out, "vmcore.full")
-        run(["makedumpfile", "-c", "-d", "31", "-x", vmlinux, full,
-             os.path.join(out, "vmcore")], capture_output=True)
-        os.unlink(full)
-    names = split_truth(os.path.join(out, "truth.raw"),
-                        os.path.join(out, "truth"))
+        if os.path.basename(old) not in ("%s-%s" % (scenario, shash),
+                                         "%s-%s.lock" % (scenario, shash)):
+            if os.path.isdir(old):
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.unlink(old)
+    t0 = time.time()
+    # Siblings that already exist keep their own boot (tests may be reading
+    # them); only the missing ones come from this boot.
+    variants = [v for v in BOOTS[variant] if v == variant or force or
+                not os.path.exists(os.path.join(base, v, "manifest.json"))]
+    work = os.path.join(base, ".boot-" + variant)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    kos = build_modules(suite, rel, scen_dir, work)
+    initrd = os.path.join(work, "initrd.gz")
+    build_initramfs(scen_dir, kos, work, initrd)
+    dumps = []
+    for v in variants:
+        if v == "filtered" and "elf" not in variants:
+            dumps.append((os.path.join(work, "vmcore.elf"), "elf"))
+        if v != "filtered":
+            dumps.append((os.path.join(work, "vmcore." + v),
+                          "elf" if v == "elf" else "kdump-zlib"))
+    boot_and_dump(vmlinuz, initrd, work, variant == "kaslr", dumps,
+                  timeout)
+    if "filtered" in variants:
+        make_filtered(suite, vmlinux, os.path.join(work, "vmcore.elf"),
+                      os.path.join(work, "vmcore.filtered"))
+        if "elf" not in variants:
+            os.unlink(os.path.join(work, "vmcore.elf"))
+    truth = os.path.join(work, "truth")
+    names = split_truth(os.path.join(work, "truth.raw"), truth)
     os.unlink(initrd)
-    m = {
-        "suite": suite_name,
-        "release": rel,
-        "scenario": scenario,
-        "scenario_hash": shash,
-        "variant": variant,
-        "dump_format": "elf" if variant == "elf" else "kdump-zlib",
-        "kaslr": variant == "kaslr",
-        "crash_version": suite.crash_version(),
-        "crash": suite.crash_cmd(),
-        "chroot": None if suite.host else suite.root,
-        "defs_h": suite.defs_h(),
-        "vmlinux": vmlinux,
-        "vmcore": os.path.join(out, "vmcore"),
-        "modules": kos,
-        "truth_files": names,
-        "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-    with open(manifest + ".tmp", "w") as f:
-        json.dump(m, f, indent=1)
-    os.rename(manifest + ".tmp", manifest)
-    return out
+    crash_suite = Suite(CRASH_SUITE.get(suite.name, suite.name))
+    for v in variants:
+        out = os.path.join(base, v)
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        os.rename(os.path.join(work, "vmcore." + v),
+                  os.path.join(out, "vmcore"))
+        shutil.copytree(truth, os.path.join(out, "truth"))
+        for f in ["console.log", "truth.raw"] + kos:
+            shutil.copy(os.path.join(work, f), os.path.join(out, f))
+        m = {
+            "suite": suite.name,
+            "release": rel,
+            "scenario": scenario,
+            "scenario_hash": shash,
+            "variant": v,
+            "dump_format": {"elf": "elf", "filtered":
+                            "kdump-zlib (makedumpfile -c -d 31)"}.get(
+                                v, "kdump-zlib"),
+            "kaslr": v == "kaslr",
+            # The crash that opens this dump (the suite's own unless
+            # CRASH_SUITE says otherwise).
+            "crash_suite": crash_suite.name,
+            "crash_version": crash_suite.crash_version(),
+            "crash": crash_suite.crash_cmd(),
+            "chroot": None if crash_suite.host else crash_suite.root,
+            "defs_h": crash_suite.defs_h(),
+            "gcc": suite.sh("gcc -dumpfullversion", capture=True).strip(),
+            "vmlinux": vmlinux,
+            "vmlinuz": vmlinuz,
+            "vmcore": os.path.join(out, "vmcore"),
+            "modules": kos,
+            "truth_files": names,
+            "boot_seconds": round(time.time() - t0, 1),
+            "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        manifest = os.path.join(out, "manifest.json")
+        with open(manifest + ".tmp", "w") as f:
+            json.dump(m, f, indent=1)
+        os.rename(manifest + ".tmp", manifest)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def make_filtered(suite, vmlinux, elf, dest):
+    """makedumpfile -c -d 31 (what customers usually send), with the
+    suite's own makedumpfile."""
+    log("makedumpfile -c -d 31 (%s)" % suite.name)
+    with elf_phdrs_after_ehdr(elf):
+        _makedumpfile(suite, vmlinux, elf, dest)
+
+
+class elf_phdrs_after_ehdr:
+    """QEMU (7.2) writes its ELF dump with section headers right after the
+    ELF header and the program headers behind them; makedumpfile (1.6.8 to
+    1.7.x) reads the program headers from just after the ELF header.  For
+    the duration, move them there (the notes and loads are found through
+    their own offsets); the original bytes are put back afterwards."""
+
+    def __init__(self, path):
+        self.path = path
+        self.saved = None
+
+    def __enter__(self):
+        import struct
+        os.chmod(self.path, 0o600)
+        with open(self.path, "r+b") as f:
+            eh = bytearray(f.read(64))
+            if eh[:4] != b"\x7fELF" or eh[4] != 2:
+                return self
+            phoff, = struct.unpack_from("<Q", eh, 32)
+            phentsize, phnum = struct.unpack_from("<HH", eh, 54)
+            if phoff == 64 or phnum == 0xffff:
+                return self
+            f.seek(phoff)
+            ph = f.read(phentsize * phnum)
+            end = max(64 + len(ph), phoff + len(ph))
+            f.seek(0)
+            self.saved = f.read(end)
+            struct.pack_into("<Q", eh, 32, 64)        # e_phoff
+            struct.pack_into("<Q", eh, 40, 0)         # e_shoff
+            struct.pack_into("<H", eh, 52, 64)        # e_ehsize
+            struct.pack_into("<HHH", eh, 58, 0, 0, 0)  # e_sh*
+            f.seek(0)
+            f.write(bytes(eh) + ph)
+        return self
+
+    def __exit__(self, *a):
+        if self.saved is not None:
+            with open(self.path, "r+b") as f:
+                f.write(self.saved)
+
+
+def vmcoreinfo_of(suite, vmlinux):
+    """The VMCOREINFO makedumpfile derives from VMLINUX's debug info
+    (makedumpfile -g), once per kernel: parsing the DWARF is most of the
+    cost of "makedumpfile -x", and the guest exports none itself (its
+    fw_cfg driver is a module the initramfs does not load)."""
+    info = os.path.join(os.path.dirname(vmlinux), "vmcoreinfo")
+    if os.path.exists(info):
+        return info
+    log("makedumpfile -g (VMCOREINFO of %s, once per kernel)"
+        % os.path.basename(os.path.dirname(vmlinux)))
+    _suite_cmd(suite, "makedumpfile -g %s.part -x %s"
+               % (shlex.quote(info), shlex.quote(vmlinux)),
+               info + ".err", [os.path.dirname(vmlinux)])
+    os.rename(info + ".part", info)
+    return info
+
+
+def _makedumpfile(suite, vmlinux, elf, dest):
+    info = vmcoreinfo_of(suite, vmlinux)
+    _suite_cmd(suite, "makedumpfile -c -d 31 -i %s %s %s"
+               % tuple(shlex.quote(x) for x in (info, elf, dest)),
+               dest + ".err", [os.path.dirname(vmlinux),
+                               os.path.dirname(elf)])
+    os.unlink(dest + ".err")
+
+
+def _suite_cmd(suite, cmd, err, binds):
+    try:
+        suite.sh("%s >/dev/null 2>%s || { tail -5 %s >&2; exit 1; }"
+                 % (cmd, shlex.quote(err), shlex.quote(err)), binds=binds)
+    except FixtureError as e:
+        raise FixtureError("%s: %s" % (cmd.split()[0], e))
+
+
+# Suites whose dumps another suite's crash opens (see README: kernel table).
+CRASH_SUITE = {}
 
 
 def main():
@@ -539,6 +905,10 @@ def main():
     ap.add_argument("--suite", default=host_suite())
     ap.add_argument("--variant", default="kdump")
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--timeout", type=int, default=None,
+                    help="seconds to wait for the guest's panic")
+    ap.add_argument("--out", default=None,
+                    help="fixtures root (default $TRACEHUNT_CACHE/fixtures)")
     ap.add_argument("--print-release", metavar="SUITE")
     a = ap.parse_args()
     try:
@@ -547,7 +917,8 @@ def main():
             return 0
         if not a.scenario:
             ap.error("a scenario is required")
-        print(build(a.suite, a.scenario, a.variant, a.force))
+        print(build(a.suite, a.scenario, a.variant, a.force, a.timeout,
+                    a.out))
         return 0
     except FixtureError as e:
         print("fixture: error: %s" % e, file=sys.stderr)

@@ -4,6 +4,8 @@ once and opened by ONE crash process that runs every command."""
 
 import os
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -17,7 +19,7 @@ def get_dump(key):
     if key not in _dumps:
         try:
             _dumps[key] = thlib.Dump(*key)
-        except thlib.fixture.FixtureError as e:
+        except (thlib.fixture.FixtureError, thlib.DumpError) as e:
             _dumps[key] = e
     d = _dumps[key]
     if isinstance(d, Exception):
@@ -35,9 +37,62 @@ def pytest_generate_tests(metafunc):
                              ids=["-".join(k) for k in sel])
 
 
+def pytest_collection_finish(session):
+    """Build every selected fixture (one at a time: a TCG guest already
+    uses both cores), then open each dump in crash, TRACEHUNT_JOBS
+    (default: number of CPUs) at a time."""
+    keys = []
+    for item in session.items:
+        cs = getattr(item, "callspec", None)
+        k = cs.params.get("dump_key") if cs else None
+        if k and k not in keys:
+            keys.append(k)
+    if not keys or session.config.option.collectonly:
+        return
+    tr = session.config.pluginmanager.get_plugin("terminalreporter")
+    t0 = time.time()
+    dumps = []
+    for k in keys:
+        t = time.time()
+        d = _get(k)
+        if tr:
+            tr.write_line("fixture %-32s %s (%.0f s)" % (
+                "-".join(k), "error" if isinstance(d, Exception) else "ok",
+                time.time() - t))
+        if not isinstance(d, Exception):
+            dumps.append(d)
+    t1 = time.time()
+    # Per-suite extension builds first (make is not safe to run twice on
+    # one tree at once).
+    for s in sorted(set(d.suite for d in dumps)):
+        try:
+            thlib.so_for(s)
+        except thlib.DumpError as e:
+            for d in dumps:
+                if d.suite == s:
+                    d.error = e
+    jobs = int(os.environ.get("TRACEHUNT_JOBS") or os.cpu_count() or 1)
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        list(ex.map(lambda d: d.prefetch(), dumps))
+    if tr:
+        tr.write_line("fixtures ready in %.0f s; crash on %d dumps in %.0f s"
+                      " (%d jobs)" % (t1 - t0, len(dumps), time.time() - t1,
+                                      jobs))
+
+
+def _get(key):
+    try:
+        return get_dump(key)
+    except BaseException as e:      # pytest.fail outside a test
+        return e
+
+
 @pytest.fixture
 def dump(dump_key):
-    return get_dump(dump_key)
+    d = get_dump(dump_key)
+    if d.error is not None:
+        pytest.fail("dump %s: %s" % (d.id, d.error), pytrace=False)
+    return d
 
 
 def scenarios(*names):

@@ -15,7 +15,42 @@ import fixture  # noqa: E402
 
 SO = os.environ.get("TRACEHUNT_SO") or os.path.join(ROOT, "extensions",
                                                   "tracehunt.so")
+# Where the per-suite builds go: next to TRACEHUNT_SO's directory for a
+# private build (build/NAME/tracehunt.so -> build/NAME/SUITE/), else build/.
+SO_BASE = os.path.dirname(os.path.abspath(SO)) \
+    if os.environ.get("TRACEHUNT_SO") else os.path.join(ROOT, "build")
 CRASH_TIMEOUT = int(os.environ.get("TRACEHUNT_CRASH_TIMEOUT", "1800"))
+
+
+class DumpError(Exception):
+    """A dump that cannot be opened; the message says why."""
+
+
+_so_built = {}
+
+
+def so_for(suite):
+    """The extension built against the defs.h of the crash that opens
+    SUITE's dumps: SO for the host's crash, else build/SUITE/tracehunt.so
+    (make CRASH_INCLUDE=<chroot>/usr/include/crash), built here once per
+    session (make is incremental)."""
+    cs = fixture.Suite(fixture.CRASH_SUITE.get(suite, suite))
+    if cs.host:
+        return SO
+    if cs.name in _so_built:
+        return _so_built[cs.name]
+    cs.ensure()
+    bdir = os.path.join(SO_BASE, cs.name)
+    so = os.path.join(bdir, "tracehunt.so")
+    p = subprocess.run(["make", "-s", "CRASH_INCLUDE=" +
+                        cs.path("/usr/include/crash"), "BUILD=" + bdir,
+                        "SO=" + so, so], cwd=ROOT, capture_output=True,
+                       text=True)
+    if p.returncode:
+        raise DumpError("building the extension against %s's crash "
+                        "failed:\n%s" % (cs.name, p.stderr[-3000:]))
+    _so_built[cs.name] = so
+    return so
 
 
 def env_list(name, default):
@@ -53,15 +88,27 @@ class Dump:
     EXTRA = ["kprobes -v", "ftrace", "ftrace ops", "ftrace ops -v",
              "ftrace sites", "ftrace ls", "ftrace tracers -v", "hooks",
              "hooks -j", "kprobes -x", "ftrace bogus",
-             "ftrace cat no_such_file"]
+             "ftrace cat no_such_file",
+             # crash's own: the KASLR offset it found (tests/test_matrix.py)
+             "help -k"]
 
-    def __init__(self, suite, scenario, variant):
-        self.suite, self.scenario, self.variant = suite, scenario, variant
-        self.id = "%s-%s-%s" % (suite, scenario, variant)
-        self.dir = fixture.build(suite, scenario, variant)
-        with open(os.path.join(self.dir, "manifest.json")) as f:
-            self.manifest = json.load(f)
+    def __init__(self, suite, scenario, variant, directory=None):
+        """The fixture (SUITE, SCENARIO, VARIANT), built or reused; or the
+        fixture already in DIRECTORY (its manifest names the rest)."""
+        self.dir = directory or fixture.build(suite, scenario, variant)
+        try:
+            with open(os.path.join(self.dir, "manifest.json")) as f:
+                self.manifest = json.load(f)
+        except (OSError, ValueError) as e:
+            raise DumpError("fixture %s has no readable manifest: %s"
+                            % (self.dir, e))
+        m = self.manifest
+        self.suite = suite or m["suite"]
+        self.scenario = scenario or m["scenario"]
+        self.variant = variant or m["variant"]
+        self.id = "%s-%s-%s" % (self.suite, self.scenario, self.variant)
         self.outputs = None
+        self.error = None
         self.log = ""
 
     # ---- truth ----
@@ -87,8 +134,32 @@ class Dump:
         return cmds
 
     # ---- crash ----
-    def run(self, cmds=None, so=SO):
+    def crash_argv(self, args, binds=()):
+        """argv running the crash that opens this dump (the suite's own, in
+        its chroot, with BINDS and the dump's files at the same paths)."""
+        m = self.manifest
+        cs = fixture.Suite(m.get("crash_suite", m["suite"]))
+        binds = list(binds) + [os.path.dirname(m["vmlinux"]),
+                               os.path.dirname(m["vmcore"])]
+        return cs.argv(["crash"] + list(args), binds)
+
+    def check_inputs(self):
+        m = self.manifest
+        for what in ("vmlinux", "vmcore"):
+            if not os.path.isfile(m[what]):
+                raise DumpError("%s %s is missing (rebuild: scripts/"
+                                "fixture.py --force --suite %s --variant %s "
+                                "%s)" % (what, m[what], self.suite,
+                                         self.variant, self.scenario))
+        if not fixture.is_elf(m["vmlinux"]):
+            raise DumpError("vmlinux %s is not an ELF file (garbled?); "
+                            "delete it and rebuild the fixture"
+                            % m["vmlinux"])
+
+    def run(self, cmds=None, so=None):
         cmds = cmds or self.commands()
+        self.check_inputs()
+        so = so or so_for(self.suite)
         outdir = tempfile.mkdtemp(prefix="th-%s-" % self.id)
         lines = ["extend %s" % so]
         files = {}
@@ -101,13 +172,30 @@ class Dump:
         cmdfile = os.path.join(outdir, "cmds")
         with open(cmdfile, "w") as f:
             f.write("\n".join(lines) + "\nexit\n")
-        argv = list(self.manifest["crash"]) + [
-            "-s", self.manifest["vmlinux"], self.manifest["vmcore"],
-            "-i", cmdfile]
-        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=CRASH_TIMEOUT)
+        argv = self.crash_argv(["-s", self.manifest["vmlinux"],
+                                self.manifest["vmcore"], "-i", cmdfile],
+                               binds=[outdir, os.path.dirname(so)])
+        try:
+            p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT,
+                               timeout=CRASH_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise DumpError("crash did not finish on %s within %d s "
+                            "(TRACEHUNT_CRASH_TIMEOUT)" % (self.id,
+                                                           CRASH_TIMEOUT))
         self.log = p.stdout.decode(errors="replace")
+        if "shared object loaded" not in self.log:
+            lines = [l for l in self.log.split("Usage:")[0].splitlines()
+                     if l.strip()]
+            tail = "\n".join(lines[-8:])
+            if any(os.path.exists(f) for f in files.values()) or \
+                    "extend:" in self.log:
+                raise DumpError("crash opened %s but could not load %s:\n%s"
+                                % (self.manifest["vmcore"], so, tail))
+            raise DumpError("crash could not open %s with %s:\n%s"
+                            % (self.manifest["vmcore"],
+                               self.manifest["vmlinux"], tail))
         outputs = {}
         for c, path in files.items():
             if os.path.exists(path):
@@ -118,9 +206,21 @@ class Dump:
         self.rc = p.returncode
         return outputs
 
+    def prefetch(self):
+        """Run every command now (conftest does this for all dumps in
+        parallel); a failure is kept and reported by each out()."""
+        if self.outputs is None and self.error is None:
+            try:
+                self.outputs = self.run()
+            except DumpError as e:
+                self.error = e
+
     def out(self, cmd):
+        if self.error is not None:
+            raise DumpError(str(self.error))
         if self.outputs is None:
-            self.outputs = self.run()
+            self.prefetch()
+            return self.out(cmd)
         if cmd not in self.outputs:
             self.outputs.update(self.run([cmd]))
         return self.outputs[cmd]

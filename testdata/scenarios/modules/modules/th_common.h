@@ -13,7 +13,9 @@
 #endif
 
 /* Register KP at the first instruction boundary past the ftrace call site
- * of its function: a kprobe that is not on ftrace (int3 or optimized). */
+ * of its function: a kprobe that is not on ftrace (int3 or optimized).
+ * With IBT the call site is not at +0 but after the endbr64 (+4), so a
+ * probe that lands on ftrace is moved on rather than kept. */
 static inline int th_register_inside(struct kprobe *kp, const char *sym)
 {
 	int off, ret = -EINVAL;
@@ -25,8 +27,12 @@ static inline int th_register_inside(struct kprobe *kp, const char *sym)
 		kp->addr = NULL;
 		kp->flags = 0;
 		ret = register_kprobe(kp);
-		if (ret == 0)
+		if (ret)
+			continue;
+		if (!(kp->flags & KPROBE_FLAG_FTRACE))
 			return 0;
+		unregister_kprobe(kp);
+		ret = -EINVAL;
 	}
 	return ret;
 }

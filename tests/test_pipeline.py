@@ -1,0 +1,156 @@
+"""Bad input to the fixture pipeline and the harness ends with one clear
+message: a missing or garbled vmlinux, a dump that does not match its
+vmlinux, a guest that never panics, no network."""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import thlib
+
+FIXTURE = os.path.join(thlib.ROOT, "scripts", "fixture.py")
+PY = sys.executable
+
+
+def host_fixture(scenario="events"):
+    """The host suite's kdump fixture of SCENARIO (built if needed)."""
+    try:
+        return thlib.fixture.build(thlib.fixture.host_suite(), scenario,
+                                   "kdump")
+    except thlib.fixture.FixtureError as e:
+        pytest.skip("no host fixture: %s" % e)
+
+
+def copy_fixture(src, dst, **changes):
+    """A fixture directory whose manifest differs by CHANGES (the vmcore
+    and truth are linked, not copied)."""
+    os.makedirs(dst)
+    with open(os.path.join(src, "manifest.json")) as f:
+        m = json.load(f)
+    os.symlink(os.path.join(src, "truth"), os.path.join(dst, "truth"))
+    m.update(changes)
+    with open(os.path.join(dst, "manifest.json"), "w") as f:
+        json.dump(m, f)
+    return dst
+
+
+def open_error(directory):
+    d = thlib.Dump(None, None, None, directory=directory)
+    with pytest.raises(thlib.DumpError) as ei:
+        d.run(["kprobes"])
+    return str(ei.value)
+
+
+def test_missing_vmlinux(tmp_path):
+    src = host_fixture()
+    missing = str(tmp_path / "no-such-vmlinux")
+    msg = open_error(copy_fixture(src, str(tmp_path / "f"),
+                                  vmlinux=missing))
+    assert "vmlinux %s is missing" % missing in msg, msg
+    assert "fixture.py --force" in msg, msg
+
+
+def test_garbled_vmlinux_not_elf(tmp_path):
+    src = host_fixture()
+    bad = tmp_path / "vmlinux"
+    bad.write_bytes(b"this is not a kernel\n" * 100)
+    msg = open_error(copy_fixture(src, str(tmp_path / "f"),
+                                  vmlinux=str(bad)))
+    assert "is not an ELF file" in msg, msg
+
+
+def test_garbled_vmlinux_truncated(tmp_path):
+    """An ELF header and then nothing: crash itself refuses it; the harness
+    says so with crash's own words instead of failing later."""
+    src = host_fixture()
+    with open(src + "/manifest.json") as f:
+        real = json.load(f)["vmlinux"]
+    bad = tmp_path / "vmlinux"
+    with open(real, "rb") as f:
+        bad.write_bytes(f.read(1 << 20))
+    msg = open_error(copy_fixture(src, str(tmp_path / "f"),
+                                  vmlinux=str(bad)))
+    assert msg.startswith("crash could not open"), msg
+    assert "crash:" in msg or "crash " in msg.splitlines()[-1], msg
+
+
+def test_dump_does_not_match_vmlinux(tmp_path):
+    src = host_fixture()
+    with open(src + "/manifest.json") as f:
+        mine = json.load(f)["vmlinux"]
+    others = [v for v in glob.glob(os.path.join(thlib.fixture.CACHE,
+                                                "kernels", "*", "vmlinux"))
+              if v != mine and thlib.fixture.is_elf(v)]
+    if not others:
+        pytest.skip("only one kernel in the cache")
+    msg = open_error(copy_fixture(src, str(tmp_path / "f"),
+                                  vmlinux=sorted(others)[0]))
+    assert msg.startswith("crash could not open"), msg
+    assert "do not match" in msg, msg
+
+
+def test_guest_never_panics(tmp_path):
+    """A scenario that hangs: the build gives up after the (configurable)
+    timeout and shows the console's tail."""
+    scen = tmp_path / "hang"
+    scen.mkdir()
+    (scen / "setup.sh").write_text(
+        "echo 'th-hang: sleeping forever' > /dev/console\n"
+        "sleep 100000\n")
+    p = subprocess.run([PY, FIXTURE, "--timeout", "25", "--out",
+                        str(tmp_path / "fx"), str(scen)],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 1, p.stderr
+    err = p.stderr
+    assert "the guest did not panic within 25 s" in err, err
+    assert "console tail" in err and "th-hang: sleeping forever" in err, err
+    assert "Traceback" not in err
+
+
+def test_no_network_nothing_cached(tmp_path):
+    """Resolving a non-host suite's kernel with no network and an empty
+    cache ends with one clear message (no traceback)."""
+    env = dict(os.environ, TRACEHUNT_CACHE=str(tmp_path / "cache"))
+    suite = "trixie" if thlib.fixture.host_suite() != "trixie" else "sid"
+    p = subprocess.run(["unshare", "-n", PY, FIXTURE, "--print-release",
+                        suite], capture_output=True, text=True, env=env,
+                       timeout=300)
+    if "unshare failed" in p.stderr or "Operation not permitted" in p.stderr:
+        pytest.skip("cannot make a network namespace here")
+    assert p.returncode == 1, p.stdout + p.stderr
+    err = p.stderr.strip().splitlines()
+    assert err[-1].startswith("fixture: error: cannot resolve the current "
+                              "kernel of %s and none is cached" % suite), err
+    assert "no network?" in err[-1], err
+    assert "Traceback" not in p.stderr
+
+
+def test_no_network_uses_cached_release(tmp_path):
+    """Offline with a remembered answer: that answer, and a note."""
+    cache = tmp_path / "cache"
+    (cache / "suites").mkdir(parents=True)
+    (cache / "suites" / "trixie.release").write_text("6.12.0-test-amd64\n")
+    env = dict(os.environ, TRACEHUNT_CACHE=str(cache),
+               TRACEHUNT_RELEASE_TTL="0")
+    p = subprocess.run(["unshare", "-n", PY, FIXTURE, "--print-release",
+                        "trixie"], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "6.12.0-test-amd64"
+    assert "using cached 6.12.0-test-amd64" in p.stderr
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["no_such_scenario"], "no scenario 'no_such_scenario'"),
+    (["--variant", "bogus", "events"], "unknown variant 'bogus'"),
+    (["--suite", "Bad Suite", "events"], "bad suite name"),
+])
+def test_bad_arguments(args, msg):
+    p = subprocess.run([PY, FIXTURE] + args, capture_output=True, text=True,
+                       env=dict(os.environ, TRACEHUNT_OFFLINE="1"))
+    assert p.returncode == 1
+    assert msg in p.stderr and "Traceback" not in p.stderr, p.stderr
