@@ -84,6 +84,7 @@ struct node {
 	uint64_t v;		/* N_NUM value; N_STR offset into strs */
 	int len;		/* N_STR length */
 	int field;		/* N_FIELD, dynamic helpers */
+	int depth;		/* of the subtree: bounds eval()'s recursion */
 };
 
 /* A printf conversion (or literal text when type == 0). */
@@ -195,6 +196,7 @@ struct parser {
 	char punct[4];
 	int depth;
 	int lsize;		/* bits of long: 64 (the compiled kernel's) */
+	const struct pf_ctx *ctx;
 	char *err;
 	size_t errlen;
 	int failed;
@@ -640,6 +642,24 @@ static int parse_type(struct parser *ps, int *size, int *sgn, int *isptr,
 static int parse_expr(struct parser *ps);
 static int parse_assign(struct parser *ps);
 
+/* Depth of node n's subtree (a long a+b+c+... chain is deep, too). */
+static int setdepth(struct parser *ps, int n)
+{
+	struct node *N = ps->f->nodes, *nd = &N[n];
+	int d = 0;
+
+	if (nd->a >= 0 && N[nd->a].depth > d)
+		d = N[nd->a].depth;
+	if (nd->b >= 0 && N[nd->b].depth > d)
+		d = N[nd->b].depth;
+	if (nd->c >= 0 && N[nd->c].depth > d)
+		d = N[nd->c].depth;
+	nd->depth = d + 1;
+	if (nd->depth > 2 * PF_MAX_DEPTH)
+		return perr(ps, "expression nested too deep");
+	return 0;
+}
+
 /* Usual arithmetic conversions of two promoted integer types. */
 static struct ty arith(struct ty a, struct ty b)
 {
@@ -746,6 +766,11 @@ static int parse_call(struct parser *ps, const char *name, int len)
 		return perr(ps, "%s: %d arguments", helpers[h].name, nargs);
 	nd = &ps->f->nodes[n];
 	nd->a = first;
+	for (i = first; i >= 0; i = ps->f->nodes[i].next)
+		if (ps->f->nodes[i].depth + 1 > nd->depth)
+			nd->depth = ps->f->nodes[i].depth + 1;
+	if (nd->depth > 2 * PF_MAX_DEPTH)
+		return perr(ps, "expression nested too deep");
 	switch (nd->op) {
 	case F_GET_STR:
 	case F_GET_BITMASK:
@@ -853,15 +878,13 @@ static int parse_primary(struct parser *ps)
 		return n;
 	}
 	if (is_p(ps, "{")) {
-		int first = -1, last = -1;
+		int first = -1, last = -1, a;
 
 		next(ps);
 		n = newnode(ps, N_LIST);
 		if (n < 0)
 			return -1;
 		while (!is_p(ps, "}")) {
-			int a;
-
 			if (first >= 0 && expect(ps, ","))
 				return -1;
 			if (is_p(ps, "}"))
@@ -878,6 +901,10 @@ static int parse_primary(struct parser *ps)
 		next(ps);
 		ps->f->nodes[n].a = first;
 		ps->f->nodes[n].ty = ty_buf(1);
+		for (a = first; a >= 0; a = ps->f->nodes[a].next)
+			if (ps->f->nodes[a].depth >= ps->f->nodes[n].depth)
+				ps->f->nodes[n].depth =
+					ps->f->nodes[a].depth + 1;
 		return n;
 	}
 	if (is_p(ps, "(")) {
@@ -927,6 +954,22 @@ rec:
 		next(ps);
 		if (is_p(ps, "("))
 			return parse_call(ps, name, len);
+		if (ps->ctx && ps->ctx->ident && len < 128) {
+			char id[128];
+			int64_t val;
+
+			memcpy(id, name, len);
+			id[len] = 0;
+			if (!ps->ctx->ident(ps->ctx->priv, id, &val)) {
+				n = newnode(ps, N_NUM);
+				if (n < 0)
+					return -1;
+				ps->f->nodes[n].v = (uint64_t)val;
+				ps->f->nodes[n].ty = val == (int32_t)val ?
+					ty_int(32, 1) : ty_int(64, 1);
+				return n;
+			}
+		}
 		return perr(ps, "unknown identifier '%.*s'", len, name);
 	}
 	if (ps->tok == T_END)
@@ -956,6 +999,8 @@ static int parse_postfix(struct parser *ps)
 			return -1;
 		ps->f->nodes[m].a = n;
 		ps->f->nodes[m].b = i;
+		if (setdepth(ps, m) < 0)
+			return -1;
 		ps->f->nodes[m].ty = ps->f->nodes[n].ty.elsz < 4 ?
 			ty_int(32, 1) : ty_int(ps->f->nodes[n].ty.elsz * 8,
 					       ps->f->nodes[n].ty.sgn);
@@ -986,6 +1031,8 @@ static int parse_unary(struct parser *ps)
 		ps->f->nodes[n].a = a;
 		ps->f->nodes[n].ty = op == '!' ? ty_int(32, 1) :
 			ty_int(ps->f->nodes[a].ty.bits, ps->f->nodes[a].ty.sgn);
+		if (setdepth(ps, n) < 0)
+			return -1;
 		ps->depth--;
 		return n;
 	}
@@ -1047,6 +1094,8 @@ static int parse_unary(struct parser *ps)
 				nd->ty = sz < 4 ? ty_int(32, 1) :
 					ty_int(sz * 8, sgn);
 			}
+			if (setdepth(ps, n) < 0)
+				return -1;
 			ps->depth--;
 			return n;
 		}
@@ -1118,6 +1167,8 @@ static int parse_binary(struct parser *ps, int minprec)
 		} else {
 			ps->f->nodes[n].ty = arith(lt, rt);
 		}
+		if (setdepth(ps, n) < 0)
+			return -1;
 		l = n;
 	}
 	return l;
@@ -1146,6 +1197,8 @@ static int parse_cond(struct parser *ps)
 	ps->f->nodes[n].a = c;
 	ps->f->nodes[n].b = a;
 	ps->f->nodes[n].c = b;
+	if (setdepth(ps, n) < 0)
+		return -1;
 	ta = ps->f->nodes[a].ty;
 	tb = ps->f->nodes[b].ty;
 	if (ta.kind == TY_INT && tb.kind == TY_INT)
@@ -1308,6 +1361,13 @@ static int parse_format(struct parser *ps, const char *s, int len)
 struct pf_fmt *pf_parse(const char *print_fmt, const struct pf_field *fields,
 			int nfields, char *err, size_t errlen)
 {
+	return pf_parse_ctx(print_fmt, fields, nfields, NULL, err, errlen);
+}
+
+struct pf_fmt *pf_parse_ctx(const char *print_fmt,
+			    const struct pf_field *fields, int nfields,
+			    const struct pf_ctx *ctx, char *err, size_t errlen)
+{
 	struct parser ps;
 	struct pf_fmt *f;
 	int i, flen, foff, want;
@@ -1340,7 +1400,8 @@ struct pf_fmt *pf_parse(const char *print_fmt, const struct pf_field *fields,
 	ps.s = ps.p = print_fmt;
 	ps.err = err;
 	ps.errlen = errlen;
-	ps.lsize = 64;
+	ps.lsize = ctx && ctx->long_size == 4 ? 32 : 64;
+	ps.ctx = ctx;
 	next(&ps);
 	if (ps.tok != T_STR) {
 		perr(&ps, "print_fmt does not start with a string");
@@ -1902,7 +1963,7 @@ static int eval(struct ev *e, int ni, struct val *v)
 
 	if (ni < 0 || ni >= e->f->nnodes)
 		return everr(e, PF_EEVAL, "bad expression");
-	if (++e->depth > 4 * PF_MAX_DEPTH)
+	if (++e->depth > 4 * PF_MAX_DEPTH)	/* setdepth() bounds it */
 		return everr(e, PF_EEVAL, "expression nested too deep");
 	nd = &e->f->nodes[ni];
 	memset(v, 0, sizeof(*v));
@@ -2415,6 +2476,8 @@ static int do_format(struct ev *e, struct out *o)
 			put(o, '%');
 			continue;
 		}
+		if ((c->width == -2 || c->prec == -2) && ai + 2 > f->nargs)
+			return everr(e, PF_ESYNTAX, "too few arguments");
 		if (c->width == -2) {
 			int64_t w;
 
@@ -2640,17 +2703,67 @@ static int sys_args(const struct pf_field *fields, int nfields, int *idx,
 	return n;
 }
 
+/*
+ * PF_SYS_DEC10 kernels append the user data of an argument X, saved in
+ * the dynamic field "__X_val", right after X's value.
+ */
+static int sys_user_data(struct ev *e, struct out *o,
+			 const struct pf_field *fields, int nfields,
+			 const char *arg)
+{
+	size_t alen = strlen(arg), off, len, j;
+	const unsigned char *p;
+	uint64_t w;
+	int i;
+
+	for (i = 0; i < nfields; i++) {
+		const struct pf_field *fl = &fields[i];
+
+		if (!fl->name || strncmp(fl->name, "__", 2) ||
+		    strncmp(fl->name + 2, arg, alen) ||
+		    strcmp(fl->name + 2 + alen, "_val"))
+			continue;
+		if (fl->size != 4 || fl->offset < 0 ||
+		    (size_t)fl->offset + 4 > e->reclen)
+			return -PF_ERANGE;
+		w = rd_uint(e, e->rec + fl->offset, 4);
+		off = w & 0xffff;
+		len = (w >> 16) & 0xffff;
+		if (off > e->reclen || len > e->reclen - off)
+			return -PF_ERANGE;
+		p = e->rec + off;
+		if (has(fl->type ? fl->type : "", "char")) {
+			/* " \"%.*s\"" */
+			puts_n(o, " \"", 2);
+			puts_n(o, (const char *)p, strnlen((const char *)p,
+							   len));
+			put(o, '"');
+			return 0;
+		}
+		/* the bytes; kernels add ", ..." when the array was cut
+		 * (user_arg_size, not in the record): not reproduced */
+		puts_n(o, " (", 2);
+		for (j = 0; j < len; j++)
+			out_printf(o, j ? ":%02x" : "%02x", p[j]);
+		put(o, ')');
+		return 0;
+	}
+	return 0;
+}
+
 int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
 		     int nfields, const unsigned char *rec, size_t reclen,
 		     const struct pf_ctx *ctx, int style, char *out,
 		     size_t outlen)
 {
 	struct out o = { out, outlen, 0 };
-	int idx[16], n, i, k;
+	int idx[16], n, i, k, r;
 	struct ev e;
 
 	if (!out || !outlen)
 		return -PF_EEVAL;
+	if (!sysname)
+		sysname = "";
 	ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
 	n = sys_args(fields, nfields, idx, 16);
 	puts_n(&o, sysname, strlen(sysname));
@@ -2659,6 +2772,8 @@ int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
 		const struct pf_field *fl = &fields[idx[i]];
 		uint64_t v;
 
+		if (has(fl->type ? fl->type : "", "__data_loc"))
+			continue;	/* __X_val: printed after X */
 		if (fl->offset < 0 || fl->size <= 0 || fl->size > 8 ||
 		    (size_t)fl->offset + fl->size > e.reclen) {
 			snprintf(out, outlen, "syscall argument %s beyond the "
@@ -2666,39 +2781,21 @@ int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
 			return -PF_ERANGE;
 		}
 		v = rd_uint(&e, rec + fl->offset, fl->size);
-		if (has(fl->type, "__data_loc")) {
-			/* __<arg>_val: the user data of the previous arg */
-			const unsigned char *p;
-			size_t off = v & 0xffff, len = (v >> 16) & 0xffff, j;
-
-			if (style != PF_SYS_DEC10)
-				continue;
-			if (off > e.reclen || len > e.reclen - off) {
-				snprintf(out, outlen, "%s beyond the record",
-					 fl->name);
-				return -PF_ERANGE;
-			}
-			p = rec + off;
-			if (has(fl->type, "char")) {
-				out_printf(&o, " \"%.*s\"",
-					   (int)strnlen((const char *)p, len),
-					   (const char *)p);
-				continue;
-			}
-			puts_n(&o, " (", 2);
-			for (j = 0; j < len; j++)
-				out_printf(&o, j ? ":%02x" : "%02x", p[j]);
-			put(&o, ')');
-			continue;
-		}
 		if (k++)
 			puts_n(&o, ", ", 2);
 		puts_n(&o, fl->name, strlen(fl->name));
-		if (style == PF_SYS_DEC10)
-			out_printf(&o, v < 10 ? ": %llu" : ": 0x%llx",
-				   (unsigned long long)v);
-		else
+		if (style != PF_SYS_DEC10) {
 			out_printf(&o, ": %llx", (unsigned long long)v);
+			continue;
+		}
+		out_printf(&o, v < 10 ? ": %llu" : ": 0x%llx",
+			   (unsigned long long)v);
+		r = sys_user_data(&e, &o, fields, nfields, fl->name);
+		if (r < 0) {
+			snprintf(out, outlen, "__%s_val beyond the record",
+				 fl->name);
+			return r;
+		}
 	}
 	put(&o, ')');
 	out[o.len] = 0;

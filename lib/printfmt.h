@@ -82,6 +82,13 @@ struct pf_ctx {
 	 * without that check).
 	 */
 	int (*str_safe)(void *priv, uint64_t addr);
+	/*
+	 * Optional, used by pf_parse_ctx() only: the value of an identifier
+	 * left in a print_fmt (an enum constant that TRACE_DEFINE_ENUM did
+	 * not replace, e.g. FAULT_FLAG_WRITE).  Returns 0 and sets *val, or
+	 * -1 when unknown (the parse then fails naming it).
+	 */
+	int (*ident)(void *priv, const char *name, int64_t *val);
 };
 
 struct pf_fmt;
@@ -112,6 +119,14 @@ struct pf_fmt *pf_parse(const char *print_fmt, const struct pf_field *fields,
 int pf_format(const struct pf_fmt *fmt, const unsigned char *rec,
 	      size_t reclen, const struct pf_ctx *ctx, char *out,
 	      size_t outlen);
+
+/*
+ * pf_parse_ctx - pf_parse() that resolves identifiers through ctx->ident
+ * and compiles for ctx->long_size (the context is not kept).
+ */
+struct pf_fmt *pf_parse_ctx(const char *print_fmt,
+			    const struct pf_field *fields, int nfields,
+			    const struct pf_ctx *ctx, char *err, size_t errlen);
 
 void pf_free(struct pf_fmt *fmt);
 

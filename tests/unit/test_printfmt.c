@@ -212,6 +212,35 @@ static void test_parse_all(void)
 	       ok, total);
 	CHECK(total > 0 && ok * 10 > total * 9);
 
+	/* mutated print_fmts: parse and format, no crash */
+	for (i = 0; i < nevents; i++) {
+		char *buf;
+		size_t len;
+
+		if (!events[i].fmt || !(len = strlen(events[i].fmt)))
+			continue;
+		buf = strdup(events[i].fmt);
+		for (j = 0; j < 4; j++) {
+			static const char pool[] = "%()\"{},?:-+*/<>!&|^~0x9 "
+				"REC->_a";
+			struct pf_fmt *fmt;
+			unsigned char rec[256];
+			char out[512];
+			size_t k;
+
+			buf[rand() % len] = pool[rand() % (sizeof(pool) - 1)];
+			fmt = pf_parse(buf, events[i].fields,
+				       events[i].nfields, err, sizeof(err));
+			for (k = 0; k < sizeof(rec); k++)
+				rec[k] = (unsigned char)rand();
+			if (fmt)
+				(void)pf_format(fmt, rec, rand() % sizeof(rec),
+						NULL, out, sizeof(out));
+			pf_free(fmt);
+		}
+		free(buf);
+	}
+
 	/* truncated print_fmts: every prefix fails or parses, no crash */
 	for (i = 0; i < nevents; i++) {
 		size_t len;
@@ -492,6 +521,15 @@ static void test_synthetic(void)
 		deep[n++] = '1';
 		deep[n] = 0;
 		expect_fail(deep, "deep");
+		/* a long flat chain makes a deep tree, too */
+		n = sprintf(deep, "\"%%d\", 1");
+		for (i = 0; i < 1000; i++)
+			n += sprintf(deep + n, "+1");
+		expect_fail(deep, "deep");
+		n = sprintf(deep, "\"%%d\", 1");
+		for (i = 0; i < 100; i++)
+			n += sprintf(deep + n, "+1");
+		expect_fmt(deep, "101");
 	}
 	/* the record is too short: an error, not a read past its end */
 	{
@@ -540,6 +578,32 @@ static void test_fallback_syscalls(void)
 	CHECK_STR(out, "sys_read(fd: 3, buf: 0x7ffc1234, count: 0x340)");
 	CHECK(pf_syscall_enter("sys_read", sys, 5, R, 39, NULL, PF_SYS_HEX,
 			       out, sizeof(out)) == -PF_ERANGE);
+	{
+		/* newer kernels: the user string of an argument follows it */
+		static const struct pf_field op[] = {
+			{ "__syscall_nr", "int", 8, 4, 1 },
+			{ "dfd", "int", 16, 8, 0 },
+			{ "filename", "const char *", 24, 8, 0 },
+			{ "__filename_val", "__data_loc char[]", 32, 4, 0 },
+		};
+
+		memset(R, 0, sizeof(R));
+		put_le(16, (uint64_t)-100, 8);
+		put_le(24, 0x55d0c0de, 8);
+		put_le(32, 36 | 10 << 16, 4);
+		memcpy(R + 36, "/etc/motd", 10);
+		pf_syscall_enter("sys_openat", op, 4, R, 48, NULL,
+				 PF_SYS_DEC10, out, sizeof(out));
+		CHECK_STR(out, "sys_openat(dfd: 0xffffffffffffff9c, filename: "
+			  "0x55d0c0de \"/etc/motd\")");
+		pf_syscall_enter("sys_openat", op, 4, R, 48, NULL, PF_SYS_HEX,
+				 out, sizeof(out));
+		CHECK_STR(out, "sys_openat(dfd: ffffffffffffff9c, filename: "
+			  "55d0c0de)");
+		CHECK(pf_syscall_enter("sys_openat", op, 4, R, 40, NULL,
+				       PF_SYS_DEC10, out, sizeof(out)) < 0);
+		memset(R, 0, sizeof(R));
+	}
 	put_le(16, (uint64_t)-2, 8);
 	pf_syscall_exit("sys_read", R, 24, ret, 2, NULL, out, sizeof(out));
 	CHECK_STR(out, "sys_read -> 0xfffffffffffffffe");
