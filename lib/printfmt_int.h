@@ -1,0 +1,119 @@
+/*
+ * printfmt_int.h - private to lib/printfmt.c (the parser) and
+ * lib/printfmt_out.c (evaluation and the kernel's vsnprintf()).
+ */
+#ifndef TRACEHUNT_PRINTFMT_INT_H
+#define TRACEHUNT_PRINTFMT_INT_H
+
+#include <stdint.h>
+#include <string.h>
+#include "printfmt.h"
+
+#define PF_MAX_DEPTH	64	/* expression nesting */
+#define PF_MAX_NODES	8192
+#define PF_MAX_ARGS	128	/* printf arguments */
+#define PF_MAX_CONV	128	/* conversions in the format */
+#define PF_TMP_SIZE	4096	/* the kernel's iter->tmp_seq: one page */
+#define PF_MAX_WIDTH	4096	/* trace_seq holds one page */
+#define PF_PAGE_SIZE	4096ULL
+
+/* Static types of expressions. */
+enum { TY_INT, TY_BUF };
+
+struct ty {
+	unsigned char kind;	/* TY_INT: integer; TY_BUF: string/array */
+	unsigned char bits;	/* TY_INT: 32 or 64 (after promotion) */
+	unsigned char sgn;
+	unsigned char ptr;	/* TY_INT that was a pointer type */
+	unsigned char elsz;	/* TY_BUF: element size (1 for strings) */
+};
+
+enum {
+	N_NUM, N_STR, N_FIELD, N_UNARY, N_BINARY, N_TERNARY, N_CAST,
+	N_CALL, N_LIST, N_INDEX,
+};
+
+/* Helpers (N_CALL). */
+enum {
+	F_GET_STR, F_GET_DYN, F_GET_DYN_LEN, F_GET_BITMASK,
+	F_PRINT_FLAGS, F_PRINT_FLAGS_U64, F_PRINT_SYM, F_PRINT_SYM_U64,
+	F_PRINT_HEX, F_PRINT_HEX_STR, F_PRINT_ARRAY, F_PRINT_DYN_ARRAY,
+	F_NS_TO_SECS, F_NS_WITHOUT_SECS, F_EXPECT,
+};
+
+struct node {
+	unsigned char kind;
+	unsigned char aux;	/* rel flag of helpers */
+	short op;		/* operator, helper id */
+	struct ty ty;
+	int a, b, c;		/* children, -1 if none */
+	int next;		/* next argument of a call / list element */
+	uint64_t v;		/* N_NUM value; N_STR offset into strs */
+	int len;		/* N_STR length */
+	int field;		/* N_FIELD, dynamic helpers */
+	int depth;		/* of the subtree: bounds eval()'s recursion */
+};
+
+/* A printf conversion (or literal text when type == 0). */
+struct conv {
+	char type;		/* 0 text, 'd','u','x','o','c','s','p','%' */
+	unsigned char flags;
+	char qual;		/* 0, 'H', 'h', 'l', 'L', 'z', 't' */
+	char bare_p;		/* "%p" exactly: "nohash-ptr" turns it to %px */
+	short width;		/* -1 none, -2 from argument */
+	short prec;		/* -1 none, -2 from argument */
+	char ext[8];		/* %p extension ("S", "ISpc", ...) */
+	int text, len;		/* literal text: offset into strs */
+};
+
+#define ZEROPAD	1
+#define SIGN	2
+#define PLUS	4
+#define SPACE	8
+#define LEFT	16
+#define SMALL	32
+#define SPECIAL	64
+
+struct pf_fmt {
+	struct pf_field *fields;
+	int nfields;
+	struct node *nodes;
+	int nnodes, cap;
+	char *strs;		/* string literals and format text */
+	size_t nstrs, strcap;
+	struct conv conv[PF_MAX_CONV];
+	int nconv;
+	int args[PF_MAX_ARGS];
+	int nargs;
+};
+
+static inline uint64_t norm(uint64_t v, int bits, int sgn)
+{
+	if (bits >= 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (sgn && (v >> (bits - 1)) & 1)
+		v |= ~0ULL << bits;
+	return v;
+}
+
+static inline struct ty ty_int(int bits, int sgn)
+{
+	struct ty t = { TY_INT, (unsigned char)bits, (unsigned char)sgn, 0, 0 };
+
+	return t;
+}
+
+static inline struct ty ty_buf(int elsz)
+{
+	struct ty t = { TY_BUF, 64, 0, 0, (unsigned char)elsz };
+
+	return t;
+}
+
+static inline int has(const char *s, const char *what)
+{
+	return strstr(s, what) != NULL;
+}
+
+#endif
