@@ -1,20 +1,353 @@
 /*
- * tracehunt: ring buffers and the trace files.
+ * tracehunt: the "trace" files (trace, per_cpu/cpuN/trace, and the same
+ * under instances/NAME/) and "ftrace trace": the ring buffers merged
+ * across CPUs in time order as the kernel's iterator does
+ * (trace_find_next_entry: the smallest time stamp, lowest CPU on ties).
  */
-#include "th.h"
+#include "trace_priv.h"
+
+struct th_sel {
+	int cpu;		/* -1: every CPU */
+	char **events;		/* -e names, NULL-terminated */
+	int nevents;
+	unsigned long cpumask;	/* -c, 0: all */
+};
+
+static int th_sel_cpu(const struct th_sel *s, int cpu)
+{
+	if (s->cpu >= 0)
+		return cpu == s->cpu;
+	if (s->cpumask)
+		return cpu < 64 && (s->cpumask & (1UL << cpu));
+	return TRUE;
+}
+
+static int th_sel_event(const struct th_sel *s, const unsigned char *ent)
+{
+	const char *name;
+	int i;
+
+	if (!s->nevents)
+		return TRUE;
+	name = th_event_name(th_ent_type(ent));
+	for (i = 0; i < s->nevents; i++)
+		if (name && strcmp(name, s->events[i]) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+static int th_sel_want(const unsigned char *ent, void *arg)
+{
+	return th_sel_event(arg, ent);
+}
+
+/* Start every selected CPU, skipping what predates time_start as
+ * tracing_iter_reset() does; the count replaces skipped_entries. */
+static void th_trace_start(struct th_rb *rb, const struct th_sel *s)
+{
+	int i;
+
+	for (i = 0; i < rb->ncpus; i++) {
+		struct th_rbcpu *c = &rb->cpus[i];
+
+		if (!th_sel_cpu(s, c->cpu)) {
+			c->done = TRUE;
+			c->have = FALSE;
+			continue;
+		}
+		th_rb_cpu_start(c);
+		c->skipped = 0;
+		while (th_rb_cpu_peek(c) && c->ev.ts < rb->time_start) {
+			c->skipped++;
+			th_rb_cpu_advance(c);
+		}
+	}
+}
+
+/* trace_find_next_entry(): the CPU holding the oldest entry, or NULL. */
+static struct th_rbcpu *th_trace_next(struct th_rb *rb)
+{
+	struct th_rbcpu *best = NULL;
+	int i;
+
+	for (i = 0; i < rb->ncpus; i++) {
+		struct th_rbcpu *c = &rb->cpus[i];
+
+		if (!th_rb_cpu_peek(c))
+			continue;
+		if (!best || c->ev.ts < best->ev.ts)
+			best = c;
+	}
+	return best;
+}
+
+/*
+ * num_online_cpus() as the live kernel saw it.  A panic takes the other
+ * CPUs offline (stop_this_cpu) but leaves them active, so the active
+ * mask is counted first; the online mask when there is none.
+ */
+static int th_online_cpus(void)
+{
+	static const char *const masks[] = { "__cpu_active_mask",
+					     "__cpu_online_mask", NULL };
+	ulong bits[16];
+	int i, n = 0, b;
+
+	for (i = 0; masks[i]; i++) {
+		ulong m = th_symbol(masks[i]);
+
+		if (!m || !th_read(m, bits, sizeof(bits), masks[i]))
+			continue;
+		for (b = 0; b < (int)(sizeof(bits) * 8); b++)
+			if (bits[b / 64] & (1UL << (b % 64)))
+				n++;
+		if (n)
+			return n;
+	}
+	return get_cpus_online();
+}
+
+/* print_event_info() and the help header of trace_default_header() */
+static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
+{
+	static const char space[] = "            ";
+	int tgid = th_tflag(t, "TRACE_ITER_RECORD_TGID_BIT");
+	int prec = tgid ? 12 : 2;
+	ulong entries, total;
+
+	fprintf(fp, "# tracer: %s\n#\n", t->tracer);
+	if (t->graph) {
+		th_graph_header(t);
+		return;
+	}
+	if (!th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT") ||
+	    th_tflag(t, "TRACE_ITER_VERBOSE_BIT"))
+		return;
+	th_rb_totals(rb, -1, &entries, &total);
+	fprintf(fp, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
+		entries, total, th_online_cpus());
+	fprintf(fp, "#\n");
+	if (th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT")) {
+		fprintf(fp, "#                            %.*s  _-----=> "
+			"irqs-off/BH-disabled\n", prec, space);
+		fprintf(fp, "#                            %.*s / _----=> "
+			"need-resched\n", prec, space);
+		fprintf(fp, "#                            %.*s| / _---=> "
+			"hardirq/softirq\n", prec, space);
+		fprintf(fp, "#                            %.*s|| / _--=> "
+			"preempt-depth\n", prec, space);
+		fprintf(fp, "#                            %.*s||| / _-=> "
+			"migrate-disable\n", prec, space);
+		fprintf(fp, "#                            %.*s|||| /     "
+			"delay\n", prec, space);
+		fprintf(fp, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP"
+			"  FUNCTION\n", prec, "     TGID   ");
+		fprintf(fp, "#              | |    %.*s   |   |||||     |    "
+			"     |\n", prec, "       |    ");
+	} else {
+		fprintf(fp, "#           TASK-PID    %s CPU#     TIMESTAMP  "
+			"FUNCTION\n", tgid ? "   TGID     " : "");
+		fprintf(fp, "#              | |      %s   |         |         "
+			"|\n", tgid ? "     |      " : "");
+	}
+}
+
+/*
+ * Print the entries of TR's buffer selected by S: all of them, or the
+ * last LAST when LAST >= 0 (a first pass counts them).
+ */
+static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
+			   int header, long last)
+{
+	struct th_tctx t;
+	struct th_rb rb;
+	struct th_rbcpu *c;
+	char err[256];
+	long n = 0, skip = 0;
+	int i;
+
+	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+		fprintf(fp, "ftrace: %s%s%s: %s\n", tr->name[0] ? "instance " :
+			"", tr->name, tr->name[0] ? "" : "trace", err);
+		return;
+	}
+	th_tctx_init(&t, tr->addr);
+	t.cpu_file = s->cpu;
+	t.annotate = th_rb_overruns(&rb) > 0 &&
+		     th_tflag(&t, "TRACE_ITER_ANNOTATE_BIT");
+	th_trace_start(&rb, s);
+	if (header)
+		th_trace_header(&t, &rb);
+	if (last >= 0) {
+		while ((c = th_trace_next(&rb)) != NULL) {
+			if (th_sel_event(s, c->ev.payload))
+				n++;
+			th_rb_cpu_advance(c);
+		}
+		skip = n > last ? n - last : 0;
+		th_trace_start(&rb, s);
+	}
+	if (t.graph) {
+		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
+	} else {
+		while ((c = th_trace_next(&rb)) != NULL) {
+			if (c->ev.len >= 8 && th_sel_event(s, c->ev.payload)) {
+				if (skip > 0) {
+					skip--;
+				} else {
+					t.cpu = c->cpu;
+					t.ts = c->ev.ts;
+					t.ent = c->ev.payload;
+					t.len = c->ev.len;
+					th_print_entry(&t);
+				}
+			}
+			th_rb_cpu_advance(c);
+		}
+	}
+	for (i = 0; i < rb.ncpus; i++)
+		if (rb.cpus[i].bad)
+			fprintf(fp, "# tracehunt: CPU %d: %ld malformed or "
+				"unreadable records/sub-buffers skipped\n",
+				rb.cpus[i].cpu, rb.cpus[i].bad);
+	th_tctx_done(&t);
+	th_rb_close(&rb);
+}
 
 int th_cat_trace(struct th_tr *tr, const char *file)
 {
+	struct th_sel s;
+	int cpu;
+	char rest[16];
+
+	memset(&s, 0, sizeof(s));
+	s.cpu = -1;
+	if (strcmp(file, "trace") == 0) {
+		th_trace_print(tr, &s, TRUE, -1);
+		return TRUE;
+	}
+	if (sscanf(file, "per_cpu/cpu%d/%15s", &cpu, rest) == 2 &&
+	    strcmp(rest, "trace") == 0) {
+		s.cpu = cpu;
+		th_trace_print(tr, &s, TRUE, -1);
+		return TRUE;
+	}
 	return FALSE;
 }
 
 void th_ls_trace(struct th_tr *tr, th_ls_add_fn add, void *arg)
 {
+	int cpus[NR_CPUS], n, i;
+	char name[64];
+
+	add("trace", arg);
+	n = th_possible_cpus(cpus, NR_CPUS);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "per_cpu/cpu%d/trace", cpus[i]);
+		add(name, arg);
+	}
+}
+
+static int th_parse_cpus(const char *arg, unsigned long *mask)
+{
+	char *dup = strdup(arg), *tok, *save = NULL;
+	int ok = TRUE;
+
+	*mask = 0;
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long a = strtol(tok, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (*end || a < 0 || b < a || b > 63) {
+			ok = FALSE;
+			break;
+		}
+		for (; a <= b; a++)
+			*mask |= 1UL << a;
+	}
+	free(dup);
+	return ok && *mask;
 }
 
 void th_ftrace_trace(int argc, char **argv)
 {
-	fprintf(fp, "ftrace trace: not implemented yet\n");
+	struct th_sel s;
+	struct th_tr *tr;
+	const char *inst = "";
+	long last = -1;
+	int c, raw = FALSE, i;
+	char *evs = NULL, *tok, *save = NULL;
+	char *names[64];
+
+	memset(&s, 0, sizeof(s));
+	s.cpu = -1;
+	optind = 1;
+	while ((c = getopt(argc, argv, "n:c:i:e:r")) != EOF) {
+		switch (c) {
+		case 'n':
+			last = strtol(optarg, &tok, 10);
+			if (*tok || last < 0) {
+				fprintf(fp, "ftrace trace: -n %s: not a count\n",
+					optarg);
+				return;
+			}
+			break;
+		case 'c':
+			if (!th_parse_cpus(optarg, &s.cpumask)) {
+				fprintf(fp, "ftrace trace: -c %s: expected CPU "
+					"numbers like 0,2-3\n", optarg);
+				return;
+			}
+			break;
+		case 'i':
+			inst = optarg;
+			break;
+		case 'e':
+			evs = optarg;
+			break;
+		case 'r':
+			raw = TRUE;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
+	if (argerrs || optind < argc) {
+		fprintf(fp, "ftrace trace: usage: ftrace trace [-n N] [-c CPUS] "
+			"[-i INSTANCE] [-e EVENT,...] [-r]\n");
+		return;
+	}
+	tr = th_trace_array_by_name(inst);
+	if (!tr) {
+		fprintf(fp, "ftrace trace: no instance \"%s\"\n", inst);
+		return;
+	}
+	if (evs) {
+		for (tok = strtok_r(evs, ",", &save); tok && s.nevents < 63;
+		     tok = strtok_r(NULL, ",", &save))
+			names[s.nevents++] = tok;
+		names[s.nevents] = NULL;
+		s.events = names;
+	}
+	if (raw) {
+		struct th_rb rb;
+		char err[256];
+
+		if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+			fprintf(fp, "ftrace trace: %s\n", err);
+			return;
+		}
+		for (i = 0; i < rb.ncpus; i++)
+			if (th_sel_cpu(&s, rb.cpus[i].cpu))
+				th_rb_cpu_raw(&rb.cpus[i], last);
+		th_rb_close(&rb);
+		return;
+	}
+	th_trace_print(tr, &s, FALSE, last);
 }
 
 void th_ftrace_dump(int argc, char **argv)

@@ -1,0 +1,506 @@
+/*
+ * tracehunt: the function_graph tracer's output
+ * (kernel/trace/trace_functions_graph.c print_graph_function_flags):
+ * nested calls and leaves with their durations and overhead marks, pid
+ * switch separators, events as comments at the current depth, irq entry
+ * and exit arrows.
+ */
+#include "trace_priv.h"
+
+#define TH_GRAPH_DEPTH	50	/* FTRACE_RETFUNC_DEPTH */
+#define TH_GRAPH_INDENT	2
+
+struct th_gcpu {
+	int last_pid;
+	int depth;
+	int depth_irq;
+	ulong enter_funcs[TH_GRAPH_DEPTH];
+};
+
+static struct {
+	int init;
+	long OVERRUN, CPU, OVERHEAD, PROC, DURATION, ABS_TIME, REL_TIME,
+	     IRQS, TAIL;
+	long o_ent_func, o_ent_depth;			/* in the entry */
+	long o_ret_func, o_ret_depth, o_ret_overrun, o_ret_calltime,
+	     o_ret_rettime;
+	ulong irq_start, irq_end;
+	int cpu_width;
+} G;
+
+struct th_graph {
+	unsigned flags;
+	struct th_gcpu cpu[NR_CPUS];
+};
+
+static void th_graph_init(void)
+{
+	long eo, ro;
+	unsigned int nr = 0;
+	ulong p;
+
+	if (G.init)
+		return;
+	G.init = 1;
+	G.OVERRUN = th_enum("TRACE_GRAPH_PRINT_OVERRUN", 0x1);
+	G.CPU = th_enum("TRACE_GRAPH_PRINT_CPU", 0x2);
+	G.OVERHEAD = th_enum("TRACE_GRAPH_PRINT_OVERHEAD", 0x4);
+	G.PROC = th_enum("TRACE_GRAPH_PRINT_PROC", 0x8);
+	G.DURATION = th_enum("TRACE_GRAPH_PRINT_DURATION", 0x10);
+	G.ABS_TIME = th_enum("TRACE_GRAPH_PRINT_ABS_TIME", 0x20);
+	G.REL_TIME = th_enum("TRACE_GRAPH_PRINT_REL_TIME", 0x40);
+	G.IRQS = th_enum("TRACE_GRAPH_PRINT_IRQS", 0x80);
+	G.TAIL = th_enum("TRACE_GRAPH_PRINT_TAIL", 0x100);
+	eo = th_member("ftrace_graph_ent_entry", "graph_ent");
+	ro = th_member("ftrace_graph_ret_entry", "ret");
+	if (eo < 0)
+		eo = 8;
+	if (ro < 0)
+		ro = 8;
+	G.o_ent_func = eo + MAX(th_member("ftrace_graph_ent", "func"), 0);
+	G.o_ent_depth = eo + MAX(th_member("ftrace_graph_ent", "depth"), 8);
+	G.o_ret_func = ro + MAX(th_member("ftrace_graph_ret", "func"), 0);
+	G.o_ret_depth = ro + MAX(th_member("ftrace_graph_ret", "depth"), 8);
+	G.o_ret_overrun = ro + th_member("ftrace_graph_ret", "overrun");
+	G.o_ret_calltime = ro + th_member("ftrace_graph_ret", "calltime");
+	G.o_ret_rettime = ro + th_member("ftrace_graph_ret", "rettime");
+	G.irq_start = th_symbol("__irqentry_text_start");
+	G.irq_end = th_symbol("__irqentry_text_end");
+	/* max_bytes_for_cpu: digits of nr_cpu_ids - 1 */
+	p = th_symbol("nr_cpu_ids");
+	if (!p || !th_read_uint(p, &nr, "nr_cpu_ids") || !nr)
+		nr = kt->cpus;
+	G.cpu_width = snprintf(NULL, 0, "%u", nr ? nr - 1 : 0);
+}
+
+static unsigned th_graph_flags(struct th_tctx *t)
+{
+	long o_cur = th_member("trace_array", "current_trace");
+	long o_fl = th_member("tracer", "flags");
+	ulong cur = 0, fl = 0;
+	unsigned val = G.CPU | G.OVERHEAD | G.DURATION | G.IRQS;
+
+	if (o_cur >= 0 && o_fl >= 0 &&
+	    th_read_ulong(t->tr + o_cur, &cur, "current_trace") && cur &&
+	    th_read_ulong(cur + o_fl, &fl, "tracer.flags") && fl)
+		th_read_uint(fl + th_member("tracer_flags", "val"), &val,
+			     "tracer_flags.val");
+	return val;
+}
+
+/* __print_graph_headers_flags() */
+void th_graph_header(struct th_tctx *t)
+{
+	unsigned f;
+	int lat;
+
+	th_graph_init();
+	f = th_graph_flags(t);
+	if (!th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT"))
+		return;
+	lat = th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT");
+	fputc('#', fp);
+	if (f & G.ABS_TIME)
+		fputs("     TIME       ", fp);
+	if (f & G.REL_TIME)
+		fputs("   REL TIME     ", fp);
+	if (f & G.CPU)
+		fputs(" CPU", fp);
+	if (f & G.PROC)
+		fputs("  TASK/PID       ", fp);
+	if (lat)
+		fputs("||||   ", fp);
+	if (f & G.DURATION)
+		fputs("  DURATION   ", fp);
+	fputs("               FUNCTION CALLS\n", fp);
+	fputc('#', fp);
+	if (f & G.ABS_TIME)
+		fputs("      |         ", fp);
+	if (f & G.REL_TIME)
+		fputs("      |         ", fp);
+	if (f & G.CPU)
+		fputs(" |  ", fp);
+	if (f & G.PROC)
+		fputs("   |    |        ", fp);
+	if (lat)
+		fputs("||||   ", fp);
+	if (f & G.DURATION)
+		fputs("   |   |      ", fp);
+	fputs("               |   |   |   |\n", fp);
+}
+
+static ulong th_g_ul(const unsigned char *e, uint32_t len, long off)
+{
+	ulong v = 0;
+
+	if (off >= 0 && off + sizeof(ulong) <= len)
+		memcpy(&v, e + off, sizeof(ulong));
+	return v;
+}
+
+static int th_g_int(const unsigned char *e, uint32_t len, long off)
+{
+	int v = 0;
+
+	if (off >= 0 && off + 4 <= len)
+		memcpy(&v, e + off, 4);
+	return v;
+}
+
+static uint64_t th_g_u64(const unsigned char *e, uint32_t len, long off)
+{
+	uint64_t v = 0;
+
+	if (off >= 0 && off + 8 <= len)
+		memcpy(&v, e + off, 8);
+	return v;
+}
+
+static void th_graph_cpu(int cpu)
+{
+	fprintf(fp, " %*d) ", G.cpu_width, cpu);
+}
+
+/* print_graph_proc(): comm-pid centred in 14 columns */
+static void th_graph_proc(int pid)
+{
+	char comm[32], pid_str[16];
+	int len, spaces = 0, i;
+
+	th_find_cmdline(pid, comm);
+	comm[7] = '\0';
+	snprintf(pid_str, sizeof(pid_str), "%d", pid);
+	len = strlen(comm) + strlen(pid_str) + 1;
+	if (len < 14)
+		spaces = 14 - len;
+	for (i = 0; i < spaces / 2; i++)
+		fputc(' ', fp);
+	fprintf(fp, "%s-%s", comm, pid_str);
+	for (i = 0; i < spaces - spaces / 2; i++)
+		fputc(' ', fp);
+}
+
+static void th_verif_pid(struct th_graph *g, int pid, int cpu)
+{
+	struct th_gcpu *c = &g->cpu[cpu];
+	int prev;
+
+	if (c->last_pid == pid)
+		return;
+	prev = c->last_pid;
+	c->last_pid = pid;
+	if (prev == -1)
+		return;
+	fputs(" ------------------------------------------\n", fp);
+	th_graph_cpu(cpu);
+	th_graph_proc(prev);
+	fputs(" => ", fp);
+	th_graph_proc(pid);
+	fputs("\n ------------------------------------------\n\n", fp);
+}
+
+static char th_find_mark(unsigned long long d)
+{
+	static const struct { unsigned long long val; char sym; } mark[] = {
+		{ 1000000000ULL, '$' }, { 100000000ULL, '@' },
+		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
+		{ 100000ULL, '!' }, { 10000ULL, '+' },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(mark) / sizeof(mark[0]); i++)
+		if (d > mark[i].val)
+			return mark[i].sym;
+	return ' ';
+}
+
+enum { FILL_NONE, FILL_FULL, FILL_START, FILL_END };
+
+/* print_graph_duration() with trace_print_graph_duration() */
+static void th_graph_duration(struct th_tctx *t, struct th_graph *g,
+			      unsigned long long d, int fill)
+{
+	char us[24], ns[8];
+	unsigned long nsecs_rem;
+	int len, i;
+
+	if (!(g->flags & G.DURATION) ||
+	    !th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT"))
+		return;
+	switch (fill) {
+	case FILL_FULL:
+		fputs("              |  ", fp);
+		return;
+	case FILL_START:
+		fputs("  ", fp);
+		return;
+	case FILL_END:
+		fputs(" |", fp);
+		return;
+	}
+	if (g->flags & G.OVERHEAD)
+		fprintf(fp, "%c ", th_find_mark(d));
+	else
+		fputs("  ", fp);
+	nsecs_rem = d % 1000;
+	d /= 1000;
+	snprintf(us, sizeof(us), "%lu", (unsigned long)d);
+	fputs(us, fp);
+	len = strlen(us);
+	if (len < 7) {
+		size_t slen = MIN(sizeof(ns) - 3, 8UL - len);
+
+		snprintf(ns, slen, "%03lu", nsecs_rem);
+		fprintf(fp, ".%s", ns);
+		len += strlen(ns) + 1;
+	}
+	fputs(" us ", fp);
+	for (i = len; i < 8; i++)
+		fputc(' ', fp);
+	fputs("|  ", fp);
+}
+
+static void th_graph_lat(struct th_tctx *t)
+{
+	fputc(' ', fp);
+	th_print_lat_fmt(t->ent);
+	fputs(" | ", fp);
+}
+
+static void th_graph_context(struct th_tctx *t, struct th_graph *g, int pid)
+{
+	if (!th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT"))
+		return;
+	if (g->flags & G.ABS_TIME) {
+		uint64_t ts = t->ts;
+
+		fprintf(fp, "%5lu.%06lu |  ", (ulong)(ts / 1000000000ULL),
+			(ulong)(ts % 1000000000ULL) / 1000);
+	}
+	if (g->flags & G.REL_TIME)
+		fprintf(fp, "%9llu us |  ", 0ULL);
+	if (g->flags & G.CPU)
+		th_graph_cpu(t->cpu);
+	if (g->flags & G.PROC) {
+		th_graph_proc(pid);
+		fputs(" | ", fp);
+	}
+	if (th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT"))
+		th_graph_lat(t);
+}
+
+/* print_graph_irq(): arrows around interrupt entry code */
+static void th_graph_irq(struct th_tctx *t, struct th_graph *g, ulong addr,
+			 int enter, int pid)
+{
+	if (!G.irq_start || addr < G.irq_start || addr >= G.irq_end)
+		return;
+	th_graph_context(t, g, pid);
+	th_graph_duration(t, g, 0, FILL_START);
+	fputs(enter ? "==========>" : "<==========", fp);
+	th_graph_duration(t, g, 0, FILL_END);
+	fputc('\n', fp);
+}
+
+static void th_graph_prologue(struct th_tctx *t, struct th_graph *g,
+			      int enter_irq, ulong addr)
+{
+	int pid = th_ent_pid(t->ent);
+
+	th_verif_pid(g, pid, t->cpu);
+	if (enter_irq)
+		th_graph_irq(t, g, addr, TRUE, pid);
+	th_graph_context(t, g, pid);
+}
+
+/* check_irq_entry() / check_irq_return(): hide irq code unless shown */
+static int th_irq_entry(struct th_graph *g, int cpu, ulong addr, int depth)
+{
+	struct th_gcpu *c = &g->cpu[cpu];
+
+	if (g->flags & G.IRQS)
+		return 0;
+	if (c->depth_irq >= 0)
+		return 1;
+	if (!G.irq_start || addr < G.irq_start || addr >= G.irq_end)
+		return 0;
+	c->depth_irq = depth;
+	return 1;
+}
+
+static int th_irq_return(struct th_graph *g, int cpu, int depth)
+{
+	struct th_gcpu *c = &g->cpu[cpu];
+
+	if (g->flags & G.IRQS)
+		return 0;
+	if (c->depth_irq == -1)
+		return 0;
+	if (c->depth_irq >= depth)
+		c->depth_irq = -1;
+	return 1;
+}
+
+static void th_indent(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fputc(' ', fp);
+}
+
+static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
+			   struct th_rbcpu *rc, long ret_type)
+{
+	const unsigned char *e = t->ent;
+	ulong func = th_g_ul(e, t->len, G.o_ent_func);
+	int depth = th_g_int(e, t->len, G.o_ent_depth);
+	struct th_gcpu *c = &g->cpu[t->cpu];
+	char name[512];
+	const unsigned char *n;
+
+	if (th_irq_entry(g, t->cpu, func, depth))
+		return;
+	th_graph_prologue(t, g, TRUE, func);
+	th_ksym_ps(func, name, sizeof(name));
+	/* get_return_for_leaf(): the next entry on this CPU */
+	if (th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
+	    th_ent_type(n = rc->ev.payload) == ret_type &&
+	    th_ent_pid(n) == th_ent_pid(e) &&
+	    th_g_ul(n, rc->ev.len, G.o_ret_func) == func) {
+		unsigned long long d =
+			th_g_u64(n, rc->ev.len, G.o_ret_rettime) -
+			th_g_u64(n, rc->ev.len, G.o_ret_calltime);
+		ulong rfunc = th_g_ul(n, rc->ev.len, G.o_ret_func);
+
+		th_rb_cpu_advance(rc);
+		c->depth = depth - 1;
+		if (depth >= 0 && depth < TH_GRAPH_DEPTH)
+			c->enter_funcs[depth] = 0;
+		th_graph_duration(t, g, d, FILL_NONE);
+		th_indent(depth * TH_GRAPH_INDENT);
+		fprintf(fp, "%s();\n", name);
+		th_graph_irq(t, g, rfunc, FALSE, th_ent_pid(e));
+		return;
+	}
+	c->depth = depth;
+	if (depth >= 0 && depth < TH_GRAPH_DEPTH)
+		c->enter_funcs[depth] = func;
+	th_graph_duration(t, g, 0, FILL_FULL);
+	th_indent(depth * TH_GRAPH_INDENT);
+	fprintf(fp, "%s() {\n", name);
+}
+
+static void th_graph_return(struct th_tctx *t, struct th_graph *g)
+{
+	const unsigned char *e = t->ent;
+	ulong func = th_g_ul(e, t->len, G.o_ret_func);
+	int depth = th_g_int(e, t->len, G.o_ret_depth);
+	unsigned long long d = th_g_u64(e, t->len, G.o_ret_rettime) -
+			       th_g_u64(e, t->len, G.o_ret_calltime);
+	struct th_gcpu *c = &g->cpu[t->cpu];
+	int match = 1;
+	char name[512];
+
+	if (th_irq_return(g, t->cpu, depth))
+		return;
+	c->depth = depth - 1;
+	if (depth >= 0 && depth < TH_GRAPH_DEPTH) {
+		if (c->enter_funcs[depth] != func)
+			match = 0;
+		c->enter_funcs[depth] = 0;
+	}
+	th_graph_prologue(t, g, FALSE, 0);
+	th_graph_duration(t, g, d, FILL_NONE);
+	th_indent(depth * TH_GRAPH_INDENT);
+	if (match && !(g->flags & G.TAIL))
+		fputs("}\n", fp);
+	else
+		fprintf(fp, "} /* %s */\n", th_ksym_ps(func, name,
+						       sizeof(name)));
+	if (g->flags & G.OVERRUN)
+		fprintf(fp, " (Overruns: %u)\n",
+			(unsigned)th_g_int(e, t->len, G.o_ret_overrun));
+	th_graph_irq(t, g, func, FALSE, th_ent_pid(e));
+}
+
+static void th_graph_comment(struct th_tctx *t, struct th_graph *g)
+{
+	int depth = g->cpu[t->cpu].depth;
+	char *text = malloc(8192);
+	size_t l;
+
+	th_graph_prologue(t, g, FALSE, 0);
+	th_graph_duration(t, g, 0, FILL_FULL);
+	if (depth > 0)
+		th_indent((depth + 1) * TH_GRAPH_INDENT);
+	t->msg_only = TRUE;
+	th_event_text(t, text, 8192);
+	t->msg_only = FALSE;
+	l = strlen(text);
+	if (l && text[l - 1] == '\n')
+		text[--l] = '\0';
+	fprintf(fp, "/* %s */\n", text);
+	free(text);
+}
+
+void th_graph_print(struct th_tctx *t, struct th_rb *rb,
+		    int (*want)(const unsigned char *ent, void *arg), void *arg,
+		    long skip)
+{
+	long T_ENT = th_trace_type("TRACE_GRAPH_ENT");
+	long T_RET = th_trace_type("TRACE_GRAPH_RET");
+	long T_FN = th_trace_type("TRACE_FN");
+	long T_STACK = th_trace_type("TRACE_STACK");
+	struct th_graph *g = calloc(1, sizeof(*g));
+	unsigned char *ent = malloc(65536);
+	struct th_rbcpu *rc;
+	int i, j;
+
+	th_graph_init();
+	g->flags = th_graph_flags(t);
+	for (i = 0; i < NR_CPUS; i++) {
+		g->cpu[i].last_pid = -1;
+		g->cpu[i].depth_irq = -1;
+		for (j = 0; j < TH_GRAPH_DEPTH; j++)
+			g->cpu[i].enter_funcs[j] = 0;
+	}
+	for (;;) {
+		struct th_rbcpu *best = NULL;
+		unsigned type;
+
+		for (i = 0; i < rb->ncpus; i++) {
+			rc = &rb->cpus[i];
+			if (th_rb_cpu_peek(rc) &&
+			    (!best || rc->ev.ts < best->ev.ts))
+				best = rc;
+		}
+		if (!best)
+			break;
+		rc = best;
+		/* the entry outlives its sub-buffer once the CPU moves on */
+		t->len = MIN(rc->ev.len, 65536);
+		memcpy(ent, rc->ev.payload, t->len);
+		t->ent = ent;
+		t->cpu = rc->cpu;
+		t->ts = rc->ev.ts;
+		th_rb_cpu_advance(rc);
+		if (t->len < 8 || t->cpu >= NR_CPUS || !want(ent, arg))
+			continue;
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		type = th_ent_type(ent);
+		if (type == T_ENT)
+			th_graph_entry(t, g, rc, T_RET);
+		else if (type == T_RET)
+			th_graph_return(t, g);
+		else if (type == T_FN || type == T_STACK)
+			th_print_entry(t);
+		else
+			th_graph_comment(t, g);
+	}
+	free(ent);
+	free(g);
+}

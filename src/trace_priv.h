@@ -1,0 +1,112 @@
+/*
+ * tracehunt: private interface of the ring-buffer walker (trace_rb.c),
+ * the event printers (trace_fmt.c, trace_graph.c) and the trace commands
+ * (ftrace_trace.c).
+ */
+#ifndef TRACEHUNT_TRACE_PRIV_H
+#define TRACEHUNT_TRACE_PRIV_H
+
+#include "th.h"
+#include "ringbuf.h"
+
+/* ------------------------------------------------------ trace_rb.c --- */
+
+/* One per-CPU buffer being read in the order of the kernel's iterator:
+ * the reader page from its read offset, then head page .. commit page. */
+struct th_rbcpu {
+	int cpu;
+	ulong cpu_buffer;		/* struct ring_buffer_per_cpu */
+	ulong reader, head, commit;	/* struct buffer_page */
+	ulong bpage;			/* page being decoded */
+	ulong dpage;			/* its buffer_data_page */
+	int on_reader;
+	long pages_left;		/* bound of the walk */
+	unsigned char *buf;		/* one sub-buffer */
+	struct rb_page pg;
+	struct rb_iter it;
+	int done;
+	int have;			/* ev holds the next data event */
+	struct rb_event ev;
+	long bad;			/* malformed records seen */
+	ulong nr_pages;
+	/* counters of the per-CPU buffer */
+	ulong entries, overrun, read;
+	ulong skipped;
+};
+
+/* The ring buffer of an array buffer. */
+struct th_rb {
+	ulong trace_buffer;		/* struct trace_buffer (ring) */
+	ulong array_buffer;		/* struct array_buffer */
+	ulong data;			/* percpu struct trace_array_cpu */
+	uint64_t time_start;
+	int ncpus;
+	struct th_rbcpu *cpus;		/* ncpus entries, cpu numbers inside */
+};
+
+/* tr's main buffer (max buffer when MAX is set); FALSE + message. */
+int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen);
+void th_rb_close(struct th_rb *rb);
+/* Start (or restart) reading one CPU. */
+void th_rb_cpu_start(struct th_rbcpu *c);
+/* Load the next data event into c->ev (c->have); FALSE at the end. */
+int th_rb_cpu_peek(struct th_rbcpu *c);
+void th_rb_cpu_advance(struct th_rbcpu *c);
+/* Header counts like get_total_entries(). */
+void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
+/* Raw records of one CPU for "ftrace trace -r". */
+void th_rb_cpu_raw(struct th_rbcpu *c, long max);
+long th_rb_overruns(struct th_rb *rb);
+
+/* ----------------------------------------------------- trace_fmt.c --- */
+
+struct th_tevent;
+
+struct th_tctx {
+	ulong tr;
+	unsigned int trace_flags;
+	int in_ns;			/* clock counts nanoseconds */
+	int lat_cols;			/* latency columns: 4 or 5 */
+	const char *tracer;		/* current tracer name */
+	char tracer_name[64];
+	int graph;			/* function_graph output */
+	int cpu_file;			/* -1: all CPUs */
+	long idx;			/* entries printed so far */
+	unsigned long started;		/* annotate: CPUs seen (bitmask) */
+	int annotate;
+	/* the entry being printed */
+	int cpu;
+	uint64_t ts;
+	const unsigned char *ent;
+	uint32_t len;
+	int msg_only;			/* print/bprint/bputs: message only */
+	void *graph_state;
+};
+
+int th_tctx_init(struct th_tctx *t, ulong tr);
+void th_tctx_done(struct th_tctx *t);
+/* Flag bit of the tracer options (enum trace_iterator_bits). */
+int th_tflag(struct th_tctx *t, const char *bit);
+/* Print one entry as the "trace" file does. */
+void th_print_entry(struct th_tctx *t);
+/* Pieces shared with the graph printer. */
+void th_find_cmdline(int pid, char *comm);
+void th_print_lat_fmt(const unsigned char *ent);
+/* Event type of an entry; its name; whether it is one of ours. */
+unsigned th_ent_type(const unsigned char *ent);
+int th_ent_pid(const unsigned char *ent);
+const char *th_event_name(unsigned type);
+long th_trace_type(const char *name);
+/* The event's text as the kernel's funcs->trace prints it, without the
+ * context columns, into BUF. */
+void th_event_text(struct th_tctx *t, char *buf, size_t len);
+void th_sym_plain(ulong ip, int offset, char *buf, size_t len);
+
+/* --------------------------------------------------- trace_graph.c --- */
+
+void th_graph_header(struct th_tctx *t);
+void th_graph_print(struct th_tctx *t, struct th_rb *rb,
+		    int (*want)(const unsigned char *ent, void *arg), void *arg,
+		    long skip);
+
+#endif

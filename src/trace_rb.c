@@ -1,0 +1,380 @@
+/*
+ * tracehunt: the ring buffers of a trace array, read in the order of the
+ * kernel's non-consuming iterator (rb_iter_reset/rb_inc_iter): the reader
+ * page from its read offset, then the head page onward up to the commit
+ * page, each sub-buffer only up to its committed bytes.  One sub-buffer
+ * per CPU is held in memory.
+ */
+#include "trace_priv.h"
+
+#define RB_PAGE_FLAGS	3UL	/* RB_PAGE_HEAD | RB_PAGE_UPDATE in list.next */
+#define RB_PAGE_HEAD	1UL
+
+static struct {
+	int init;
+	long tr_ab, tr_max;		/* trace_array.array_buffer, max_buffer */
+	long ab_buffer, ab_data, ab_time_start;
+	long tb_buffers, tb_subbuf, tb_cpus;
+	long pc_reader, pc_head, pc_commit, pc_nr_pages;
+	long pc_entries, pc_overrun, pc_read;
+	long bp_list, bp_read, bp_page;
+	long bdp_commit, bdp_data;
+	long tac_skipped;
+	int local_size;
+	const char *ab_struct, *tb_struct;
+} L;
+
+static int th_rb_layout(char *err, size_t elen)
+{
+	static const char *const ab_names[] = { "array_buffer",
+						"trace_buffer", NULL };
+	static const char *const sub_names[] = { "subbuf_size", "bpage_size",
+						 NULL };
+
+	if (L.init)
+		return L.init > 0;
+	L.init = -1;
+	/*
+	 * Older kernels name the array buffer struct trace_buffer and the
+	 * ring buffer struct ring_buffer (renamed to array_buffer and
+	 * trace_buffer in v5.6): probe which pair this dump has.
+	 */
+	L.tr_ab = th_member_any("trace_array", ab_names, NULL);
+	if (th_size("array_buffer") > 0) {
+		L.ab_struct = "array_buffer";
+		L.tb_struct = "trace_buffer";
+		L.tr_max = th_member("trace_array", "max_buffer");
+	} else {
+		L.ab_struct = "trace_buffer";
+		L.tb_struct = "ring_buffer";
+		L.tr_max = th_member("trace_array", "max_buffer");
+	}
+	L.ab_buffer = th_member(L.ab_struct, "buffer");
+	L.ab_data = th_member(L.ab_struct, "data");
+	L.ab_time_start = th_member(L.ab_struct, "time_start");
+	L.tb_buffers = th_member(L.tb_struct, "buffers");
+	L.tb_cpus = th_member(L.tb_struct, "cpus");
+	/* sub-buffers larger than a page (subbuf_size, v6.8) */
+	L.tb_subbuf = th_member_any(L.tb_struct, sub_names, NULL);
+	L.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
+	L.pc_head = th_member("ring_buffer_per_cpu", "head_page");
+	L.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
+	L.pc_nr_pages = th_member("ring_buffer_per_cpu", "nr_pages");
+	L.pc_entries = th_member("ring_buffer_per_cpu", "entries");
+	L.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
+	L.pc_read = th_member("ring_buffer_per_cpu", "read");
+	L.bp_list = th_member("buffer_page", "list");
+	L.bp_read = th_member("buffer_page", "read");
+	L.bp_page = th_member("buffer_page", "page");
+	L.bdp_commit = th_member("buffer_data_page", "commit");
+	L.bdp_data = th_member("buffer_data_page", "data");
+	L.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
+	L.local_size = sizeof(long);
+	if (L.tr_ab < 0 || L.ab_buffer < 0 || L.tb_buffers < 0 ||
+	    L.pc_reader < 0 || L.pc_head < 0 || L.pc_commit < 0 ||
+	    L.bp_list < 0 || L.bp_page < 0 || L.bdp_commit < 0 ||
+	    L.bdp_data < 0) {
+		snprintf(err, elen, "the dump's debuginfo lacks the ring "
+			 "buffer structures (%s, ring_buffer_per_cpu, "
+			 "buffer_page)", L.tb_struct);
+		return FALSE;
+	}
+	L.init = 1;
+	return TRUE;
+}
+
+static ulong th_rd_ulong(ulong addr, long off, const char *what)
+{
+	ulong v = 0;
+
+	if (off < 0 || !th_read_ulong(addr + off, &v, what))
+		return 0;
+	return v;
+}
+
+int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
+{
+	ulong ab, buffers, subbuf = 0;
+	int cpus[NR_CPUS], n, i;
+	int nbuf = 0;
+
+	memset(rb, 0, sizeof(*rb));
+	if (!th_rb_layout(err, elen))
+		return FALSE;
+	if (max && L.tr_max < 0) {
+		snprintf(err, elen, "this kernel has no max/snapshot buffer");
+		return FALSE;
+	}
+	ab = tr + (max ? L.tr_max : L.tr_ab);
+	rb->array_buffer = ab;
+	rb->trace_buffer = th_rd_ulong(ab, L.ab_buffer, "array_buffer.buffer");
+	rb->data = th_rd_ulong(ab, L.ab_data, "array_buffer.data");
+	if (L.ab_time_start >= 0)
+		th_read_u64(ab + L.ab_time_start, &rb->time_start,
+			    "array_buffer.time_start");
+	if (!rb->trace_buffer) {
+		snprintf(err, elen, "%s buffer not allocated",
+			 max ? "snapshot" : "ring");
+		return FALSE;
+	}
+	buffers = th_rd_ulong(rb->trace_buffer, L.tb_buffers,
+			      "trace_buffer.buffers");
+	if (!buffers) {
+		snprintf(err, elen, "cannot read the per-CPU buffers of "
+			 "trace_buffer %lx", rb->trace_buffer);
+		return FALSE;
+	}
+	if (L.tb_subbuf >= 0) {
+		unsigned int v = 0;
+
+		if (th_read_uint(rb->trace_buffer + L.tb_subbuf, &v,
+				 "trace_buffer.subbuf_size"))
+			subbuf = v;
+	}
+	if (!subbuf)
+		subbuf = PAGESIZE() - L.bdp_data;
+	if (subbuf > 64UL << 20) {
+		snprintf(err, elen, "implausible sub-buffer size %lu", subbuf);
+		return FALSE;
+	}
+	n = th_possible_cpus(cpus, NR_CPUS);
+	rb->cpus = calloc(n ? n : 1, sizeof(*rb->cpus));
+	for (i = 0; i < n; i++) {
+		struct th_rbcpu *c = &rb->cpus[rb->ncpus];
+		ulong pc = th_rd_ulong(buffers + cpus[i] * sizeof(ulong), 0,
+				       "trace_buffer.buffers[cpu]");
+
+		if (!pc)
+			continue;
+		c->cpu = cpus[i];
+		c->cpu_buffer = pc;
+		c->reader = th_rd_ulong(pc, L.pc_reader, "reader_page");
+		c->head = th_rd_ulong(pc, L.pc_head, "head_page");
+		c->commit = th_rd_ulong(pc, L.pc_commit, "commit_page");
+		c->nr_pages = th_rd_ulong(pc, L.pc_nr_pages, "nr_pages");
+		c->entries = th_rd_ulong(pc, L.pc_entries, "entries");
+		c->overrun = th_rd_ulong(pc, L.pc_overrun, "overrun");
+		c->read = th_rd_ulong(pc, L.pc_read, "read");
+		c->buf = malloc(L.bdp_data + subbuf);
+		c->pg.data_size = subbuf;
+		if (rb->data && L.tac_skipped >= 0)
+			c->skipped = th_rd_ulong(th_percpu_ptr(rb->data,
+							       cpus[i]),
+						 L.tac_skipped,
+						 "trace_array_cpu.skipped");
+		c->done = TRUE;
+		rb->ncpus++;
+		nbuf++;
+	}
+	if (!nbuf) {
+		snprintf(err, elen, "no per-CPU ring buffers");
+		free(rb->cpus);
+		rb->cpus = NULL;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+void th_rb_close(struct th_rb *rb)
+{
+	int i;
+
+	for (i = 0; i < rb->ncpus; i++)
+		free(rb->cpus[i].buf);
+	free(rb->cpus);
+	rb->cpus = NULL;
+	rb->ncpus = 0;
+}
+
+/* rb_set_head_page(): the page whose predecessor's next pointer carries
+ * RB_PAGE_HEAD; the cached head_page when no flag is found. */
+static ulong th_rb_find_head(struct th_rbcpu *c)
+{
+	ulong p = c->head, start, next = 0;
+	long i, max = c->nr_pages + 2;
+
+	if (!p)
+		return 0;
+	/* start one page back: the flag sits in the predecessor */
+	if (!th_read_ulong(p + L.bp_list + sizeof(ulong), &start,
+			   "buffer_page.list.prev"))
+		return c->head;
+	p = (start & ~RB_PAGE_FLAGS) - L.bp_list;
+	for (i = 0; i < max && i < TH_MAX_LIST; i++) {
+		if (!th_read_ulong(p + L.bp_list, &next, "buffer_page.list.next"))
+			break;
+		if ((next & RB_PAGE_FLAGS) == RB_PAGE_HEAD)
+			return (next & ~RB_PAGE_FLAGS) - L.bp_list;
+		p = (next & ~RB_PAGE_FLAGS) - L.bp_list;
+	}
+	return c->head;
+}
+
+/* Load bpage's sub-buffer; skip records before SKIP bytes. */
+static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
+{
+	ulong dpage;
+	size_t sz = L.bdp_data + c->pg.data_size;
+	size_t data_size = c->pg.data_size;
+	struct rb_event ev;
+
+	c->bpage = bpage;
+	dpage = th_rd_ulong(bpage, L.bp_page, "buffer_page.page");
+	c->dpage = dpage;
+	if (!dpage || !th_read(dpage, c->buf, sz, "buffer_data_page")) {
+		c->bad++;
+		memset(&c->pg, 0, sizeof(c->pg));
+		c->pg.data_size = data_size;
+		rb_iter_init(&c->it, &c->pg);
+		return FALSE;
+	}
+	if (rb_page_parse(&c->pg, c->buf, sz, L.local_size, L.bdp_data,
+			  data_size, 0) != 0)
+		c->bad++;
+	c->pg.data_size = data_size;
+	rb_iter_init(&c->it, &c->pg);
+	while (skip && c->it.off < skip && rb_iter_next(&c->it, &ev))
+		;
+	return TRUE;
+}
+
+void th_rb_cpu_start(struct th_rbcpu *c)
+{
+	unsigned int read = 0;
+
+	c->done = FALSE;
+	c->have = FALSE;
+	c->bad = 0;
+	c->pages_left = c->nr_pages + 2;
+	if (!c->reader) {
+		c->done = TRUE;
+		return;
+	}
+	if (L.bp_read >= 0)
+		th_read_uint(c->reader + L.bp_read, &read, "buffer_page.read");
+	c->on_reader = TRUE;
+	th_rb_load(c, c->reader, read);
+}
+
+/* rb_inc_iter(): after the reader page comes the head page. */
+static int th_rb_next_page(struct th_rbcpu *c)
+{
+	ulong next;
+
+	if (c->bpage == c->commit || --c->pages_left < 0)
+		return FALSE;
+	if (c->on_reader) {
+		c->on_reader = FALSE;
+		next = th_rb_find_head(c);
+		if (!next || next == c->reader)
+			return FALSE;
+	} else {
+		if (!th_read_ulong(c->bpage + L.bp_list, &next,
+				   "buffer_page.list.next"))
+			return FALSE;
+		next = (next & ~RB_PAGE_FLAGS) - L.bp_list;
+		if (next == c->reader)
+			return FALSE;
+	}
+	th_rb_load(c, next, 0);
+	return TRUE;
+}
+
+int th_rb_cpu_peek(struct th_rbcpu *c)
+{
+	if (c->have)
+		return TRUE;
+	while (!c->done) {
+		if (!rb_iter_next(&c->it, &c->ev)) {
+			if (!th_rb_next_page(c))
+				c->done = TRUE;
+			continue;
+		}
+		if (c->ev.kind == RB_EV_BAD)
+			c->bad++;
+		if (c->ev.kind != RB_EV_DATA)
+			continue;
+		c->have = TRUE;
+		return TRUE;
+	}
+	return FALSE;
+}
+
+void th_rb_cpu_advance(struct th_rbcpu *c)
+{
+	c->have = FALSE;
+}
+
+/* get_total_entries_cpu() */
+void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total)
+{
+	int i;
+
+	*entries = *total = 0;
+	for (i = 0; i < rb->ncpus; i++) {
+		struct th_rbcpu *c = &rb->cpus[i];
+		ulong count;
+
+		if (cpu >= 0 && c->cpu != cpu)
+			continue;
+		count = c->entries - (c->overrun + c->read);
+		if (c->skipped) {
+			count -= c->skipped;
+			*total += count;
+		} else
+			*total += count + c->overrun;
+		*entries += count;
+	}
+}
+
+long th_rb_overruns(struct th_rb *rb)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < rb->ncpus; i++)
+		n += rb->cpus[i].overrun;
+	return n;
+}
+
+static const char *const th_rb_kind[] = {
+	"data", "padding", "discard", "time_extend", "time_stamp", "BAD",
+};
+
+/* Every record of one CPU, raw: page, offset, type_len, delta, bytes. */
+void th_rb_cpu_raw(struct th_rbcpu *c, long max)
+{
+	struct rb_event ev;
+	ulong last = 0;
+	long n = 0;
+	uint32_t i;
+
+	th_rb_cpu_start(c);
+	while (!c->done && (max < 0 || n < max)) {
+		if (c->bpage != last) {
+			fprintf(fp, "CPU %d buffer_page %lx data %lx%s ts %llu "
+				"commit %u%s%s\n", c->cpu, c->bpage, c->dpage,
+				c->on_reader ? " (reader)" : "",
+				(unsigned long long)c->pg.time_stamp,
+				c->pg.commit,
+				c->pg.flags & RB_MISSED_EVENTS ?
+				" MISSED_EVENTS" : "",
+				c->pg.flags & RB_MISSED_STORED ?
+				" MISSED_STORED" : "");
+			last = c->bpage;
+		}
+		if (!rb_iter_next(&c->it, &ev)) {
+			if (!th_rb_next_page(c))
+				c->done = TRUE;
+			continue;
+		}
+		fprintf(fp, "  +%04lx type_len %2u delta %8u ts %llu %s "
+			"len %u:", (ulong)ev.offset, ev.type_len, ev.delta,
+			(unsigned long long)ev.ts, th_rb_kind[ev.kind], ev.len);
+		for (i = 0; ev.payload && i < ev.len && i < 64; i++)
+			fprintf(fp, " %02x", ev.payload[i]);
+		fprintf(fp, "%s\n", ev.payload && ev.len > 64 ? " ..." : "");
+		n++;
+	}
+	c->done = TRUE;
+}
