@@ -792,7 +792,157 @@ static int ptr_to_id(struct ev *e, struct out *o, uint64_t p, struct spec sp)
 	return 0;
 }
 
-/* %pM %pm %pI4 %pi4 %pI6 %pI6c %pU %ph: from bytes in the record */
+static void ip4_string(struct out *b, const unsigned char *p, int lead0)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char t[8];
+
+		snprintf(t, sizeof(t), lead0 ? "%s%03u" : "%s%u",
+			 i ? "." : "", p[i]);
+		puts_n(b, t, strlen(t));
+	}
+}
+
+static void hex_byte(struct out *b, unsigned char c)
+{
+	put(b, hexdig[c >> 4]);
+	put(b, hexdig[c & 15]);
+}
+
+/* ip6_string(): "%pI6" all eight words with leading zeros, "%pi6" no ':' */
+static void ip6_string(struct out *b, const unsigned char *a, int colons)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		hex_byte(b, a[2 * i]);
+		hex_byte(b, a[2 * i + 1]);
+		if (colons && i != 7)
+			put(b, ':');
+	}
+}
+
+/* ip6_compressed_string(): "%pI6c", RFC 5952 as lib/vsprintf.c does it */
+static void ip6_compressed(struct out *b, const unsigned char *a)
+{
+	int i, j, range, longest = 1, colonpos = -1, needcolon = 0;
+	unsigned char zerolength[8] = { 0 };
+	int v4mapped = !memcmp(a, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12);
+	/* ipv6_addr_is_isatap(): s6_addr32[2] | 0x02000000 == 0x02005efe */
+	int isatap = (a[8] | 0x02) == 0x02 && a[9] == 0 && a[10] == 0x5e &&
+		a[11] == 0xfe;
+	int use4 = v4mapped || isatap;
+
+	range = use4 ? 6 : 8;
+	for (i = 0; i < range; i++)
+		for (j = i; j < range; j++) {
+			if (a[2 * j] || a[2 * j + 1])
+				break;
+			zerolength[i]++;
+		}
+	for (i = 0; i < range; i++)
+		if (zerolength[i] > longest) {
+			longest = zerolength[i];
+			colonpos = i;
+		}
+	if (longest == 1)
+		colonpos = -1;
+	for (i = 0; i < range; i++) {
+		unsigned char hi = a[2 * i], lo = a[2 * i + 1];
+
+		if (i == colonpos) {
+			if (needcolon || i == 0)
+				put(b, ':');
+			put(b, ':');
+			needcolon = 0;
+			i += longest - 1;
+			continue;
+		}
+		if (needcolon)
+			put(b, ':');
+		if (hi) {
+			if (hi > 0x0f)
+				hex_byte(b, hi);
+			else
+				put(b, hexdig[hi]);
+			hex_byte(b, lo);
+		} else if (lo > 0x0f) {
+			hex_byte(b, lo);
+		} else {
+			put(b, hexdig[lo]);
+		}
+		needcolon = 1;
+	}
+	if (use4) {
+		if (needcolon)
+			put(b, ':');
+		ip4_string(b, a + 12, 0);
+	}
+}
+
+/*
+ * ip4_addr_string_sa() / ip6_addr_string_sa(): "%pIS[pfsc]".  Returns 1
+ * for an unknown family (the kernel prints "(einval)").
+ */
+static int ip_sockaddr(struct ev *e, struct out *b, const char *ext,
+		       const unsigned char *p, size_t n, struct spec sp)
+{
+	int have_p = 0, have_s = 0, have_f = 0, have_c = 0, i;
+	unsigned int family;
+
+	if (n < 2)
+		return everr(e, PF_ERANGE, "%%p%s of %zu bytes", ext, n);
+	for (i = 2; ext[i]; i++) {
+		have_p |= ext[i] == 'p';
+		have_s |= ext[i] == 's';
+		have_f |= ext[i] == 'f';
+		have_c |= ext[i] == 'c';
+	}
+	family = (unsigned int)rd_uint(e, p, 2);	/* host order */
+	if (family == 2 && n >= 8) {			/* AF_INET */
+		if (ext[0] == 'i')
+			ip4_string(b, p + 4, 1);
+		else
+			ip4_string(b, p + 4, 0);
+		if (have_p) {
+			put(b, ':');
+			number(b, (unsigned int)p[2] << 8 | p[3], sp);
+		}
+		return 0;
+	}
+	if (family == 10 && n >= 28) {			/* AF_INET6 */
+		if (have_p || have_s || have_f)
+			put(b, '[');
+		if (ext[0] == 'I' && have_c)
+			ip6_compressed(b, p + 8);
+		else
+			ip6_string(b, p + 8, ext[0] == 'I');
+		if (have_p || have_s || have_f)
+			put(b, ']');
+		if (have_p) {
+			put(b, ':');
+			number(b, (unsigned int)p[2] << 8 | p[3], sp);
+		}
+		if (have_f) {
+			put(b, '/');
+			/* IPV6_FLOWINFO_MASK: htonl(0x0fffffff) */
+			number(b, ((uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+				   p[6] << 8 | p[7]) & 0x0fffffff, sp);
+		}
+		if (have_s) {
+			put(b, '%');
+			number(b, rd_uint(e, p + 24, 4), sp);
+		}
+		return 0;
+	}
+	if (family != 2 && family != 10)
+		return 1;		/* "(einval)" */
+	return everr(e, PF_ERANGE, "%%p%s of %zu bytes", ext, n);
+}
+
+/* %pM %pm %pI4 %pi4 %pI6 %pI6c %pIS %pU %ph: from bytes in the record */
 static int pointer_bytes(struct ev *e, struct out *o, const char *ext,
 			 const struct val *v, struct spec sp)
 {
@@ -818,13 +968,22 @@ static int pointer_bytes(struct ev *e, struct out *o, const char *ext,
 			put(&b, hexdig[p[j] & 15]);
 		}
 	} else if ((ext[0] == 'I' || ext[0] == 'i') && ext[1] == '4' &&
-		   !ext[2] && v->n >= 4) {
-		for (i = 0; i < 4; i++) {
-			char t[8];
+		   (!ext[2] || ext[2] == 'n') && v->n >= 4) {
+		ip4_string(&b, p, ext[0] == 'i');
+	} else if ((ext[0] == 'I' || ext[0] == 'i') && ext[1] == '6' &&
+		   v->n >= 16) {
+		if (ext[0] == 'I' && ext[2] == 'c')
+			ip6_compressed(&b, p);
+		else
+			ip6_string(&b, p, ext[0] == 'I');
+	} else if ((ext[0] == 'I' || ext[0] == 'i') && ext[1] == 'S') {
+		int r = ip_sockaddr(e, &b, ext, p, v->n, sp);
 
-			snprintf(t, sizeof(t), ext[0] == 'i' ? "%s%03u" :
-				 "%s%u", i ? "." : "", p[i]);
-			puts_n(&b, t, strlen(t));
+		if (r < 0)
+			return r;
+		if (r > 0) {
+			error_string(o, "(einval)", sp);
+			return 0;
 		}
 	} else if (ext[0] == 'U' && v->n >= 16) {
 		static const int be[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,

@@ -478,6 +478,50 @@ static void test_synthetic(void)
 		   "REC->mac, REC->mac, 3, REC->mac, 2, REC->mac",
 		   "00:1b:21:ab:cd:ef 001b21abcdef ef:cd:ab:21:1b:00 "
 		   "0.27.33.171 00-1b-21 00 1b");
+	/* IPv6 and sockaddrs (lib/vsprintf.c ip6_compressed_string()) */
+	{
+		static const struct pf_field nf[] = {
+			{ "a6", "__u8[16]", 8, 16, 0 },
+			{ "sa", "__u8[28]", 24, 28, 0 },
+			{ "m", "__u8[16]", 52, 16, 0 },
+		};
+		static const unsigned char a6[16] = { 0x20, 0x01, 0x0d, 0xb8,
+			0, 0, 0, 0, 0, 0, 0, 0x0f, 0, 0, 0, 1 };
+		static const unsigned char m4[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+			0, 0, 0xff, 0xff, 192, 168, 1, 2 };
+		char err[256], out[512];
+		struct pf_fmt *f;
+
+		memset(R, 0, sizeof(R));
+		memcpy(R + 8, a6, 16);
+		put_le(24, 10, 2);		/* AF_INET6 */
+		R[26] = 0x01;			/* port 443, big endian */
+		R[27] = 0xbb;
+		memcpy(R + 32, a6, 16);
+		put_le(48, 3, 4);		/* scope id */
+		memcpy(R + 52, m4, 16);
+		f = pf_parse("\"%pI6c|%pI6|%pi6|%pISpc|%pISpsc|%pI6c\", "
+			     "REC->a6, REC->a6, REC->a6, REC->sa, REC->sa, REC->m",
+			     nf, 3, err, sizeof(err));
+		CHECK(f != NULL);
+		pf_format(f, R, 80, NULL, out, sizeof(out));
+		CHECK_STR(out, "2001:db8::f:0:1|2001:0db8:0000:0000:0000:000f:"
+			  "0000:0001|20010db8000000000000000f00000001|"
+			  "[2001:db8::f:0:1]:443|[2001:db8::f:0:1]:443%3|"
+			  "::ffff:192.168.1.2");
+		put_le(24, 2, 2);		/* AF_INET */
+		R[28] = 10;
+		R[29] = 0;
+		R[30] = 0;
+		R[31] = 7;
+		pf_format(f, R, 80, NULL, out, sizeof(out));
+		CHECK(strstr(out, "|10.0.0.7:443|10.0.0.7:443|") != NULL);
+		put_le(24, 1, 2);		/* AF_UNIX */
+		pf_format(f, R, 80, NULL, out, sizeof(out));
+		CHECK(strstr(out, "|(einval)|(einval)|") != NULL);
+		pf_free(f);
+		synth_record();
+	}
 	/* %p: NULL and error pointers are not hashed; others are */
 	expect_fmt("\"%p %p %20psfoo|\", 0, -22L, REC->ptr",
 		   "0000000000000000 ffffffffffffffea             do_thing|");
