@@ -1182,7 +1182,8 @@ static int parse_format(struct parser *ps, const char *s, int len)
 				c->prec = -2;
 				nargs++;
 				p++;
-			} else {
+			} else if (p < end && is_dig(*p)) {
+				/* a '.' without digits leaves it at -1 */
 				int w = 0;
 
 				while (p < end && is_dig(*p))
@@ -1196,7 +1197,9 @@ static int parse_format(struct parser *ps, const char *s, int len)
 			c->qual = *p++;
 			if (c->qual == 'Z')
 				c->qual = 'z';
-			if (p < end && *p == c->qual) {
+			/* format_decode(): only "ll" and "hh" double */
+			if (p < end && *p == c->qual &&
+			    (c->qual == 'l' || c->qual == 'h')) {
 				c->qual = c->qual == 'l' ? 'L' : 'H';
 				p++;
 			}

@@ -420,6 +420,10 @@ static void test_synthetic(void)
 	expect_fmt("\"%*d|%-*d|%.*s|%0*x\", 4, 1, 4, 2, 3, REC->comm, 6, 255",
 		   "   1|2   |swa|0000ff");
 	expect_fmt("\"%d %u\", REC->b, REC->c", "1 90");
+	/* vsprintf.c: "%.d" keeps precision -1; number() always prints
+	 * one digit (glibc prints "" for "%.0d" of 0); "%Lu" is long long */
+	expect_fmt("\"[%.d][%.0d][%Lu]\", 0, 0, REC->u64",
+		   "[0][0][9223372036854775809]");
 	/* strings */
 	expect_fmt("\"%s|%10s|%-10s|%.4s\", REC->comm, __get_str(str), "
 		   "__get_str(str), REC->comm",
