@@ -61,13 +61,15 @@ struct pf_ctx {
 	int kptr_restrict;	/* the kernel's kptr_restrict, for %pK */
 	uint64_t ptr_key[2];	/* siphash key of %p (vsprintf.c ptr_key) */
 	/*
-	 * %pS (with_offset = 1: sprint_symbol "func+0x1a/0x80 [mod]") and
-	 * %ps (with_offset = 0: the name alone).  Writes a NUL-terminated
+	 * Symbols, as kallsyms in the dump gives them: mode 0 for %ps
+	 * (sprint_symbol_no_offset: the name alone), 1 for %pS
+	 * (sprint_symbol: "func+0x1a/0x80 [mod]"), 2 for %pB
+	 * (sprint_backtrace: looks up addr - 1).  Writes a NUL-terminated
 	 * string to buf and returns its length; returns -1 when the address
-	 * has no symbol (the kernel then prints the address in hex).
+	 * has no symbol (printed then as "0x<addr>", as the kernel does).
 	 */
-	int (*sym)(void *priv, uint64_t addr, int with_offset,
-		   char *buf, size_t len);
+	int (*sym)(void *priv, uint64_t addr, int mode, char *buf,
+		   size_t len);
 	/*
 	 * %s of a kernel pointer held in the record: copies at most len - 1
 	 * bytes of the NUL-terminated string at addr, NUL-terminates, returns
@@ -75,11 +77,13 @@ struct pf_ctx {
 	 */
 	int (*read_str)(void *priv, uint64_t addr, char *buf, size_t len);
 	/*
-	 * Optional: whether the kernel's trace_check_vprintf() deems a
-	 * pointer string safe (rodata, tracepoint_string, module core of the
-	 * event).  When it returns 0 the kernel prints
-	 * "(0x<addr>:<str>)[UNSAFE-MEMORY]"; NULL means always safe (kernels
-	 * without that check).
+	 * Optional: whether the kernel's trace_check_vprintf() (kernels
+	 * that have it: feature-probe the symbol) deems the string at addr
+	 * safe: kernel rodata
+	 * (__start_rodata..__end_rodata), __tracepoint_str, or the core of
+	 * the event's module.  When it returns 0 the kernel prints
+	 * "(0x<addr>:<str>)[UNSAFE-MEMORY]"; NULL means always safe
+	 * (kernels without that check).
 	 */
 	int (*str_safe)(void *priv, uint64_t addr);
 	/*
