@@ -73,6 +73,13 @@ static int lw_push(struct lw_result *r, long *cap, uint64_t v)
 int lw_walk(uint64_t start, uint64_t stop, long max, lw_read_fn rd,
 	    lw_valid_fn valid, void *ctx, struct lw_result *r)
 {
+	return lw_walk_at(start, stop, 0, max, rd, valid, ctx, r);
+}
+
+int lw_walk_at(uint64_t start, uint64_t stop, long next_off, long max,
+	       lw_read_fn rd, lw_valid_fn valid, void *ctx,
+	       struct lw_result *r)
+{
 	struct lw_set seen = { NULL, 0, 0 };
 	uint64_t cur = start, next;
 	long cap = 0;
@@ -102,7 +109,7 @@ int lw_walk(uint64_t start, uint64_t stop, long max, lw_read_fn rd,
 			r->bad = cur;
 			break;
 		}
-		if (!rd(ctx, cur, &next)) {
+		if (!rd(ctx, cur + next_off, &next)) {
 			r->err = "unreadable entry";
 			r->bad = cur;
 			break;

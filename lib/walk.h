@@ -29,6 +29,10 @@ struct lw_result {
  */
 int lw_walk(uint64_t start, uint64_t stop, long max, lw_read_fn rd,
 	    lw_valid_fn valid, void *ctx, struct lw_result *r);
+/* The same with the next pointer at NEXT_OFF inside each node. */
+int lw_walk_at(uint64_t start, uint64_t stop, long next_off, long max,
+	       lw_read_fn rd, lw_valid_fn valid, void *ctx,
+	       struct lw_result *r);
 void lw_free(struct lw_result *r);
 
 #endif

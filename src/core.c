@@ -232,6 +232,19 @@ void th_hlist_walk(ulong first, long max, struct th_walk *w)
 	th_walk(first, 0, max, w);
 }
 
+void th_chain_walk(ulong first, long next_off, long max, struct th_walk *w)
+{
+	struct lw_result r;
+
+	if (lw_walk_at(first, 0, next_off, max, th_walk_read, th_walk_valid,
+		       NULL, &r) < 0 && !r.err)
+		r.err = "out of memory";
+	w->ent = (ulong *)r.ent;
+	w->n = r.n;
+	w->err = r.err;
+	w->bad = r.bad;
+}
+
 void th_walk_free(struct th_walk *w)
 {
 	free(w->ent);

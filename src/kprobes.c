@@ -272,6 +272,106 @@ static void kp_site_bytes(ulong addr)
 	fprintf(fp, "\n");
 }
 
+/* Count the nodes of a freelist (struct freelist_head: next at node+8). */
+static long kp_count_freelist(ulong head_addr)
+{
+	long o_next = th_member("freelist_node", "next");
+	struct th_walk w;
+	ulong first;
+	long n;
+
+	if (o_next < 0 || !th_read_ulong(head_addr, &first, "freelist head"))
+		return -1;
+	if (!first)
+		return 0;
+	th_chain_walk(first, o_next, 100000, &w);
+	n = w.err ? -1 : w.n;
+	th_walk_free(&w);
+	return n;
+}
+
+/* objpool (v6.7+): free objects are tail - head of each CPU's ring. */
+static long kp_count_objpool(ulong pool, long *total)
+{
+	long o_slots = th_member("objpool_head", "cpu_slots");
+	long o_nr = th_member("objpool_head", "nr_objs");
+	long o_head = th_member("objpool_slot", "head");
+	long o_tail = th_member("objpool_slot", "tail");
+	int cpus[NR_CPUS], n, i, nr = 0;
+	ulong slots, slot;
+	unsigned int h, t;
+	long free_ = 0;
+
+	if (o_slots < 0 || o_head < 0 || o_tail < 0 ||
+	    !th_read_ulong(pool + o_slots, &slots, "objpool_head.cpu_slots"))
+		return -1;
+	if (o_nr >= 0 && th_read_int(pool + o_nr, &nr, "objpool_head.nr_objs"))
+		*total = nr;
+	n = th_possible_cpus(cpus, NR_CPUS);
+	for (i = 0; i < n; i++) {
+		if (!th_read_ulong(slots + cpus[i] * sizeof(ulong), &slot,
+				   "objpool cpu slot") || !slot)
+			continue;
+		if (th_read_uint(slot + o_head, &h, "objpool_slot.head") &&
+		    th_read_uint(slot + o_tail, &t, "objpool_slot.tail"))
+			free_ += (unsigned int)(t - h);
+	}
+	return free_;
+}
+
+/*
+ * Free kretprobe instances, wherever this kernel keeps them: an hlist
+ * free_instances (before v5.11), a freelist in the kretprobe (v5.11 to
+ * the rethook conversion), the rethook's pool (freelist, or objpool from
+ * v6.7), or the kretprobe_holder's objpool.
+ */
+static void kp_instances(ulong krp, int maxactive)
+{
+	long o, total = maxactive, nfree = -1;
+	const char *where = NULL;
+	ulong p;
+
+	if ((o = th_member("kretprobe", "rh")) >= 0) {
+		long o_pool = th_member("rethook", "pool");
+
+		where = "rethook pool";
+		if (o_pool >= 0 && th_read_ulong(krp + o, &p, "kretprobe.rh") &&
+		    p) {
+			if (th_size("objpool_head") > 0)
+				nfree = kp_count_objpool(p + o_pool, &total);
+			else
+				nfree = kp_count_freelist(p + o_pool);
+		}
+	} else if ((o = th_member("kretprobe", "rph")) >= 0) {
+		long o_pool = th_member("kretprobe_holder", "pool");
+
+		where = "objpool";
+		if (o_pool >= 0 && th_read_ulong(krp + o, &p, "kretprobe.rph") &&
+		    p)
+			nfree = kp_count_objpool(p + o_pool, &total);
+	} else if ((o = th_member("kretprobe", "freelist")) >= 0) {
+		where = "freelist";
+		nfree = kp_count_freelist(krp + o);
+	} else if ((o = th_member("kretprobe", "free_instances")) >= 0) {
+		struct th_walk w;
+
+		where = "free_instances";
+		if (th_read_ulong(krp + o, &p, "kretprobe.free_instances")) {
+			th_hlist_walk(p, 100000, &w);
+			nfree = w.err ? -1 : w.n;
+			th_walk_free(&w);
+		}
+	}
+	if (!where)
+		return;
+	if (nfree < 0)
+		fprintf(fp, "  %-15s (%s unreadable)\n", "instances", where);
+	else
+		fprintf(fp, "  %-15s %ld free of %ld, %ld in use (%s)\n",
+			"instances", nfree, total,
+			total >= nfree ? total - nfree : 0, where);
+}
+
 /* Trace events built on kprobes (kprobe_events), found once per command. */
 static ulong *kp_tks;
 static long kp_ntks = -1;
@@ -362,6 +462,7 @@ static void kp_verbose(struct kp_probe *k)
 		fprintf(fp, "  %-15s %d\n", "maxactive", maxactive);
 		fprintf(fp, "  %-15s %d\n", "kretprobe miss", nm);
 		fprintf(fp, "  %-15s %lu\n", "data_size", ds);
+		kp_instances(krp, maxactive);
 	}
 	if (type == 'j' && KP.jp_kp >= 0 && KP.jp_entry >= 0) {
 		ulong e = 0;

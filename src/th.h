@@ -58,6 +58,9 @@ struct th_walk {
 };
 void th_list_walk(ulong head, long max, struct th_walk *w);
 void th_hlist_walk(ulong first, long max, struct th_walk *w);
+/* NULL-terminated chain whose next pointer is at NEXT_OFF in each node;
+ * entries are the node addresses. */
+void th_chain_walk(ulong first, long next_off, long max, struct th_walk *w);
 void th_walk_free(struct th_walk *w);
 
 /* for_each_possible_cpu(): fills CPUS, returns the count. */

@@ -65,6 +65,12 @@ def test_modules_kretprobe_fields(dump):
                          b + "\n"), b
         assert re.search(r"data_size\s+%d\n" % d["TH_%s_KRP_DATA_SIZE" % p],
                          b + "\n"), b
+        # every instance the kernel allocated (maxactive of them) is
+        # accounted for: free + in use = maxactive
+        m = re.search(r"instances\s+(\d+) free of (\d+), (\d+) in use", b)
+        assert m, b
+        assert int(m.group(2)) == d["TH_%s_KRP_MAXACTIVE" % p], b
+        assert int(m.group(1)) + int(m.group(3)) == int(m.group(2)), b
 
 
 @pytest.mark.parametrize("name", ["kprobe_events", "kprobe_profile"])

@@ -81,6 +81,12 @@ int main(void)
 	CHECK(r.n == 2 && strcmp(r.err, "too many entries") == 0);
 	lw_free(&r);
 
+	/* next pointer at an offset: nodes 20, 22, 24 with next at +8 */
+	mem[21] = A(22); mem[23] = A(24); mem[25] = 0;
+	CHECK(lw_walk_at(A(20), 0, 8, 100, rd, valid, NULL, &r) == 0);
+	CHECK(r.n == 3 && r.err == NULL && r.ent[2] == A(24));
+	lw_free(&r);
+
 	/* a long list forces the visited set to grow; the cycle closes at
 	 * its middle */
 	{
