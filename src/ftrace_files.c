@@ -419,7 +419,53 @@ static void ff_option_file(struct th_tr *tr, const char *name)
 
 /* ----------------------------------------------------------- set_event --- */
 
-/* s_next()/t_show() of trace_events.c: enabled event files of TR. */
+static char *ff_str_member(ulong base, long off, char *buf, int len)
+{
+	ulong p = 0;
+
+	buf[0] = '\0';
+	if (off < 0 || !th_read_ulong(base + off, &p, "string pointer") || !p)
+		return NULL;
+	th_read_cstr(p, buf, len, "string");
+	return buf;
+}
+
+/* s_show() for SET_EVENT_MOD: events to enable when a module loads
+ * (tr->mod_events, in kernels that have it). */
+static void ff_mod_events(struct th_tr *tr)
+{
+	long o_head = th_member("trace_array", "mod_events");
+	long o_list = th_member("event_mod_load", "list");
+	char mod[64], match[128], sys[64], ev[128];
+	struct th_walk w;
+	ulong m;
+	long i;
+
+	if (o_head < 0 || o_list < 0)
+		return;
+	th_list_walk(tr->addr + o_head, 10000, &w);
+	for (i = 0; i < w.n; i++) {
+		m = w.ent[i] - o_list;
+		ff_str_member(m, th_member("event_mod_load", "module"), mod,
+			      sizeof(mod));
+		if (ff_str_member(m, th_member("event_mod_load", "match"),
+				  match, sizeof(match))) {
+			fprintf(fp, "%s:mod:%s\n", match, mod);
+			continue;
+		}
+		if (!ff_str_member(m, th_member("event_mod_load", "system"),
+				   sys, sizeof(sys)))
+			strcpy(sys, "*");
+		if (!ff_str_member(m, th_member("event_mod_load", "event"), ev,
+				   sizeof(ev)))
+			strcpy(ev, "*");
+		fprintf(fp, "%s:%s:mod:%s\n", sys, ev, mod);
+	}
+	th_walk_free(&w);
+}
+
+/* s_next()/t_show() of trace_events.c: enabled event files of TR, then
+ * the pending module events. */
 static void ff_set_event(struct th_tr *tr)
 {
 	long o_events = th_member("trace_array", "events");
@@ -455,6 +501,7 @@ static void ff_set_event(struct th_tr *tr)
 		th_warn("%s events: %s at %lx", tr->name[0] ? tr->name :
 			"global", w.err, w.bad);
 	th_walk_free(&w);
+	ff_mod_events(tr);
 }
 
 /* -------------------------------------------------- ftrace filter hashes --- */
@@ -483,6 +530,137 @@ static void ff_mod_list(struct th_tr *tr, int notrace)
 		if (th_read_ulong(m + o_mod, &p, "ftrace_mod_load.module"))
 			th_read_cstr(p, mod, sizeof(mod), "ftrace_mod_load.module");
 		fprintf(fp, "%s:mod:%s\n", func[0] ? func : "*", mod);
+	}
+	th_walk_free(&w);
+}
+
+/* The count a probe keeps for IP in its ftrace_func_mapper (a hash of
+ * ftrace_func_map: entry, data); FALSE when IP has none. */
+static int ff_mapper_count(ulong mapper, ulong ip, long *count)
+{
+	long o_data = th_member("ftrace_func_map", "data");
+	struct ff_hash h;
+	long i;
+	int found = FALSE;
+
+	if (!mapper || o_data < 0 || !ff_hash_read(mapper, &h))
+		return FALSE;
+	for (i = 0; i < h.n && !found; i++)
+		if (h.ip[i] == ip)
+			found = th_read_ulong(h.ent[i] + o_data, (ulong *)count,
+					      "ftrace_func_map.data");
+	ff_hash_free(&h);
+	return found;
+}
+
+/* event_enable_print() of trace_events.c: the mapper's data for IP is a
+ * struct event_probe_data. */
+static int ff_event_probe(ulong mapper, ulong ip, const char *sym)
+{
+	long o_file = th_member("event_probe_data", "file");
+	long o_count = th_member("event_probe_data", "count");
+	long o_enable = th_member("event_probe_data", "enable");
+	long o_call = th_member("trace_event_file", "event_call");
+	char sys[64], name[128];
+	ulong edata, file, call;
+	unsigned char enable = 0;
+	long count = 0;
+
+	if (o_file < 0 || o_count < 0 || o_enable < 0 ||
+	    !ff_mapper_count(mapper, ip, (long *)&edata) ||
+	    !th_read_ulong(edata + o_file, &file, "event_probe_data.file") ||
+	    !th_read_ulong(edata + o_count, (ulong *)&count,
+			   "event_probe_data.count") ||
+	    !th_read(edata + o_enable, &enable, 1, "event_probe_data.enable") ||
+	    !th_read_ulong(file + o_call, &call, "trace_event_file.event_call"))
+		return FALSE;
+	ff_event_names(call, sys, sizeof(sys), name, sizeof(name));
+	fprintf(fp, "%s:%s:%s:%s", sym, enable ? "enable_event" :
+		"disable_event", sys, name);
+	if (count == -1)
+		fprintf(fp, ":unlimited\n");
+	else
+		fprintf(fp, ":count=%ld\n", count);
+	return TRUE;
+}
+
+/* ftrace_probe_print() users of trace_functions.c and their names */
+static const char *const ff_probe_printers[][2] = {
+	{ "ftrace_traceon_print", "traceon" },
+	{ "ftrace_traceoff_print", "traceoff" },
+	{ "ftrace_stacktrace_print", "stacktrace" },
+	{ "ftrace_dump_print", "dump" },
+	{ "ftrace_cpudump_print", "cpudump" },
+	{ "ftrace_snapshot_print", "snapshot" },
+	{ NULL, NULL },
+};
+
+/*
+ * Function probes ("func:command" in set_ftrace_filter): t_probe_next()/
+ * t_probe_show() over tr->func_probes, each probe's filter hash in bucket
+ * order.  A probe without a print callback prints "%ps:%ps"; the
+ * ftrace_probe_print() and snapshot ones "%ps:name" and ":count=N" or
+ * ":unlimited"; event_enable_print() "%ps:enable_event:sys:event:...".
+ * Other printers get a one-line note.
+ */
+static void ff_func_probes(struct th_tr *tr)
+{
+	long o_head = th_member("trace_array", "func_probes");
+	long o_list = th_member("ftrace_func_probe", "list");
+	long o_pops = th_member("ftrace_func_probe", "probe_ops");
+	long o_ops = th_member("ftrace_func_probe", "ops");
+	long o_data = th_member("ftrace_func_probe", "data");
+	long o_func = th_member("ftrace_probe_ops", "func");
+	long o_print = th_member("ftrace_probe_ops", "print");
+	char a[256], b[256];
+	struct th_sym ps;
+	struct th_walk w;
+	struct ff_hash h;
+	ulong probe, pops, func, print, data;
+	long i, j, k, count;
+
+	if (o_head < 0 || o_list < 0 || o_pops < 0 || o_ops < 0 ||
+	    o_func < 0 || o_print < 0)
+		return;
+	th_list_walk(tr->addr + o_head, 10000, &w);
+	for (i = 0; i < w.n; i++) {
+		probe = w.ent[i] - o_list;
+		if (!th_read_ulong(probe + o_pops, &pops,
+				   "ftrace_func_probe.probe_ops") ||
+		    !th_read_ulong(pops + o_func, &func, "probe_ops.func") ||
+		    !th_read_ulong(pops + o_print, &print, "probe_ops.print") ||
+		    !ff_hash_read(ff_ops_hash(probe + o_ops, FALSE), &h))
+			continue;
+		data = 0;
+		if (o_data >= 0)
+			th_read_ulong(probe + o_data, &data,
+				      "ftrace_func_probe.data");
+		k = -1;
+		ps.name[0] = '\0';
+		if (print && th_ksym_lookup(print, &ps) && !ps.offset)
+			for (k = 0; ff_probe_printers[k][0]; k++)
+				if (!strcmp(ps.name, ff_probe_printers[k][0]))
+					break;
+		for (j = 0; j < h.n; j++) {
+			th_ksym_ps(h.ip[j], a, sizeof(a));
+			if (!print)
+				fprintf(fp, "%s:%s\n", a,
+					th_ksym_ps(func, b, sizeof(b)));
+			else if (k >= 0 && ff_probe_printers[k][0]) {
+				fprintf(fp, "%s:%s", a, ff_probe_printers[k][1]);
+				if (ff_mapper_count(data, h.ip[j], &count))
+					fprintf(fp, ":count=%ld\n", count);
+				else
+					fprintf(fp, ":unlimited\n");
+			} else if (!strcmp(ps.name, "event_enable_print") &&
+				   ff_event_probe(data, h.ip[j], a))
+				;
+			else
+				fprintf(fp, "%s: function probe printed by %s "
+					"(not reconstructed)\n", a,
+					th_ksym_ps(print, b, sizeof(b)));
+		}
+		ff_hash_free(&h);
 	}
 	th_walk_free(&w);
 }
@@ -532,6 +710,8 @@ static void ff_ftrace_filter(struct th_tr *tr, int notrace)
 	}
 	ff_hash_free(&h);
 	ff_mod_list(tr, notrace);
+	if (!notrace)	/* FTRACE_ITER_DO_PROBES: the filter file only */
+		ff_func_probes(tr);
 }
 
 /* set_graph_function / set_graph_notrace: g_start()/__g_next()/g_show():

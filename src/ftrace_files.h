@@ -20,6 +20,7 @@ struct ff_hash {
 	ulong addr;
 	ulong size_bits, count, flags;
 	ulong *ip;		/* GETBUF'd, bucket order */
+	ulong *ent;		/* the ftrace_func_entry of each ip */
 	long n;
 };
 

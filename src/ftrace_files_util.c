@@ -236,20 +236,28 @@ ulong ff_ops_hash(ulong ops, int notrace)
 	return h;
 }
 
-static void ff_hash_add(struct ff_hash *h, long *cap, ulong ip)
+static ulong *ff_grow(ulong *a, long n, long ncap)
+{
+	ulong *b = (ulong *)GETBUF(ncap * sizeof(ulong));
+
+	if (n)
+		memcpy(b, a, n * sizeof(ulong));
+	if (a)
+		FREEBUF(a);
+	return b;
+}
+
+static void ff_hash_add(struct ff_hash *h, long *cap, ulong ip, ulong ent)
 {
 	if (h->n >= *cap) {
 		long ncap = *cap ? *cap * 2 : 64;
-		ulong *n = (ulong *)GETBUF(ncap * sizeof(ulong));
 
-		if (h->n)
-			memcpy(n, h->ip, h->n * sizeof(ulong));
-		if (h->ip)
-			FREEBUF(h->ip);
-		h->ip = n;
+		h->ip = ff_grow(h->ip, h->n, ncap);
+		h->ent = ff_grow(h->ent, h->n, ncap);
 		*cap = ncap;
 	}
-	h->ip[h->n++] = ip;
+	h->ip[h->n] = ip;
+	h->ent[h->n++] = ent;
 }
 
 /* A NULL hash reads as an empty one, like ftrace_hash_empty(). */
@@ -290,7 +298,7 @@ int ff_hash_read(ulong hash, struct ff_hash *h)
 		for (j = 0; j < w.n; j++)
 			if (th_read_ulong(w.ent[j] - o_hl + o_ip, &ip,
 					  "ftrace_func_entry.ip"))
-				ff_hash_add(h, &cap, ip);
+				ff_hash_add(h, &cap, ip, w.ent[j] - o_hl);
 		if (w.err)
 			th_warn("ftrace_hash %lx bucket %lu: %s at %lx", hash,
 				i, w.err, w.bad);
@@ -308,7 +316,9 @@ void ff_hash_free(struct ff_hash *h)
 {
 	if (h->ip)
 		FREEBUF(h->ip);
-	h->ip = NULL;
+	if (h->ent)
+		FREEBUF(h->ent);
+	h->ip = h->ent = NULL;
 	h->n = 0;
 }
 
