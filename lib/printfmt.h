@@ -12,6 +12,21 @@
  * pf_format() then formats one record exactly as the kernel's "trace" file
  * prints it (the part after "name: ", without the final newline).
  *
+ * Usage (per event type, once):
+ *
+ *	fmt = pf_parse_ctx(call_print_fmt, fields, nfields, &ctx, err, len);
+ *	if (!fmt) -> print "name: " + pf_fields(...) and a note with err
+ *
+ * per record:
+ *
+ *	n = pf_format(fmt, rec, reclen, &ctx, line, sizeof(line));
+ *	if (n < 0) -> "name: " + pf_fields(...), note with line (the reason)
+ *	else       -> "name: " + line
+ *
+ * Events whose trace_event.funcs is not the generated trace_raw_output_*
+ * are printed by their own code, not through print_fmt: syscalls (see
+ * pf_syscall_enter() below), kprobes, the ftrace internal events.
+ *
  * Nothing here knows where the bytes come from: the record is a byte
  * buffer, long size and endianness are parameters, and whatever needs the
  * dump (symbols, kernel strings, the %p hash key) comes through struct
@@ -48,6 +63,8 @@ struct pf_field {
 #define PF_CTX_BIG_ENDIAN	0x1	/* record and kernel are big endian */
 #define PF_CTX_NO_HASH_PTR	0x2	/* "nohash-ptr": plain %p prints as %px */
 #define PF_CTX_HAVE_PTR_KEY	0x4	/* ptr_key holds the kernel's key */
+#define PF_CTX_PTR_KEY_UNSET	0x8	/* not_filled_random_ptr_key still on:
+					 * %p prints "(____ptrval____)" */
 
 /*
  * What formatting needs from outside the record.  Every callback may be

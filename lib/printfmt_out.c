@@ -781,6 +781,12 @@ static int ptr_to_id(struct ev *e, struct out *o, uint64_t p, struct spec sp)
 		pointer_string(o, p, sp, e->lsize);
 		return 0;
 	}
+	if (e->ctx && (e->ctx->flags & PF_CTX_PTR_KEY_UNSET)) {
+		sp.width = 2 * (e->lsize / 8);
+		error_string(o, e->lsize == 64 ? "(____ptrval____)" :
+			     "(ptrval)", sp);
+		return 0;
+	}
 	if (!(e->ctx && e->ctx->flags & PF_CTX_HAVE_PTR_KEY))
 		return everr(e, PF_ENEED, "%%p needs the kernel's ptr_key");
 	h = pf_siphash_1u64(norm(p, e->lsize, 0), e->ctx->ptr_key);

@@ -529,6 +529,28 @@ static void test_synthetic(void)
 	/* %p: NULL and error pointers are not hashed; others are */
 	expect_fmt("\"%p %p %20psfoo|\", 0, -22L, REC->ptr",
 		   "0000000000000000 ffffffffffffffea             do_thing|");
+	{
+		/* before the key is filled; and "nohash-ptr" */
+		struct pf_ctx c2 = { 0 };
+		char err[64], out[128];
+		struct pf_fmt *f = pf_parse("\"%p|%p|%-20p|\", REC->ptr, 0, "
+					    "REC->ptr", SF, NSF, err,
+					    sizeof(err));
+
+		c2.flags = PF_CTX_PTR_KEY_UNSET;
+		pf_format(f, R, RLEN, &c2, out, sizeof(out));
+		CHECK_STR(out, "(____ptrval____)|0000000000000000|"
+			  "(____ptrval____)|");
+		c2.flags = PF_CTX_NO_HASH_PTR | PF_CTX_HAVE_PTR_KEY;
+		pf_format(f, R, RLEN, &c2, out, sizeof(out));
+		/* only a bare "%p" becomes "%px" (trace_event_format()) */
+		CHECK(!strncmp(out, "ffffffff81000100|0000000000000000|",
+			       34) && strlen(out) == 34 + 21);
+		c2.flags = 0;
+		CHECK(pf_format(f, R, RLEN, &c2, out, sizeof(out)) ==
+		      -PF_ENEED);
+		pf_free(f);
+	}
 	/* kernel siphash_1u64 of a known vector */
 	{
 		uint64_t key[2] = { 0x0706050403020100ULL,
