@@ -60,6 +60,7 @@ struct tx_site {
 	ulong aux;		/* per kind: target, key, record index */
 	unsigned short len;
 	unsigned char kind;
+	unsigned char rlen;	/* alternatives: replacement length */
 };
 
 struct tx_func {
@@ -367,7 +368,7 @@ static long tx_msize(const char *s, const char *m)
 static void tx_tables(const ulong *val)
 {
 	const unsigned char *p;
-	long n, i, esz, o1, o2;
+	long n, i, esz, o1, o2, o3, o4;
 
 	/*
 	 * return thunks, retpolines, IBT, SMP locks: s32 relative entries
@@ -380,18 +381,25 @@ static void tx_tables(const ulong *val)
 	tx_rel32_table(val, S_IBT, S_IBT_END, TH_TX_IBT, 4);
 	tx_rel32_table(val, S_SMP, S_SMP_END, TH_TX_SMP_LOCK, 1);
 
-	/* struct alt_instr: instr_offset (s32, relative) and instrlen (the
-	 * whole patched length, padding included) from the debuginfo */
+	/* struct alt_instr: instr_offset, repl_offset (s32, relative),
+	 * instrlen (the whole patched length, padding included) and
+	 * replacementlen, from the debuginfo */
 	esz = th_size("alt_instr");
 	o1 = th_member("alt_instr", "instr_offset");
 	o2 = th_member("alt_instr", "instrlen");
+	o3 = th_member("alt_instr", "repl_offset");
+	o4 = th_member("alt_instr", "replacementlen");
 	p = tx_table(val, S_ALT, S_ALT_END, esz, &n);
-	if (o1 >= 0 && o2 >= 0 && o2 < esz)
+	if (o1 >= 0 && o2 >= 0 && o3 >= 0 && o4 >= 0 && o2 < esz && o4 < esz)
 		for (i = 0; p && i < n; i++) {
 			const unsigned char *e = p + i * esz;
+			ulong base = val[S_ALT] + i * esz;
 
-			tx_add(val[S_ALT] + i * esz + o1 + tx_s32(e + o1),
-			       e[o2], TH_TX_ALTERNATIVE, 0);
+			tx_add(base + o1 + tx_s32(e + o1), e[o2],
+			       TH_TX_ALTERNATIVE, base + o3 + tx_s32(e + o3));
+			if (T.nsite && T.site[T.nsite - 1].kind ==
+			    TH_TX_ALTERNATIVE)
+				T.site[T.nsite - 1].rlen = e[o4];
 		}
 
 	/* struct paravirt_patch_site: instr (absolute), len (u8); gone since
@@ -650,6 +658,48 @@ static void tx_where(ulong t, char *buf, size_t len)
 		 th_owner_str(&ow, o, sizeof(o)));
 }
 
+/*
+ * Does the memory M (MLEN bytes, at dump address MA) hold the code SRC
+ * (SLEN bytes, at file address SA) as apply_alternatives() leaves it:
+ * the same instructions (same length and opcode byte; calls and jumps to
+ * the same place, a jmp possibly shortened), NOPs anywhere merged and
+ * moved to the end?
+ */
+static int tx_same_shape(struct tx_run *r, const unsigned char *m, int mlen,
+			 ulong ma, const unsigned char *src, int slen, ulong sa)
+{
+	int mo = 0, so = 0;
+	struct insn mi, si;
+
+	while (so < slen) {
+		if (!insn_decode(src + so, slen - so, sa + so, &si))
+			return FALSE;
+		if (si.kind == INSN_NOP) {
+			so += si.len;
+			continue;
+		}
+		for (;;) {
+			if (mo >= mlen || !insn_decode(m + mo, mlen - mo,
+						       ma + mo, &mi))
+				return FALSE;
+			if (mi.kind != INSN_NOP)
+				break;
+			mo += mi.len;
+		}
+		if ((si.kind == INSN_CALL || si.kind == INSN_JMP) &&
+		    si.opcode != 0xff) {
+			if (mi.kind != si.kind || mi.target != si.target + r->off)
+				return FALSE;
+		} else if (mi.len != si.len || m[mo] != src[so]) {
+			return FALSE;
+		}
+		mo += mi.len;
+		so += si.len;
+	}
+	return mo == mlen || insn_nop_run(m + mo, mlen - mo, mlen - mo) ==
+		mlen - mo;
+}
+
 /* Is the memory at site S (file addresses) a form the kernel writes? */
 static int tx_site_ok(struct tx_run *r, const struct tx_site *s)
 {
@@ -746,12 +796,24 @@ static int tx_site_ok(struct tx_run *r, const struct tx_site *s)
 		tx_why(r, "return site holds %s",
 			 in.text);
 		return FALSE;
+	case TH_TX_ALTERNATIVE: {
+		const unsigned char *repl = tx_file_bytes(s->aux, s->rlen, NULL);
+
+		if (tx_same_shape(r, m, s->len, a, T.disk +
+				  (s->start - T.text), s->len, s->start) ||
+		    (repl && tx_same_shape(r, m, s->len, a, repl, s->rlen,
+					   s->aux)))
+			return TRUE;
+		tx_why(r, "alternative at %lx holds neither its original nor "
+		       "its replacement", a);
+		return FALSE;
+	}
 	case TH_TX_IBT:
 		return insn_is_endbr(m, 4);
 	case TH_TX_SMP_LOCK:
 		return m[0] == 0xf0 || m[0] == 0x3e;
 	default:
-		/* alternatives, paravirt, retpolines: any replacement */
+		/* paravirt, retpolines: any replacement */
 		return TRUE;
 	}
 }
