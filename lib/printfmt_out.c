@@ -1105,11 +1105,18 @@ static int string_arg(struct ev *e, struct out *o, const struct val *v,
 	int n;
 
 	if (v->kind == TY_BUF) {
+		uintptr_t a = (uintptr_t)v->p, r0 = (uintptr_t)e->rec;
+		size_t n = v->n;
+
 		if (!v->p) {
 			error_string(o, "(null)", sp);
 			return 0;
 		}
-		string_n(o, (const char *)v->p, v->n, sp);
+		/* the kernel reads on past a field that lacks its NUL: to
+		 * the end of the record at least */
+		if (e->rec && a >= r0 && a < r0 + e->reclen)
+			n = r0 + e->reclen - a;
+		string_n(o, (const char *)v->p, n, sp);
 		return 0;
 	}
 	/* check_pointer() */

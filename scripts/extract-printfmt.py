@@ -4,6 +4,13 @@ print_fmt interpreter's unit tests (tests/unit/test_printfmt.c).
 
     scripts/extract-printfmt.py [--scenario wrap] [--instance NAME] OUTDIR
 
+Regenerate the unit-test data (about two minutes):
+
+    D=tests/unit/data/printfmt
+    /usr/bin/python3 scripts/extract-printfmt.py --scenario wrap $D
+    /usr/bin/python3 scripts/extract-printfmt.py --scenario graph \\
+        --instance inst1 $D
+
 Runs ONE interactive crash process on the fixture's vmcore and writes:
 
   OUTDIR/events.txt      every event of ftrace_events with its print_fmt and

@@ -433,6 +433,39 @@ static void test_synthetic(void)
 	expect_fmt("\"%s\" \" %s\", REC->sptr, (char *)REC->comm",
 		   "kernel string swapper/0");
 	expect_fmt("\"%s\", 0 ? \"x\" : 0", "(null)");
+	{
+		/* a char array without its NUL runs on into the next field */
+		char err[64], out[128];
+		struct pf_fmt *f = pf_parse("\"%s\", REC->mac", SF, NSF, err,
+					    sizeof(err));
+
+		R[80] = 'a';
+		pf_format(f, R, RLEN, NULL, out, sizeof(out));
+		CHECK_STR(out, "a\x1b!\xab\xcd\xef");
+		memset(R + 80, 'x', 6);
+		R[86] = 'y';
+		R[87] = 'z';
+		pf_format(f, R, 88, NULL, out, sizeof(out));
+		CHECK_STR(out, "xxxxxxyz");
+		pf_free(f);
+		synth_record();
+	}
+	{
+		/* a 32-bit kernel: long is 32 bits */
+		struct pf_ctx c4 = { 0 };
+		char err[64], out[128];
+		struct pf_fmt *f;
+
+		c4.long_size = 4;
+		f = pf_parse_ctx("\"%lx %lu %ld %s %zu\", REC->i, (unsigned long)-1, "
+				 "(long)REC->u, __print_flags(-1L, \"|\", { 1, "
+				 "\"A\" }), sizeof(long)", SF, NSF, &c4, err,
+				 sizeof(err));
+		CHECK(f != NULL);
+		pf_format(f, R, RLEN, &c4, out, sizeof(out));
+		CHECK_STR(out, "fffffffb 4294967295 -16 A|0xfffffffe 4");
+		pf_free(f);
+	}
 	/* expressions */
 	expect_fmt("\"%d %d %d %d %d %d\", 7 / 2, -7 / 2, -7 % 3, 1 << 4, "
 		   "-16 >> 2, 0x10 >> 4",
