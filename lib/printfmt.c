@@ -708,8 +708,10 @@ static int parse_call(struct parser *ps, const char *name, int len)
 	case F_NS_WITHOUT_SECS:
 		nd->ty = ty_int(32, 0);
 		break;
-	case F_EXPECT:
-		nd->ty = ty_int(64, 1);
+	case F_EXPECT:		/* long __builtin_expect(long, long) */
+		nd->ty = ty_int(ps->lsize, 1);
+		if (ps->f->nodes[first].ty.kind != TY_INT)
+			return perr(ps, "__builtin_expect of a string");
 		break;
 	}
 	/* the first flag/symbol argument: the list entries follow */

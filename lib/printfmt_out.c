@@ -596,6 +596,8 @@ static int eval(struct ev *e, int ni, struct val *v)
 		break;
 	case N_CALL:
 		r = eval_call(e, nd, v);
+		if (r >= 0 && v->kind == TY_INT)
+			v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
 		break;
 	case N_INDEX: {
 		uint64_t i;
