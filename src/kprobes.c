@@ -6,14 +6,12 @@
 #include "th.h"
 #include "kprobe_events.h"
 #include "kprobes.h"
+#include "kplist.h"
 
-/* include/linux/kprobes.h: these are #defines, absent from debuginfo;
- * unchanged since Linux kernel commit ae6aa16fdc16 ("kprobes: introduce
- * ftrace based optimization") (v3.5) added FTRACE. */
-#define KPROBE_FLAG_GONE	1
-#define KPROBE_FLAG_DISABLED	2
-#define KPROBE_FLAG_OPTIMIZED	4
-#define KPROBE_FLAG_FTRACE	8
+#define KPROBE_FLAG_GONE	KPL_FLAG_GONE
+#define KPROBE_FLAG_DISABLED	KPL_FLAG_DISABLED
+#define KPROBE_FLAG_OPTIMIZED	KPL_FLAG_OPTIMIZED
+#define KPROBE_FLAG_FTRACE	KPL_FLAG_FTRACE
 
 static struct {
 	int inited;
@@ -179,37 +177,39 @@ long th_kprobes_collect(struct kp_probe **out)
 	return n;
 }
 
+static void kp_to_kpl(struct kp_probe *k, struct kpl_probe *p)
+{
+	p->addr = k->addr;
+	p->pre_handler = k->pre;
+	p->flags = k->flags;
+	p->site_flags = k->pflags;
+}
+
 char th_kprobe_type(struct kp_probe *k)
 {
-	if (KP.pre_handler_kretprobe && k->pre == KP.pre_handler_kretprobe)
-		return 'r';
-	if (KP.setjmp_pre_handler && k->pre == KP.setjmp_pre_handler)
-		return 'j';
-	return 'k';
+	struct kpl_syms s = { KP.pre_handler_kretprobe, KP.setjmp_pre_handler };
+	struct kpl_probe p;
+
+	kp_to_kpl(k, &p);
+	return kpl_type(&p, &s);
 }
 
 /* report_probe() in kernel/kprobes.c */
 static void kp_report(struct kp_probe *k)
 {
-	char sym[256], mod[64], buf[512];
+	char ps[512], line[1024];
+	struct kpl_probe p;
 	struct th_sym s;
-	unsigned int f = k->flags, pf = k->pflags;
+	int found;
 
-	if (th_ksym_lookup(k->addr, &s)) {
-		strcpy(sym, s.name);
-		strcpy(mod, s.module);
-		fprintf(fp, "%016lx  %c  %s+0x%x  %s ", k->addr, th_kprobe_type(k), sym,
-			(unsigned int)s.offset, mod[0] ? mod : " ");
-	} else {
-		fprintf(fp, "%016lx  %c  %s ", k->addr, th_kprobe_type(k),
-			th_ksym_pS(k->addr, buf, sizeof(buf)));
-	}
-	fprintf(fp, "%s%s%s%s\n",
-		(f & KPROBE_FLAG_GONE) ? "[GONE]" : "",
-		((f & KPROBE_FLAG_DISABLED) && !(f & KPROBE_FLAG_GONE)) ?
-		"[DISABLED]" : "",
-		(pf & KPROBE_FLAG_OPTIMIZED) ? "[OPTIMIZED]" : "",
-		(pf & KPROBE_FLAG_FTRACE) ? "[FTRACE]" : "");
+	kp_to_kpl(k, &p);
+	found = th_ksym_lookup(k->addr, &s);
+	if (!found)
+		th_ksym_pS(k->addr, ps, sizeof(ps));
+	if (kpl_format(&p, th_kprobe_type(k), found ? s.name : NULL, s.offset,
+		       s.module, ps, line, sizeof(line)) < 0)
+		return;
+	fputs(line, fp);
 }
 
 static void kp_handler_line(const char *label, ulong addr)
