@@ -12,26 +12,7 @@
 #include "kprobes.h"
 #include "kprobe_events.h"
 #include "ftrace_ops.h"
-#if __has_include("textcheck.h")
 #include "textcheck.h"
-#define HK_HAVE_TEXT 1
-#else
-/* text integrity lands with src/textcheck.c */
-struct th_text_finding {
-	ulong addr, func;
-	char func_name[128];
-	int len;
-	unsigned char disk[16], mem[16];
-	char decoded_disk[96], decoded_mem[96];
-	char why[160];
-};
-struct th_text_stats { long functions, compared; };
-typedef void (*th_text_cb)(const struct th_text_finding *f, void *arg);
-static int th_text_check(th_text_cb cb, void *arg, struct th_text_stats *st)
-{
-	return -1;
-}
-#endif
 
 enum hk_verdict { HK_OK, HK_NOTE, HK_SUSPICIOUS, HK_HIDDEN, HK_NVERDICT };
 static const char *const hk_vname[] = { "ok", "note", "suspicious",
@@ -497,11 +478,21 @@ void cmd_hooks(void)
 			}
 		}
 	}
-	if (text_ok)
+	if (text_ok) {
 		fprintf(fp, "text: %ld core functions compared with the "
 			"vmlinux on disk; module text has no file to compare "
 			"with and is checked through its ftrace records and "
 			"kprobes only\n", ts.compared);
+		if (verbose) {
+			fprintf(fp, "text: %ld differ from the file, explained by",
+				ts.differing);
+			for (k = 0; k < TH_TX_NKINDS; k++)
+				if (ts.explained_kind[k])
+					fprintf(fp, " %s %ld", th_text_kind_name(k),
+						ts.explained_kind[k]);
+			fprintf(fp, "; %ld unexplained\n", ts.unexplained);
+		}
+	}
 	fprintf(fp, "hooks: %ld findings: ok %ld, note %ld, suspicious %ld, "
 		"HIDDEN %ld\n", hk_n, count[HK_OK], count[HK_NOTE],
 		count[HK_SUSPICIOUS], count[HK_HIDDEN]);
