@@ -41,8 +41,10 @@ void cmd_ftrace(void)
 	for (s = ft_subcmds; s->name; s++) {
 		if (strcmp(args[1], s->name) == 0) {
 			/* subcommands getopt() their own argv: argv[0] is the
-			 * subcommand's name */
-			optind = 1;
+			 * subcommand's name.  optind = 0 makes glibc forget
+			 * the state of the last getopt() (a half-parsed
+			 * option cluster would otherwise be read again). */
+			optind = 0;
 			s->func(argcnt - 1, args + 1);
 			return;
 		}
