@@ -32,10 +32,10 @@ struct ev {
 	const struct pf_ctx *ctx;
 	int big, lsize;
 	struct out tmp;		/* the kernel's iter->tmp_seq */
-	char tmpbuf[PF_TMP_SIZE];
 	char *err;
 	size_t errlen;
 	int depth;
+	char tmpbuf[PF_TMP_SIZE];	/* last: ev_init() clears what is above */
 };
 
 static int everr(struct ev *e, int code, const char *fmt, ...)
@@ -1274,6 +1274,7 @@ static void ev_init(struct ev *e, const struct pf_fmt *f,
 	e->tmp.cap = sizeof(e->tmpbuf);
 	e->err = err;
 	e->errlen = errlen;
+	e->depth = 0;
 }
 
 int pf_format(const struct pf_fmt *f, const unsigned char *rec,

@@ -18,6 +18,13 @@
 
 #define DATA "tests/unit/data/printfmt/"
 
+/* ASan: fill ALL of malloc()'s memory with garbage, not its first 4 KiB */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "max_malloc_fill_size=16777216:malloc_fill_byte=127";
+}
+
 struct event {
 	char *system, *name, *fmt;
 	struct pf_field *fields;
