@@ -16,6 +16,105 @@
 
 static struct thf_state S;
 
+/* -------------------------------------------------------------- enums --- */
+
+/*
+ * Every enumerator of the enum that holds MEMBER, from one gdb "ptype"
+ * (one debuginfo lookup instead of one per name: a name that is absent
+ * costs crash a search of every symbol table).  gdb prints
+ * "type = enum {A = 1, B, C = 4}": a value left out is the previous + 1.
+ */
+struct thf_enumv {
+	char name[64];
+	ulong val;
+};
+
+static int thf_enum_all(const char *member, struct thf_enumv *out, int max)
+{
+	char cmd[128], *buf, *p, *e;
+	FILE *f = tmpfile();
+	long len, next = 0;
+	int n = 0;
+
+	if (!f)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "ptype %s", member);
+	if (!gdb_pass_through(cmd, f, GNU_RETURN_ON_ERROR)) {
+		fclose(f);
+		return 0;
+	}
+	fflush(f);
+	len = ftell(f);
+	if (len <= 0 || len > (1 << 20) || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return 0;
+	}
+	buf = malloc(len + 1);
+	if (!buf || (long)fread(buf, 1, len, f) != len) {
+		free(buf);
+		fclose(f);
+		return 0;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	p = strstr(buf, "enum {");
+	e = p ? strchr(p, '}') : NULL;
+	if (!p || !e) {
+		free(buf);
+		return 0;
+	}
+	*e = '\0';
+	for (p += 6; p && *p && n < max; ) {
+		char *comma = strchr(p, ',');
+		char *eq;
+		size_t l;
+
+		if (comma)
+			*comma = '\0';
+		while (*p == ' ')
+			p++;
+		eq = strstr(p, " = ");
+		l = eq ? (size_t)(eq - p) : strlen(p);
+		while (l && p[l - 1] == ' ')
+			l--;
+		if (l && l < sizeof(out[0].name)) {
+			memcpy(out[n].name, p, l);
+			out[n].name[l] = '\0';
+			if (eq)
+				next = strtol(eq + 3, NULL, 0);
+			out[n].val = (ulong)next & 0xffffffffUL;
+			next++;
+			n++;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	free(buf);
+	return n;
+}
+
+#define THF_MAX_ENUM 64
+static struct thf_enumv thf_opsfl[THF_MAX_ENUM];
+static int thf_nopsfl = -1;
+
+/* FTRACE_OPS_FL_<NAME> as the dump defines it, 0 when absent */
+ulong thf_ops_flag(const char *name)
+{
+	char full[80];
+	int i;
+
+	if (thf_nopsfl < 0)
+		thf_nopsfl = thf_enum_all("FTRACE_OPS_FL_ENABLED", thf_opsfl,
+					  THF_MAX_ENUM);
+	snprintf(full, sizeof(full), "FTRACE_OPS_FL_%s", name);
+	for (i = 0; i < thf_nopsfl; i++)
+		if (strcmp(thf_opsfl[i].name, full) == 0)
+			return thf_opsfl[i].val;
+	/* gdb could not list the enum: ask for the one name */
+	if (thf_nopsfl == 0)
+		return (ulong)th_enum(full, 0);
+	return 0;
+}
+
 /* ------------------------------------------------------------- hashes --- */
 
 struct thf_pair {
@@ -336,23 +435,40 @@ static int thf_recfl_load(struct thf_recfl *f)
 		{ "FTRACE_FL_TOUCHED", offsetof(struct thf_recfl, touched) },
 		{ "FTRACE_FL_MODIFIED", offsetof(struct thf_recfl, modified) },
 	};
+	struct thf_enumv all[THF_MAX_ENUM];
+	int nall = thf_enum_all("FTRACE_FL_ENABLED", all, THF_MAX_ENUM);
 	ulong lowest = 0;
 	size_t i;
+	int k;
 
 	memset(f, 0, sizeof(*f));
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		long v = th_enum(names[i].name, 0);
-		ulong bit = (ulong)v & 0xffffffffUL;
+		ulong bit = 0;
 
+		if (nall) {
+			for (k = 0; k < nall; k++)
+				if (strcmp(all[k].name, names[i].name) == 0)
+					bit = all[k].val;
+		} else {
+			bit = (ulong)th_enum(names[i].name, 0) & 0xffffffffUL;
+		}
 		if (!bit || (bit & (bit - 1)))
 			continue;
 		*(ulong *)((char *)f + names[i].off) = bit;
-		if (!lowest || bit < lowest)
+	}
+	/* FTRACE_REF_MAX_SHIFT is the lowest bit of the enum in every
+	 * version: the reference count lives below every flag */
+	for (k = 0; k < nall; k++)
+		if (all[k].val && (!lowest || all[k].val < lowest))
+			lowest = all[k].val;
+	for (i = 0; !nall && i < sizeof(names) / sizeof(names[0]); i++) {
+		ulong bit = *(ulong *)((char *)f + names[i].off);
+
+		if (bit && (!lowest || bit < lowest))
 			lowest = bit;
 	}
 	if (!f->enabled)
 		return FALSE;
-	/* FTRACE_REF_MAX_SHIFT is the lowest flag bit in every version */
 	f->ref_mask = lowest - 1;
 	return TRUE;
 }
@@ -533,7 +649,7 @@ ulong thf_expected_target(struct thf_state *s, const struct thf_rec *r,
 		return direct;
 	}
 	if (s->fl.tramp_en && (r->flags & s->fl.tramp_en)) {
-		ulong adding = th_enum("FTRACE_OPS_FL_ADDING", 0);
+		ulong adding = thf_ops_flag("ADDING");
 
 		/* ftrace_find_tramp_ops_curr(): ops being added are not
 		 * attached yet */
@@ -552,35 +668,84 @@ ulong thf_expected_target(struct thf_state *s, const struct thf_rec *r,
 	return s->ftrace_caller;
 }
 
-/* ------------------------------------------------------------- flags --- */
+/* ------------------------------------------------------ symbol text --- */
 
-static const char *const thf_ops_flag_names[] = {
-	"ENABLED", "DYNAMIC", "SAVE_REGS", "SAVE_REGS_IF_SUPPORTED",
-	"RECURSION_SAFE", "RECURSION", "STUB", "INITIALIZED", "DELETED",
-	"ADDING", "REMOVING", "MODIFYING", "ALLOC_TRAMP", "IPMODIFY", "PID",
-	"RCU", "TRACE_ARRAY", "PERMANENT", "DIRECT", "SUBOP", "GRAPH", "JMP",
-	"CONTROL", "PER_CPU", "GLOBAL", "LIST_FUNC", NULL
-};
+/* %pS of the ops fields and the "->" target, once per ops: the 37,000
+ * lines of a function_graph dump share a handful of ops */
+static struct thf_opstr *thf_opstr;
+static char thf_sarrow[2][320];		/* by FTRACE_FL_REGS_EN */
+static int thf_sarrow_done[2];
+
+const struct thf_opstr *thf_ops_str(struct thf_state *s, int i)
+{
+	struct thf_opstr *o;
+	ulong t;
+
+	if (i < 0 || i >= s->nops)
+		return NULL;
+	if (!thf_opstr)
+		thf_opstr = calloc(s->nops, sizeof(*thf_opstr));
+	if (!thf_opstr)
+		return NULL;
+	o = &thf_opstr[i];
+	if (o->done)
+		return o;
+	th_ksym_pS(s->ops[i].trampoline, o->tramp, sizeof(o->tramp));
+	th_ksym_pS(s->ops[i].func, o->func, sizeof(o->func));
+	th_ksym_pS(s->ops[i].addr, o->self, sizeof(o->self));
+	/* for a trampoline of its own the target does not depend on the
+	 * record; a static one (FTRACE_GRAPH_ADDR) neither */
+	t = thf_tramp_func(s, &s->ops[i], NULL);
+	o->arrow[0] = '\0';
+	if (t) {
+		char b[300];
+
+		snprintf(o->arrow, sizeof(o->arrow), " ->%s",
+			 th_ksym_pS(t, b, sizeof(b)));
+	}
+	o->done = TRUE;
+	return o;
+}
+
+const char *thf_static_arrow(struct thf_state *s, int regs_en)
+{
+	struct thf_rec r;
+	ulong t;
+	int k = !!regs_en;
+
+	if (!thf_sarrow_done[k]) {
+		char b[300];
+
+		r.ip = 0;
+		r.flags = k ? s->fl.regs_en : 0;
+		t = thf_tramp_func(s, NULL, &r);
+		thf_sarrow[k][0] = '\0';
+		if (t)
+			snprintf(thf_sarrow[k], sizeof(thf_sarrow[k]), " ->%s",
+				 th_ksym_pS(t, b, sizeof(b)));
+		thf_sarrow_done[k] = TRUE;
+	}
+	return thf_sarrow[k];
+}
+
+/* ------------------------------------------------------------- flags --- */
 
 char *thf_ops_flags_str(ulong flags, char *buf, size_t len)
 {
-	char name[64];
 	ulong rest = flags;
 	size_t n = 0;
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; thf_ops_flag_names[i]; i++) {
-		ulong bit;
+	thf_ops_flag("ENABLED");	/* loads the table */
+	for (i = 0; i < thf_nopsfl; i++) {
+		ulong bit = thf_opsfl[i].val;
 
-		snprintf(name, sizeof(name), "FTRACE_OPS_FL_%s",
-			 thf_ops_flag_names[i]);
-		bit = (ulong)th_enum(name, 0);
 		if (!bit || (bit & (bit - 1)) || !(rest & bit))
 			continue;
 		rest &= ~bit;
 		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
-			      n ? "|" : "", thf_ops_flag_names[i]);
+			      n ? "|" : "", thf_opsfl[i].name + 14);
 	}
 	if (rest)
 		n += snprintf(buf + n, n < len ? len - n : 0, "%s0x%lx",
@@ -621,8 +786,8 @@ struct thf_state *thf_load(void)
 			S.ftrace_regs_caller;
 	S.graph_caller = th_symbol("ftrace_graph_caller");
 	S.prepare_ftrace_return = th_symbol("prepare_ftrace_return");
-	S.ops_fl_alloc_tramp = th_enum("FTRACE_OPS_FL_ALLOC_TRAMP", 0);
-	S.ops_fl_save_regs = th_enum("FTRACE_OPS_FL_SAVE_REGS", 0);
+	S.ops_fl_alloc_tramp = thf_ops_flag("ALLOC_TRAMP");
+	S.ops_fl_save_regs = thf_ops_flag("SAVE_REGS");
 	/* print_rec() checks FTRACE_MCOUNT_MAX_OFFSET since v6.0; its
 	 * weak-function scan is the mark of it */
 	S.have_max_offset = th_symbol("ftrace_check_for_weak_functions") ||

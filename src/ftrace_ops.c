@@ -8,68 +8,6 @@
  */
 #include "ftrace_ops.h"
 
-/* ---------------------------------------------------- symbol caches --- */
-
-/* %pS of the ops fields and the "->" target, once per ops (37,000 lines
- * of a function_graph dump share a handful of ops) */
-struct thf_opstr {
-	int done;
-	char tramp[320];
-	char func[320];
-	char arrow[320];	/* " ->%pS" or "" */
-	char self[320];		/* %pS of the ops struct (for "ops:") */
-};
-static struct thf_opstr *thf_opstr;
-static char thf_static_arrow[2][320];	/* by FTRACE_FL_REGS_EN */
-static int thf_static_done[2];
-
-static struct thf_opstr *thf_ops_strings(struct thf_state *s, int i)
-{
-	struct thf_opstr *o;
-	ulong t;
-
-	if (!thf_opstr)
-		thf_opstr = calloc(s->nops ? s->nops : 1, sizeof(*thf_opstr));
-	if (!thf_opstr)
-		return NULL;
-	o = &thf_opstr[i];
-	if (o->done)
-		return o;
-	th_ksym_pS(s->ops[i].trampoline, o->tramp, sizeof(o->tramp));
-	th_ksym_pS(s->ops[i].func, o->func, sizeof(o->func));
-	th_ksym_pS(s->ops[i].addr, o->self, sizeof(o->self));
-	t = thf_tramp_func(s, &s->ops[i], NULL);
-	o->arrow[0] = '\0';
-	if (t) {
-		char b[300];
-
-		snprintf(o->arrow, sizeof(o->arrow), " ->%s",
-			 th_ksym_pS(t, b, sizeof(b)));
-	}
-	o->done = TRUE;
-	return o;
-}
-
-/* add_trampoline_func(m, NULL, rec): depends only on REGS_EN */
-static const char *thf_static_arrow_of(struct thf_state *s,
-				       const struct thf_rec *r)
-{
-	int k = (r->flags & s->fl.regs_en) ? 1 : 0;
-	ulong t;
-
-	if (!thf_static_done[k]) {
-		char b[300];
-
-		t = thf_tramp_func(s, NULL, r);
-		thf_static_arrow[k][0] = '\0';
-		if (t)
-			snprintf(thf_static_arrow[k], sizeof(thf_static_arrow[k]),
-				 " ->%s", th_ksym_pS(t, b, sizeof(b)));
-		thf_static_done[k] = TRUE;
-	}
-	return thf_static_arrow[k];
-}
-
 /* print_rec(): "name" or "name [mod]"; FALSE for an invalid record
  * (FTRACE_MCOUNT_MAX_OFFSET exceeded, or no symbol) */
 static int thf_rec_name(struct thf_state *s, ulong ip, char *buf, size_t len)
@@ -131,7 +69,7 @@ static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 		if (i < 0)
 			fputs("\ttramp: ERROR!", fp);
 		for (; i >= 0; i = thf_tramp_ops_next(s, r->ip, i)) {
-			struct thf_opstr *o = thf_ops_strings(s, i);
+			const struct thf_opstr *o = thf_ops_str(s, i);
 
 			if (!o)
 				break;
@@ -139,13 +77,14 @@ static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 				o->arrow);
 		}
 	} else {
-		fputs(thf_static_arrow_of(s, r), fp);
+		fputs(thf_static_arrow(s, !!(r->flags & f->regs_en)), fp);
 	}
 	if (f->call_ops_en && (r->flags & f->call_ops_en)) {
+		const struct thf_opstr *o;
+
 		i = thf_unique_ops(s, r->ip);
-		if (i >= 0 && thf_ops_strings(s, i))
-			fprintf(fp, "\tops: %s (%s)", thf_opstr[i].self,
-				thf_opstr[i].func);
+		if (i >= 0 && (o = thf_ops_str(s, i)))
+			fprintf(fp, "\tops: %s (%s)", o->self, o->func);
 		else
 			fputs("\tops: ERROR!", fp);
 	}

@@ -96,6 +96,20 @@ ulong thf_tramp_func(struct thf_state *s, const struct thf_ops *op,
  * what the address is ("ftrace_regs_caller", "trampoline", "direct"). */
 ulong thf_expected_target(struct thf_state *s, const struct thf_rec *r,
 			  const char **why);
+/* %pS texts of an ops, computed once: trampoline, func, the ops itself,
+ * and " ->X" (what the trampoline calls) or "" */
+struct thf_opstr {
+	int done;
+	char tramp[320];
+	char func[320];
+	char self[320];
+	char arrow[320];
+};
+const struct thf_opstr *thf_ops_str(struct thf_state *s, int i);
+/* " ->X": what ftrace_caller (or ftrace_regs_caller) calls, or "" */
+const char *thf_static_arrow(struct thf_state *s, int regs_en);
+/* FTRACE_OPS_FL_<NAME> from the dump's enum, 0 when absent */
+ulong thf_ops_flag(const char *name);
 /* FTRACE_OPS_FL_* names of FLAGS into BUF ("ENABLED|DYNAMIC|0x100000") */
 char *thf_ops_flags_str(ulong flags, char *buf, size_t len);
 /* Text of the dump: one page cached, for call-site reads */

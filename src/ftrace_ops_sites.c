@@ -18,7 +18,10 @@ struct site_opts {
 	const char *module;
 	int nsyms;
 	ulong *sym;		/* addresses of the SYMBOL arguments */
+	char **symarg;		/* ... as given */
+	long *symhits;
 	char **symname;		/* names not resolvable by crash */
+	long *namehits;
 	int nnames;
 };
 
@@ -32,42 +35,32 @@ struct site_count {
 static int site_role(struct thf_state *s, const struct thf_rec *r, ulong t,
 		     char *buf, size_t len)
 {
+	const struct thf_opstr *os;
 	char b[300], b2[300];
-	ulong d = 0, f;
+	ulong d = 0;
 	int i;
 
 	if (t && t == s->ftrace_caller) {
-		struct thf_rec nr = *r;
-
-		nr.flags &= ~s->fl.regs_en;
-		f = thf_tramp_func(s, NULL, &nr);
-		snprintf(buf, len, "ftrace_caller ->%s",
-			 f ? th_ksym_pS(f, b, sizeof(b)) : "?");
+		snprintf(buf, len, "ftrace_caller%s", thf_static_arrow(s, 0));
 		return TRUE;
 	}
 	if (t && t == s->ftrace_regs_caller) {
-		struct thf_rec nr = *r;
-
-		nr.flags |= s->fl.regs_en;
-		f = thf_tramp_func(s, NULL, &nr);
-		snprintf(buf, len, "ftrace_regs_caller ->%s",
-			 f ? th_ksym_pS(f, b, sizeof(b)) : "?");
+		snprintf(buf, len, "ftrace_regs_caller%s",
+			 thf_static_arrow(s, 1));
 		return TRUE;
 	}
-	if ((i = thf_ops_by_tramp(s, t)) >= 0) {
+	if ((i = thf_ops_by_tramp(s, t)) >= 0 && (os = thf_ops_str(s, i))) {
 		const struct thf_ops *op = &s->ops[i];
 
-		f = thf_tramp_func(s, op, r);
-		th_ksym_pS(op->trampoline, b, sizeof(b));
-		if (t != op->trampoline)
+		if (t != op->trampoline) {
 			snprintf(buf, len, "inside the trampoline %s of ops "
-				 "%lx (+0x%lx)", b, op->addr,
+				 "%lx (+0x%lx)", os->tramp, op->addr,
 				 t - op->trampoline);
-		else
-			snprintf(buf, len, "tramp: %s (ops %lx) ->%s", b,
-				 op->addr,
-				 f ? th_ksym_pS(f, b2, sizeof(b2)) : "?");
-		return t == op->trampoline;
+			return FALSE;
+		}
+		snprintf(buf, len, "tramp: %s (ops %lx)%s", os->tramp,
+			 op->addr, os->arrow);
+		return TRUE;
 	}
 	if (thf_hash_has(&s->direct, r->ip, &d) && d && d == t) {
 		snprintf(buf, len, "direct-->%s", th_ksym_pS(t, b, sizeof(b)));
@@ -201,7 +194,7 @@ print:
 }
 
 static int site_selected(struct thf_state *s, const struct thf_rec *r,
-			 const struct site_opts *o)
+			 struct site_opts *o)
 {
 	int i;
 
@@ -215,16 +208,22 @@ static int site_selected(struct thf_state *s, const struct thf_rec *r,
 		return TRUE;
 	for (i = 0; i < o->nsyms; i++)
 		if (r->ip >= o->sym[i] &&
-		    r->ip <= o->sym[i] + (ulong)s->max_offset)
+		    r->ip <= o->sym[i] + (ulong)s->max_offset) {
+			o->symhits[i]++;
 			return TRUE;
+		}
 	if (o->nnames) {
 		struct th_sym ks;
 
+		/* names crash does not know (a hidden module's): compare
+		 * with the kernel's own symbol of every record */
 		if (th_ksym_lookup(r->ip, &ks) &&
 		    ks.offset <= (ulong)s->max_offset)
 			for (i = 0; i < o->nnames; i++)
-				if (strcmp(ks.name, o->symname[i]) == 0)
+				if (strcmp(ks.name, o->symname[i]) == 0) {
+					o->namehits[i]++;
 					return TRUE;
+				}
 	}
 	return FALSE;
 }
@@ -276,26 +275,42 @@ void th_ftrace_sites(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		o.sym = (ulong *)GETBUF(sizeof(ulong) * (argc - optind));
-		o.symname = (char **)GETBUF(sizeof(char *) * (argc - optind));
+		int n = argc - optind;
+
+		o.sym = (ulong *)GETBUF(sizeof(ulong) * n);
+		o.symarg = (char **)GETBUF(sizeof(char *) * n);
+		o.symhits = (long *)GETBUF(sizeof(long) * n);
+		o.symname = (char **)GETBUF(sizeof(char *) * n);
+		o.namehits = (long *)GETBUF(sizeof(long) * n);
 		for (i = optind; i < argc; i++) {
 			ulong a = th_symbol(argv[i]);
 
 			if (!a && hexadecimal(argv[i], 0))
 				a = htol(argv[i], RETURN_ON_ERROR, NULL);
-			if (a && a != BADADDR)
+			if (a && a != BADADDR) {
+				o.symarg[o.nsyms] = argv[i];
+				o.symhits[o.nsyms] = 0;
 				o.sym[o.nsyms++] = a;
-			else
+			} else {
+				o.namehits[o.nnames] = 0;
 				o.symname[o.nnames++] = argv[i];
+			}
 		}
 	}
 	for (k = 0; k < s->nrec; k++)
 		if (site_selected(s, &s->rec[k], &o))
 			site_check(s, &s->rec[k],
 				   o.all || o.nsyms || o.nnames, &c);
-	if ((o.nsyms || o.nnames) && !c.records)
-		fprintf(fp, "ftrace sites: no dyn_ftrace record at the given "
-			"symbol(s): not traceable by ftrace\n");
+	for (i = 0; i < o.nsyms; i++)
+		if (!o.symhits[i])
+			fprintf(fp, "ftrace sites: %s: no dyn_ftrace record at "
+				"%lx: not traceable by ftrace\n", o.symarg[i],
+				o.sym[i]);
+	for (i = 0; i < o.nnames; i++)
+		if (!o.namehits[i])
+			fprintf(fp, "ftrace sites: %s: no such symbol with a "
+				"dyn_ftrace record: not traceable by ftrace\n",
+				o.symname[i]);
 	if (s->rec_err)
 		th_warn("ftrace_pages: %s at %lx: records after it are missing",
 			s->rec_err, s->rec_bad);
@@ -308,8 +323,11 @@ void th_ftrace_sites(int argc, char **argv)
 			c.endbr, c.endbr == 1 ? "" : "s");
 	else
 		fprintf(fp, "; sites at function+0 (no endbr64)\n");
-	if (o.sym)
+	if (o.sym) {
 		FREEBUF(o.sym);
-	if (o.symname)
+		FREEBUF(o.symarg);
+		FREEBUF(o.symhits);
 		FREEBUF(o.symname);
+		FREEBUF(o.namehits);
+	}
 }
