@@ -73,3 +73,50 @@ clean:
 	rm -rf build extensions/tracehunt.so
 
 .PHONY: all install unit check demo clean
+
+# ---- fuzzing and sanitizers (issue 10) -------------------------------------
+#   make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS="ringbuf insn"]
+#                        each libFuzzer target (clang) in turn, see fuzz/run.sh
+#   make fuzz-replay     the seed and regression corpora through every target
+#                        built with $(CC) and ASan+UBSan, without libFuzzer
+#   make SANITIZE=1 BUILD=build/san SO=build/san/tracehunt.so check
+#                        the extension built with ASan+UBSan, loaded into
+#                        crash with the runtime preloaded (fuzz/san/crash);
+#                        the run fails on any sanitizer report (give its own
+#                        SO: a plain .so at the same path is not relinked)
+FUZZ_TARGETS ?= ringbuf insn printfmt bprint walk
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+fuzz_lib = $(wildcard lib/$(1).c lib/$(1)_*.c)
+
+$(BUILD)/fuzz/fuzz-%: fuzz/fuzz_%.c $(LIB) $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) -Ilib -o $@ \
+		$< $(call fuzz_lib,$*)
+
+$(BUILD)/fuzz/replay-%: fuzz/fuzz_%.c fuzz/replay.c $(LIB) $(wildcard lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -g -O1 $(WARN) $(FUZZ_SAN) -Ilib -o $@ fuzz/replay.c $< \
+		$(call fuzz_lib,$*)
+
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
+	sh fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay-%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		$(BUILD)/fuzz/replay-$$t fuzz/corpus/$$t fuzz/regress/$$t; done
+
+ifeq ($(SANITIZE),1)
+# crash itself is not instrumented: fuzz/san/crash preloads the runtime
+# the .so was linked with; fuzz/san/th_sanitize.py (a pytest plugin) fails
+# the session on any report left in TH_SAN_LOGDIR.
+export TH_SAN_RUNTIME := $(shell $(CC) -print-file-name=libasan.so)
+export TH_SAN_LOGDIR := $(abspath $(BUILD))/san-logs
+export PATH := $(abspath fuzz/san):$(PATH)
+export PYTHONPATH := $(abspath fuzz/san)$(if $(PYTHONPATH),:$(PYTHONPATH))
+export PYTEST_ADDOPTS := -p th_sanitize $(PYTEST_ADDOPTS)
+endif
+
+.PHONY: fuzz fuzz-replay

@@ -1,0 +1,49 @@
+/*
+ * Fuzz target: lib/ringbuf.c, one sub-buffer.
+ * Input: byte 0 selects the layout (bit 0: big endian, bit 1: 4-byte
+ * local_t, bits 2-3: data capacity = all the bytes given, 4080, 16 or 0);
+ * the rest is the buffer_data_page.
+ */
+#include <stdint.h>
+#include <stddef.h>
+#include "ringbuf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const size_t caps[] = { (size_t)-1, 4080, 16, 0 };
+	struct rb_page pg;
+	struct rb_iter it;
+	struct rb_event ev;
+	volatile unsigned sum = 0;
+	int ls, be, n = 0;
+	size_t off, cap, i;
+
+	if (size < 1)
+		return 0;
+	be = data[0] & 1;
+	ls = data[0] & 2 ? 4 : 8;
+	off = 8 + ls;
+	cap = caps[(data[0] >> 2) & 3];
+	data++;
+	size--;
+	if (cap == (size_t)-1)
+		cap = size > off ? size - off : 0;
+	if (rb_page_parse(&pg, data, size, ls, off, cap, be) < 0)
+		return 0;
+	(void)sum;
+	rb_iter_init(&it, &pg);
+	while (rb_iter_next(&it, &ev) == 1) {
+		/* Every record is within the committed bytes ... */
+		if (ev.offset > pg.commit || ev.size > pg.commit - ev.offset)
+			__builtin_trap();
+		/* ... and its payload can be read whole. */
+		if (ev.payload)
+			for (i = 0; i < ev.len; i++)
+				sum += ev.payload[i];
+		/* Every record advances: at most one per 4 bytes. */
+		if (++n > (int)(pg.commit / 4) + 1)
+			__builtin_trap();
+		rb_fix_abs_ts(ev.ts, pg.time_stamp);
+	}
+	return 0;
+}

@@ -1,0 +1,483 @@
+#!/usr/bin/python3
+"""Damaged-dump matrix: damaged copies of a real ELF fixture, each opened by
+ONE crash process that runs every tracehunt command, timed per command.
+
+  scripts/damage-matrix.py [--scenario modules] [--only NAME,...] [--keep]
+                           [--list]
+
+Each damage is planted in a (sparse) copy of the fixture's vmcore at the
+physical address crash's own `vtop` gives for the kernel object, found by
+crash expressions on the undamaged dump (no address or offset is written
+here).  A copy is deleted as soon as its run is checked.  A run passes when:
+crash does not crash (no fatal signal, exit status 0), no command takes
+more than LIMIT seconds, no command's output grows past a bound (8 times
+the undamaged output, at least 4 MB), and crash still works afterwards
+(`sys` after the commands prints the RELEASE line).
+
+tests/test_damaged.py runs this matrix under pytest.
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+import damage  # noqa: E402
+
+PYTHON = "/usr/bin/python3"
+LIMIT = float(os.environ.get("TRACEHUNT_DAMAGE_LIMIT", "10"))
+STARTUP = 600		# crash opening a dump on a loaded machine
+NONCANON = 0x00dead0000000100
+USERPTR = 0x00007fffdead0000
+GARBAGE = 0x4141414141414141
+FATAL = re.compile(r"Segmentation fault|SIGSEGV|SIGBUS|SIGABRT|Aborted|"
+                   r"core dumped|AddressSanitizer|runtime error:|"
+                   r"double free|stack smashing")
+
+# Commands besides one "ftrace cat" per truth file (thlib.Dump.commands()).
+EXTRA = ["kprobes", "kprobes -v", "kprobes -x", "ftrace", "ftrace ls",
+         "ftrace ops", "ftrace ops -v", "ftrace sites", "ftrace tracers -v",
+         "hooks", "hooks -v", "hooks -j"]
+
+
+def fixture_dir(scenario, variant="elf"):
+    out = subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "fixture.py"),
+                          "--variant", variant, scenario], check=True,
+                         capture_output=True, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
+def load_manifest(d):
+    import json
+    with open(os.path.join(d, "manifest.json")) as f:
+        return json.load(f)
+
+
+def commands(man):
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import thlib
+    cmds = []
+    for n in man["truth_files"]:
+        c = thlib.truth_to_command(n)
+        if c and c not in cmds:
+            cmds.append(c)
+    return cmds + [c for c in EXTRA if c not in cmds]
+
+
+# ---- running crash, timed per command -------------------------------------
+
+class Run:
+    """One crash process over CMDS; per-command wall time measured from
+    when each output file appears (polled every 0.1 s)."""
+
+    def __init__(self, vmlinux, vmcore, cmds, so=None, limit=LIMIT,
+                 out_bound=None):
+        self.cmds = cmds
+        self.dir = tempfile.mkdtemp(prefix="th-damage-")
+        self.files = [os.path.join(self.dir, "%03d.out" % i)
+                      for i in range(len(cmds))]
+        self.final = os.path.join(self.dir, "final.out")
+        lines = ["extend %s" % so] if so else []
+        lines += ["%s > %s" % (c, f) for c, f in zip(cmds, self.files)]
+        if so:
+            lines.append("extend -u %s" % so)
+        lines.append("sys > %s" % self.final)
+        cf = os.path.join(self.dir, "cmds")
+        with open(cf, "w") as f:
+            f.write("\n".join(lines) + "\nexit\n")
+        self.log_path = os.path.join(self.dir, "log")
+        self.problems = []
+        self.times = {}
+        self.sizes = {}
+        self.killed = None
+        out_bound = out_bound or {}
+        t0 = time.time()
+        with open(self.log_path, "wb") as log:
+            p = subprocess.Popen(["crash", "-s", vmlinux, vmcore, "-i", cf],
+                                 stdin=subprocess.DEVNULL, stdout=log,
+                                 stderr=subprocess.STDOUT,
+                                 start_new_session=True)
+            seen = {}
+            while p.poll() is None:
+                time.sleep(0.1)
+                now = time.time()
+                for i, f in enumerate(self.files + [self.final]):
+                    if i not in seen and os.path.exists(f):
+                        seen[i] = now
+                cur = max(seen) if seen else None
+                if cur is None:
+                    if now - t0 > STARTUP:
+                        self.kill(p, "crash did not reach the first "
+                                  "command within %d s" % STARTUP)
+                    continue
+                if cur < len(self.cmds):
+                    c = self.cmds[cur]
+                    if now - seen[cur] > limit * 3:
+                        self.kill(p, "hang: '%s' still running after "
+                                  "%.0f s" % (c, now - seen[cur]))
+                    try:
+                        size = os.path.getsize(self.files[cur])
+                    except OSError:
+                        size = 0
+                    if size > out_bound.get(c, 1 << 62):
+                        self.kill(p, "endless output: '%s' wrote %d "
+                                  "bytes" % (c, size))
+                if now - t0 > STARTUP + limit * 3 * (len(self.cmds) + 2):
+                    self.kill(p, "crash did not finish")
+            end = time.time()
+        self.rc = p.returncode
+        with open(self.log_path, "rb") as f:
+            self.log = f.read(1 << 20).decode(errors="replace")
+        order = sorted(seen)
+        for k, i in enumerate(order):
+            nxt = seen[order[k + 1]] if k + 1 < len(order) else end
+            if i < len(self.cmds):
+                self.times[self.cmds[i]] = nxt - seen[i]
+                self.sizes[self.cmds[i]] = os.path.getsize(self.files[i])
+        self.opened = bool(seen)
+
+    def kill(self, p, why):
+        if self.killed is None:
+            self.killed = why
+            self.problems.append(why)
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def out(self, cmd):
+        try:
+            with open(self.files[self.cmds.index(cmd)], "rb") as f:
+                return f.read().decode(errors="replace")
+        except (OSError, ValueError):
+            return None
+
+    def final_out(self):
+        try:
+            with open(self.final) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def cleanup(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# ---- finding the objects to damage ----------------------------------------
+
+# name -> crash expression of an ADDRESS (of a pointer or a page)
+EXPRS = {
+    "ops": "ftrace_ops_list",
+    "ops_next": "&ftrace_ops_list->next",
+    "ops_list_head": "&ftrace_ops_list",
+    "pages": "ftrace_pages_start",
+    "pages_next": "&ftrace_pages_start->next",
+    "pages_records": "&ftrace_pages_start->records",
+    "types": "trace_types",
+    "types_next": "&trace_types->next",
+    "types_name": "&trace_types->name",
+    "types_head": "&trace_types",
+    "arr_buffer": "&global_trace.array_buffer.buffer",
+    "tr_list": "&global_trace.list",
+    "tr_list_next": "global_trace.list.next",
+    "kp_table": "&kprobe_table",
+}
+RB = "((struct trace_buffer *)global_trace.array_buffer.buffer)"
+for _cpu in range(2):
+    EXPRS["buffers%d" % _cpu] = "&%s->buffers[%d]" % (RB, _cpu)
+    for _w in ("commit_page", "reader_page", "head_page", "tail_page"):
+        EXPRS["%s%d" % (_w, _cpu)] = "%s->buffers[%d]->%s->page" % (
+            RB, _cpu, _w)
+        EXPRS["%s%d_bp" % (_w, _cpu)] = "%s->buffers[%d]->%s" % (
+            RB, _cpu, _w)
+    EXPRS["commit_page%d_pageptr" % _cpu] = \
+        "&%s->buffers[%d]->commit_page->page" % (RB, _cpu)
+
+
+def crash_batch(man, named):
+    """Run NAMED [(name, command)] in one crash; {name: output}."""
+    d = tempfile.mkdtemp(prefix="th-damage-probe-")
+    try:
+        cf = os.path.join(d, "cmds")
+        with open(cf, "w") as f:
+            for i, (_, c) in enumerate(named):
+                f.write("%s > %s/%d.out\n" % (c, d, i))
+            f.write("exit\n")
+        subprocess.run(["crash", "-s", man["vmlinux"], man["vmcore"], "-i",
+                        cf], stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=STARTUP)
+        res = {}
+        for i, (n, _) in enumerate(named):
+            try:
+                with open("%s/%d.out" % (d, i)) as f:
+                    res[n] = f.read()
+            except OSError:
+                res[n] = ""
+        return res
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def probe(man):
+    """Virtual and physical addresses of every object in EXPRS (those this
+    dump has), plus the kprobe hlist nodes."""
+    named = [(n, "p/x (unsigned long)(%s)" % e) for n, e in EXPRS.items()]
+    named += [("kptable", "p/x kprobe_table"),
+              ("hlist_off", "p/x (unsigned long)&((struct kprobe *)0)"
+               "->hlist")]
+    res = crash_batch(man, named)
+    virt = {}
+    for n, text in res.items():
+        m = re.search(r"\$\d+ = (0x[0-9a-f]+)", text)
+        if m and n not in ("kptable",):
+            virt[n] = int(m.group(1), 16)
+    nodes = [int(x, 16) for x in re.findall(r"first = (0x[0-9a-f]+)",
+                                            res.get("kptable", ""))
+             if int(x, 16)]
+    if nodes:
+        virt["kp_node"] = nodes[0]
+    res = crash_batch(man, [(n, "vtop %x" % v) for n, v in virt.items()
+                            if v and n != "hlist_off"])
+    phys = {}
+    for n, text in res.items():
+        try:
+            phys[n] = damage.parse_vtop(text)
+        except ValueError:
+            pass
+    return virt, phys
+
+
+# ---- the damages ----------------------------------------------------------
+
+def u64(v):
+    return (v & (1 << 64) - 1).to_bytes(8, "little")
+
+
+def u32(v):
+    return (v & 0xffffffff).to_bytes(4, "little")
+
+
+def rnd(seed, n):
+    r = random.Random(seed)
+    return bytes(r.getrandbits(8) for _ in range(n))
+
+
+def rb_pages(phys):
+    return sorted({phys[k] for k in phys
+                   if re.match(r"(commit|reader|head|tail)_page\d$", k)})
+
+
+def damages(virt, phys):
+    """(name, description, patches, file_op): patches are (paddr, bytes);
+    file_op an operation on the copy (truncate) or None.  Only damages
+    whose object this dump holds are listed."""
+    d = []
+
+    def add(name, desc, need, patches, op=None):
+        if all(k in phys or k in virt for k in need):
+            d.append((name, desc, patches() if patches else [], op))
+
+    P, V = phys, virt
+    # ring-buffer pages (buffer_data_page: time_stamp, commit, data[])
+    add("rb-random-commit-page", "random bytes over CPU 0's commit page",
+        ["commit_page0"], lambda: [(P["commit_page0"], rnd(1, 4096))])
+    add("rb-random-data", "random bytes over the data of every buffer page "
+        "(headers kept)", ["commit_page0"],
+        lambda: [(p + 16, rnd(p, 4080)) for p in rb_pages(P)])
+    add("rb-random-all", "random bytes over every buffer page, headers too",
+        ["commit_page0"],
+        lambda: [(p, rnd(p + 1, 4096)) for p in rb_pages(P)])
+    add("rb-commit-absurd", "commit = 0x3fffffffffffffff on every page",
+        ["commit_page0"],
+        lambda: [(p + 8, u64(0x3fffffffffffffff)) for p in rb_pages(P)])
+    add("rb-commit-flags", "commit = only the MISSED flags and 4080",
+        ["commit_page0"],
+        lambda: [(p + 8, u64(0xc0000000 | 4080)) for p in rb_pages(P)])
+    add("rb-len-absurd", "first record: type_len 0, length 0xfffffff0",
+        ["commit_page0"],
+        lambda: [(p + 16, u32(0) + u32(0xfffffff0)) for p in rb_pages(P)])
+    add("rb-len-zero", "first record: type_len 0, length 0 (no progress)",
+        ["commit_page0"],
+        lambda: [(p + 16, u32(0) + u32(0)) for p in rb_pages(P)])
+    add("rb-padding-absurd", "first record: padding with length 0xfffffff0",
+        ["commit_page0"],
+        lambda: [(p + 16, u32(29 | 7 << 5) + u32(0xfffffff0))
+                 for p in rb_pages(P)])
+    add("rb-all-extends", "every record a TIME_EXTEND of all ones",
+        ["commit_page0"],
+        lambda: [(p + 16, u32(0xffffffff) * 1020) for p in rb_pages(P)])
+    add("rb-type-len-28", "every header type_len 28 (largest data record)",
+        ["commit_page0"],
+        lambda: [(p + 16, u32(28) * 1020) for p in rb_pages(P)])
+    # ring-buffer structures
+    add("rb-buffer-null", "global_trace.array_buffer.buffer = NULL",
+        ["arr_buffer"], lambda: [(P["arr_buffer"], u64(0))])
+    add("rb-buffer-noncanonical", "global_trace.array_buffer.buffer "
+        "non-canonical", ["arr_buffer"],
+        lambda: [(P["arr_buffer"], u64(NONCANON))])
+    add("rb-percpu-null", "trace_buffer.buffers[0] = NULL", ["buffers0"],
+        lambda: [(P["buffers0"], u64(0))])
+    add("rb-page-user-pointer", "CPU 0 commit_page->page a user address",
+        ["commit_page0_pageptr"],
+        lambda: [(P["commit_page0_pageptr"], u64(USERPTR))])
+    add("rb-page-list-cycle", "CPU 0 head page's list.next points to itself",
+        ["head_page0_bp"],
+        lambda: [(P["head_page0_bp"], u64(V["head_page0_bp"]))])
+    add("rb-page-list-garbage", "CPU 0 commit page's list.next = 0x4141..",
+        ["commit_page0_bp"],
+        lambda: [(P["commit_page0_bp"], u64(GARBAGE))])
+    # kprobes
+    add("kprobe-hlist-cycle", "first kprobe hlist node points to itself",
+        ["kp_node", "hlist_off"],
+        lambda: [(P["kp_node"], u64(V["kp_node"]))])
+    add("kprobe-hlist-noncanonical", "first kprobe hlist next non-canonical",
+        ["kp_node", "hlist_off"],
+        lambda: [(P["kp_node"], u64(NONCANON))])
+    add("kprobe-table-garbage", "random bytes over kprobe_table",
+        ["kp_table"], lambda: [(P["kp_table"], rnd(7, 512))])
+    # ftrace
+    add("ftrace-ops-cycle", "ftrace_ops_list->next = ftrace_ops_list",
+        ["ops_next", "ops"], lambda: [(P["ops_next"], u64(V["ops"]))])
+    add("ftrace-ops-null", "ftrace_ops_list->next = NULL", ["ops_next"],
+        lambda: [(P["ops_next"], u64(0))])
+    add("ftrace-ops-noncanonical", "ftrace_ops_list non-canonical",
+        ["ops_list_head"], lambda: [(P["ops_list_head"], u64(NONCANON))])
+    add("ftrace-pages-cycle", "ftrace_pages_start->next = itself",
+        ["pages_next", "pages"], lambda: [(P["pages_next"],
+                                           u64(V["pages"]))])
+    add("ftrace-pages-records-bad", "ftrace_pages_start->records "
+        "non-canonical", ["pages_records"],
+        lambda: [(P["pages_records"], u64(NONCANON))])
+    add("trace-types-cycle", "trace_types->next = trace_types",
+        ["types_next", "types"], lambda: [(P["types_next"],
+                                           u64(V["types"]))])
+    add("trace-types-name-null", "trace_types->name = NULL", ["types_name"],
+        lambda: [(P["types_name"], u64(0))])
+    add("trace-arrays-cycle", "the first instance's list.next points to "
+        "itself (a cycle not through the head)", ["tr_list_next"],
+        lambda: [(P["tr_list_next"], u64(V["tr_list_next"]))]
+        if V.get("tr_list_next") != V.get("tr_list") else [])
+    # the file itself
+    add("truncated-half", "the dump file cut to half its size", [], None,
+        ("truncate", 0.5))
+    add("truncated-headers", "the dump file cut to its first 64 KB", [],
+        None, ("truncate", 65536))
+    add("wrong-vmlinux", "the vmlinux of another kernel release", [], None,
+        ("vmlinux", None))
+    return [x for x in d if x[2] or x[3]]
+
+
+def other_vmlinux(man):
+    kdir = os.path.dirname(os.path.dirname(man["vmlinux"]))
+    mine = os.path.basename(os.path.dirname(man["vmlinux"]))
+    for rel in sorted(os.listdir(kdir)):
+        v = os.path.join(kdir, rel, "vmlinux")
+        if rel != mine and os.path.isfile(v):
+            return v
+    return None
+
+
+def make_copy(man, dmg, workdir):
+    """The damaged copy: (vmlinux, vmcore path)."""
+    name, _, patches, op = dmg
+    dst = os.path.join(workdir, "vmcore-" + name)
+    vmlinux = man["vmlinux"]
+    if op and op[0] == "vmlinux":
+        return other_vmlinux(man), man["vmcore"]
+    subprocess.run(["cp", "--sparse=always", man["vmcore"], dst], check=True)
+    os.chmod(dst, 0o600)
+    for paddr, data in patches:
+        damage.patch(dst, paddr, data)
+    if op and op[0] == "truncate":
+        size = os.path.getsize(dst)
+        os.truncate(dst, int(size * op[1]) if op[1] < 1 else op[1])
+    return vmlinux, dst
+
+
+def baseline(man, cmds, so):
+    r = Run(man["vmlinux"], man["vmcore"], cmds, so)
+    sizes = dict(r.sizes)
+    r.cleanup()
+    return r, {c: max(8 * sizes.get(c, 0), 4 << 20) for c in cmds}
+
+
+def check(run, dmg, opened_expected=True):
+    """Problems of a run on a damaged copy (empty: it passed)."""
+    probs = list(run.problems)
+    if FATAL.search(run.log):
+        probs.append("fatal: " + FATAL.search(run.log).group(0))
+    for c, t in run.times.items():
+        if t > LIMIT:
+            probs.append("slow: '%s' took %.1f s" % (c, t))
+    if run.opened:
+        if run.rc != 0:
+            probs.append("crash exited with status %s" % run.rc)
+        if "RELEASE:" not in run.final_out():
+            probs.append("crash no longer works after the commands "
+                         "(sys printed no RELEASE)")
+        missing = [c for c in run.cmds if run.out(c) is None]
+        if missing and not run.killed:
+            probs.append("no output file for: %s" % ", ".join(missing[:5]))
+    elif run.killed is None and not run.log.strip():
+        probs.append("crash printed nothing and opened nothing")
+    return probs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scenario", default="modules")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--so", default=os.environ.get(
+        "TRACEHUNT_SO", os.path.join(ROOT, "extensions", "tracehunt.so")))
+    a = ap.parse_args()
+    d = fixture_dir(a.scenario)
+    man = load_manifest(d)
+    virt, phys = probe(man)
+    dmgs = damages(virt, phys)
+    if a.only:
+        order = a.only.split(",")
+        dmgs = sorted([x for x in dmgs if x[0] in order],
+                      key=lambda x: order.index(x[0]))
+    if a.list:
+        for x in dmgs:
+            print("%-28s %s" % (x[0], x[1]))
+        return 0
+    cmds = commands(man)
+    base, bound = baseline(man, cmds, a.so)
+    print("baseline: %d commands, slowest %.1f s" % (
+        len(cmds), max(base.times.values() or [0])))
+    work = tempfile.mkdtemp(prefix="th-damage-copies-", dir=os.path.dirname(
+        man["vmcore"]) if os.access(os.path.dirname(man["vmcore"]), os.W_OK)
+        else None)
+    failed = 0
+    for x in dmgs:
+        vml, core = make_copy(man, x, work)
+        r = Run(vml, core, cmds, a.so, out_bound=bound)
+        probs = check(r, x)
+        slow = max(r.times.items(), key=lambda kv: kv[1],
+                   default=("-", 0))
+        print("%-28s %-4s slowest %-28s %5.1f s%s" % (
+            x[0], "FAIL" if probs else "ok", "'%s'" % slow[0], slow[1],
+            "".join("\n    " + p for p in probs)))
+        failed += bool(probs)
+        if core != man["vmcore"] and not a.keep:
+            os.unlink(core)
+        r.cleanup()
+    if not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print("%d damaged dumps, %d failed" % (len(dmgs), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Damaged-dump matrix (scripts/damage-matrix.py): damaged copies of the
+real "modules" ELF dump, each opened by one crash process running every
+tracehunt command.  For each: crash does not crash, no command runs longer
+than 10 s (TRACEHUNT_DAMAGE_LIMIT), no command's output runs away, and a
+later crash command works.  TRACEHUNT_DAMAGE=name,... narrows the matrix;
+TRACEHUNT_DAMAGE_SCENARIO picks another scenario's ELF dump."""
+
+import importlib.util
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_spec = importlib.util.spec_from_file_location(
+    "damage_matrix", os.path.join(ROOT, "scripts", "damage-matrix.py"))
+dm = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dm)
+
+SCENARIO = os.environ.get("TRACEHUNT_DAMAGE_SCENARIO", "modules")
+SO = os.environ.get("TRACEHUNT_SO",
+                    os.path.join(ROOT, "extensions", "tracehunt.so"))
+
+
+def _all_names():
+    every = {k: 0xffff888000001000 for k in dm.EXPRS}
+    every.update(kp_node=0xffff888000002000, hlist_off=0,
+                 tr_list_next=0xffff888000003000)
+    return [d[0] for d in dm.damages(every, every)]
+
+
+NAMES = _all_names()
+_only = os.environ.get("TRACEHUNT_DAMAGE")
+if _only:
+    NAMES = [n for n in NAMES if n in _only.split(",")]
+_state = {}
+
+
+def _setup():
+    if "err" in _state:
+        pytest.fail(_state["err"], pytrace=False)
+    if "man" not in _state:
+        try:
+            man = dm.load_manifest(dm.fixture_dir(SCENARIO))
+            virt, phys = dm.probe(man)
+            cmds = dm.commands(man)
+            base, bound = dm.baseline(man, cmds, SO)
+            assert base.opened and not dm.check(base, None), \
+                "the undamaged dump fails: %s" % dm.check(base, None)
+        except Exception as e:      # one clear failure for every case
+            _state["err"] = "damage matrix setup: %s" % e
+            raise
+        _state.update(man=man, dmgs={d[0]: d for d in dm.damages(virt,
+                                                                 phys)},
+                      cmds=cmds, bound=bound, work=os.path.dirname(
+                          man["vmcore"]))
+    return _state
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_damaged_dump(name, tmp_path):
+    st = _setup()
+    dmg = st["dmgs"].get(name)
+    if dmg is None:
+        pytest.skip("the %s dump has no object for %s" % (SCENARIO, name))
+    if dmg[3] and dmg[3][0] == "vmlinux" and not dm.other_vmlinux(st["man"]):
+        pytest.skip("no other kernel's vmlinux in the cache")
+    work = str(tmp_path)
+    vmlinux, core = dm.make_copy(st["man"], dmg, work)
+    try:
+        run = dm.Run(vmlinux, core, st["cmds"], SO, out_bound=st["bound"])
+        try:
+            probs = dm.check(run, dmg)
+            assert not probs, "%s (%s):\n  %s\ncrash log tail:\n%s" % (
+                name, dmg[1], "\n  ".join(probs), run.log[-1500:])
+            if dmg[3] and dmg[3][0] in ("vmlinux",):
+                # crash refuses the pair with a message, quickly
+                assert not run.opened and run.log.strip()
+        finally:
+            run.cleanup()
+    finally:
+        if core != st["man"]["vmcore"] and os.path.exists(core):
+            os.unlink(core)
