@@ -371,10 +371,9 @@ static void tx_tables(const ulong *val)
 	long n, i, esz, o1, o2, o3, o4;
 
 	/*
-	 * return thunks, retpolines, IBT, SMP locks: s32 relative entries
-	 * (.return_sites and .retpoline_sites since v5.19, Linux kernel commit
-	 * 15e67227c49a ("x86: Undo return-thunk damage"); .ibt_endbr_seal
-	 * since v5.18, .smp_locks since v2.6.20: all absent before)
+	 * return thunks, retpolines, IBT, SMP locks: s32 entries relative to
+	 * themselves, each table used when its symbols exist (older kernels
+	 * have no .return_sites, .retpoline_sites or .ibt_endbr_seal)
 	 */
 	tx_rel32_table(val, S_RET, S_RET_END, TH_TX_RETURN_THUNK, 0);
 	tx_rel32_table(val, S_RETPO, S_RETPO_END, TH_TX_RETPOLINE, 0);
@@ -417,10 +416,10 @@ static void tx_tables(const ulong *val)
 			tx_add(a, e[o2], TH_TX_PARAVIRT, 0);
 		}
 
-	/* struct jump_entry: code and target relative s32 (x86 since v5.0,
-	 * Linux kernel commit 9fc0f798ab8a ("jump_label: Add support for
-	 * relative references")) or absolute; the site's length is that of
-	 * the instruction in the file (2 or 5 bytes) */
+	/* struct jump_entry: code and target s32 relative to themselves
+	 * (CONFIG_HAVE_ARCH_JUMP_LABEL_RELATIVE) or absolute, told by the
+	 * member's size; the site's length is that of the instruction in the
+	 * file (2 or 5 bytes) */
 	esz = th_size("jump_entry");
 	o1 = th_member("jump_entry", "code");
 	o2 = th_member("jump_entry", "target");
@@ -666,19 +665,25 @@ static void tx_where(ulong t, char *buf, size_t len)
  * moved to the end?
  */
 static int tx_same_shape(struct tx_run *r, const unsigned char *m, int mlen,
-			 ulong ma, const unsigned char *src, int slen, ulong sa)
+			 ulong ma, const unsigned char *src, int slen, ulong sa,
+			 int prefix)
 {
-	int mo = 0, so = 0;
+	int mo = 0, so = 0, end_jmp = 0;
 	struct insn mi, si;
 
 	while (so < slen) {
-		if (!insn_decode(src + so, slen - so, sa + so, &si))
+		if (!insn_decode(src + so, slen - so, sa + so, &si)) {
+			if (prefix && so)
+				break;
 			return FALSE;
+		}
 		if (si.kind == INSN_NOP) {
 			so += si.len;
 			continue;
 		}
 		for (;;) {
+			if (mo >= mlen && prefix && so)
+				return TRUE;
 			if (mo >= mlen || !insn_decode(m + mo, mlen - mo,
 						       ma + mo, &mi))
 				return FALSE;
@@ -693,11 +698,40 @@ static int tx_same_shape(struct tx_run *r, const unsigned char *m, int mlen,
 		} else if (mi.len != si.len || m[mo] != src[so]) {
 			return FALSE;
 		}
+		end_jmp = mi.kind == INSN_JMP || mi.kind == INSN_RET;
 		mo += mi.len;
 		so += si.len;
 	}
-	return mo == mlen || insn_nop_run(m + mo, mlen - mo, mlen - mo) ==
-		mlen - mo;
+	if (mo == mlen || insn_nop_run(m + mo, mlen - mo, mlen - mo) ==
+	    mlen - mo)
+		return TRUE;
+	/* after a jmp (shortened from rel32 to rel8): int3 padding */
+	while (end_jmp && mo < mlen && m[mo] == 0xcc)
+		mo++;
+	return mo == mlen;
+}
+
+/*
+ * An indirect call through a pointer (call *disp32(%rip): a paravirt
+ * pv_ops slot) that apply_alternatives() turned into a direct call to the
+ * pointer's value (ALT_FLAG_DIRECT_CALL, the paravirt calls since they
+ * moved into alternatives): the slot is read from the dump.
+ */
+static int tx_direct_call(struct tx_run *r, const struct tx_site *s,
+			  const unsigned char *m, ulong a)
+{
+	const unsigned char *d = T.disk + (s->start - T.text);
+	struct insn mi;
+	ulong slot, v;
+
+	if (s->len < 6 || d[0] != 0xff || d[1] != 0x15 ||
+	    !insn_decode(m, s->len, a, &mi) || mi.kind != INSN_CALL)
+		return FALSE;
+	slot = s->start + 6 + tx_s32(d + 2) + r->off;
+	if (!th_read_ulong(slot, &v, "pv_ops slot") || v != mi.target)
+		return FALSE;
+	return insn_nop_run(m + mi.len, s->len - mi.len, s->len - mi.len) ==
+		s->len - mi.len;
 }
 
 /* Is the memory at site S (file addresses) a form the kernel writes? */
@@ -800,9 +834,21 @@ static int tx_site_ok(struct tx_run *r, const struct tx_site *s)
 		const unsigned char *repl = tx_file_bytes(s->aux, s->rlen, NULL);
 
 		if (tx_same_shape(r, m, s->len, a, T.disk +
-				  (s->start - T.text), s->len, s->start) ||
+				  (s->start - T.text), s->len, s->start, 0) ||
 		    (repl && tx_same_shape(r, m, s->len, a, repl, s->rlen,
-					   s->aux)))
+					   s->aux, 0)) || tx_direct_call(r, s, m, a))
+			return TRUE;
+		/*
+		 * Nested alternatives (ALTERNATIVE_2 as two nested ALTERNATIVEs)
+		 * can record a replacement length shorter than what the
+		 * kernel applied (6.12: 0 for "mov %rdi,%rax" of pte_val()):
+		 * the replacement's instructions as far as the site reaches,
+		 * then padding.
+		 */
+		repl = s->rlen < s->len ? tx_file_bytes(s->aux, s->len, NULL) :
+			NULL;
+		if (repl && tx_same_shape(r, m, s->len, a, repl, s->len, s->aux,
+					  1))
 			return TRUE;
 		tx_why(r, "alternative at %lx holds neither its original nor "
 		       "its replacement", a);
