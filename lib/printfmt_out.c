@@ -67,7 +67,7 @@ static uint64_t rd_uint(struct ev *e, const unsigned char *p, int size)
 	uint64_t v = 0;
 	int i;
 
-	for (i = 0; i < size; i++)
+	for (i = 0; i < size && i < 8; i++)
 		v |= (uint64_t)p[e->big ? size - 1 - i : i] << (8 * i);
 	return v;
 }
