@@ -405,8 +405,25 @@ def make_copy(man, dmg, workdir):
 def baseline(man, cmds, so):
     r = Run(man["vmlinux"], man["vmcore"], cmds, so)
     sizes = dict(r.sizes)
+    r.outputs = {c: r.out(c) or "" for c in cmds}
     r.cleanup()
     return r, {c: max(8 * sizes.get(c, 0), 4 << 20) for c in cmds}
+
+
+WARN = re.compile(r"cycle|invalid|unreadable|cannot|can't|not read|damaged|"
+                  r"too many|truncated|bad |error|warning", re.I)
+
+
+def messages(run, base):
+    """{command: first new line that names a problem} of a damaged run."""
+    res = {}
+    for c in run.cmds:
+        old = set((base.outputs.get(c) or "").splitlines())
+        for line in (run.out(c) or "").splitlines():
+            if line not in old and WARN.search(line):
+                res[c] = line.strip()[:110]
+                break
+    return res
 
 
 def check(run, dmg, opened_expected=True):
@@ -470,6 +487,15 @@ def main():
             x[0], "FAIL" if probs else "ok", "'%s'" % slow[0], slow[1],
             "".join("\n    " + p for p in probs)))
         failed += bool(probs)
+        msgs = messages(r, base) if r.opened else {}
+        for c, m in list(msgs.items())[:4]:
+            print("    %-24s %s" % (c, m))
+        if len(msgs) > 4:
+            print("    ... and %d more commands with a message" %
+                  (len(msgs) - 4))
+        if not r.opened:
+            print("    crash: %s" % " | ".join(
+                l.strip() for l in r.log.splitlines() if l.strip())[:200])
         if core != man["vmcore"] and not a.keep:
             os.unlink(core)
         r.cleanup()
