@@ -92,7 +92,7 @@ static inline uint64_t norm(uint64_t v, int bits, int sgn)
 	if (bits >= 64)
 		return v;
 	v &= (1ULL << bits) - 1;
-	if (sgn && (v >> (bits - 1)) & 1)
+	if (sgn && bits > 0 && (v >> (bits - 1)) & 1)
 		v |= ~0ULL << bits;
 	return v;
 }
