@@ -90,6 +90,7 @@ static struct {
 	struct tx_site *site;	/* file-table sites (not ftrace/kprobes) */
 	long nsite, cap;
 	ulong stext;		/* _stext in the file, for the KASLR offset */
+	ulong fentry;		/* __fentry__ in the file */
 	long tables[TH_TX_NKINDS];
 } T;
 
@@ -159,7 +160,7 @@ static const unsigned char *tx_file_bytes(ulong addr, ulong len,
 enum {
 	S_STEXT, S_TEXT, S_RET, S_RET_END, S_RETPO, S_RETPO_END, S_ALT,
 	S_ALT_END, S_PARA, S_PARA_END, S_JT, S_JT_END, S_SC, S_SC_END, S_IBT,
-	S_IBT_END, S_SMP, S_SMP_END, S_NSYM
+	S_IBT_END, S_SMP, S_SMP_END, S_FENTRY, S_NSYM
 };
 static const char *const tx_symnames[S_NSYM] = {
 	"_stext", "_text", "__return_sites", "__return_sites_end",
@@ -168,7 +169,7 @@ static const char *const tx_symnames[S_NSYM] = {
 	"__parainstructions_end", "__start___jump_table",
 	"__stop___jump_table", "__start_static_call_sites",
 	"__stop_static_call_sites", "__ibt_endbr_seal", "__ibt_endbr_seal_end",
-	"__smp_locks", "__smp_locks_end",
+	"__smp_locks", "__smp_locks_end", "__fentry__",
 };
 
 static int tx_func_cmp(const void *a, const void *b)
@@ -245,7 +246,6 @@ static int tx_symbols(ulong *val)
 			T.fn[T.nfn].addr = s.st_value;
 			T.fn[T.nfn].end = s.st_value + s.st_size;
 			T.fn[T.nfn++].name = nm;
-			continue;
 		}
 		if (nm[0] != '_')
 			continue;
@@ -512,6 +512,7 @@ static void tx_load(void)
 		return;
 	}
 	T.stext = val[S_STEXT] ? val[S_STEXT] : val[S_TEXT];
+	T.fentry = val[S_FENTRY];
 	if (!T.stext) {
 		snprintf(T.err, sizeof(T.err), "no _stext in %s",
 			 pc->namelist);
@@ -747,12 +748,29 @@ static int tx_site_ok(struct tx_run *r, const struct tx_site *s)
 	insn_decode(m, tx_avail(s->start), a, &in);
 	switch (s->kind) {
 	case TH_TX_FTRACE: {
-		const struct thf_rec *rec = &r->fs->rec[s->aux];
+		const struct thf_rec *rec;
 		const char *ew = "";
 		ulong expect;
 
 		if (insn_nop_run(m, s->len, s->len) == s->len)
 			return TRUE;
+		if (s->aux == ~0UL) {
+			int k;
+
+			/* no record: a call to one of ftrace's own callers
+			 * or trampolines */
+			if (r->fs && in.kind == INSN_CALL &&
+			    (in.target == r->fs->ftrace_caller ||
+			     in.target == r->fs->ftrace_regs_caller ||
+			     ((k = thf_ops_by_tramp(r->fs, in.target)) >= 0 &&
+			      r->fs->ops[k].trampoline == in.target)))
+				return TRUE;
+			tx_why(r, "ftrace site (its record unreadable) holds "
+			       "%s, not the ftrace NOP or an ftrace caller",
+			       in.text);
+			return FALSE;
+		}
+		rec = &r->fs->rec[s->aux];
 		if (in.kind == INSN_CALL || in.kind == INSN_JMP) {
 			expect = thf_expected_target(r->fs, rec, &ew);
 			if ((rec->flags & r->fs->fl.enabled) &&
@@ -1066,7 +1084,23 @@ int th_text_check(th_text_cb cb, void *arg, struct th_text_stats *st)
 			ft.kind = TH_TX_FTRACE;
 			ft.aux = r.rec_idx[ri];
 			ftp = &ft;
+		} else if (!r.nrec && T.fentry) {
+			/* no records to read (a damaged ftrace_pages list):
+			 * a call __fentry__ in the file may be the NOP */
+			if (f->end - f->addr >= 9 && insn_is_endbr(d, 4))
+				site = f->addr + 4;
+			if (f->end - site < 5 || d[site - f->addr] != 0xe8 ||
+			    site + 5 + tx_s32(d + (site - f->addr) + 1) !=
+			    T.fentry)
+				goto compare;
+			ft.start = site;
+			ft.len = 5;
+			ft.kind = TH_TX_FTRACE;
+			ft.aux = ~0UL;
+			ftp = &ft;
+			end = site + 5;
 		}
+compare:
 		if (!tx_readable(&r, f->addr, end - f->addr)) {
 			st->unreadable++;
 			continue;
