@@ -44,7 +44,12 @@ def pytest_collection_finish(session):
     keys = []
     for item in session.items:
         cs = getattr(item, "callspec", None)
-        k = cs.params.get("dump_key") if cs else None
+        k = None
+        if cs:
+            k = getattr(cs, "funcargs", {}).get("dump_key") or \
+                cs.params.get("dump_key")
+        if not isinstance(k, tuple):
+            continue
         if k and k not in keys:
             keys.append(k)
     if not keys or session.config.option.collectonly:
