@@ -1,0 +1,764 @@
+/*
+ * tracehunt: "ftrace dump -t FILE": a trace.dat (version 6) that
+ * trace-cmd reads: header_page/header_event as the kernel prints them,
+ * every event format (events/SYSTEM/EVENT/format, f_show()), the kallsyms
+ * and printk formats the recorded events need (read from the dump,
+ * modules included), saved cmdlines, and the per-CPU sub-buffers in the
+ * reader's order, streamed page by page into FILE.tmpXXXXXX, renamed to
+ * FILE when complete.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include "trace_priv.h"
+#include "trace_dump.h"
+#include "tracedat.h"
+
+/* ------------------------------------------------- growable strings --- */
+
+struct th_sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	for (;;) {
+		va_start(ap, fmt);
+		k = vsnprintf(b->p ? b->p + b->n : NULL,
+			      b->p ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (k < 0)
+			return;
+		if (b->p && b->n + k < b->cap) {
+			b->n += k;
+			return;
+		}
+		b->cap = (b->cap + k + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			b->n = b->cap = 0;
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------ event formats --- */
+
+struct th_dfield {
+	char name[64];
+	char type[64];
+	int offset, size, is_signed;
+};
+
+struct th_devent {
+	unsigned type;
+	char name[96];
+	char system[64];
+	int nfields;
+	struct th_dfield *fields;
+	struct th_sbuf fmt;		/* the format file */
+};
+
+static struct th_devent *dev;
+static int ndev = -1;
+static int *dev_idx;			/* type -> index */
+
+static void th_dev_fields(struct th_devent *e, ulong head, int *cap)
+{
+	long o_link = th_member("ftrace_event_field", "link");
+	long o_name = th_member("ftrace_event_field", "name");
+	long o_type = th_member("ftrace_event_field", "type");
+	long o_off = th_member("ftrace_event_field", "offset");
+	long o_size = th_member("ftrace_event_field", "size");
+	long o_sign = th_member("ftrace_event_field", "is_signed");
+	struct th_walk w;
+	ulong p;
+	long i;
+
+	if (!head || o_link < 0)
+		return;
+	th_list_walk(head, 1000, &w);
+	*cap += w.n + 1;
+	e->fields = realloc(e->fields, *cap * sizeof(*e->fields));
+	/* f_next() walks each list backward (fields are added head-first) */
+	for (i = w.n - 1; i >= 0 && e->fields; i--) {
+		struct th_dfield *f = &e->fields[e->nfields++];
+		ulong fa = w.ent[i] - o_link;
+
+		memset(f, 0, sizeof(*f));
+		if (th_read_ulong(fa + o_name, &p, "field.name"))
+			th_read_cstr(p, f->name, sizeof(f->name), "field.name");
+		if (th_read_ulong(fa + o_type, &p, "field.type"))
+			th_read_cstr(p, f->type, sizeof(f->type), "field.type");
+		th_read_int(fa + o_off, &f->offset, "field.offset");
+		th_read_int(fa + o_size, &f->size, "field.size");
+		th_read_int(fa + o_sign, &f->is_signed, "field.is_signed");
+	}
+	th_walk_free(&w);
+}
+
+/* f_show() of kernel/trace/trace_events.c */
+static void th_dev_field_line(struct th_sbuf *b, const struct th_dfield *f)
+{
+	const char *arr = strchr(f->type, '[');
+
+	if (strncmp(f->type, "__data_loc", 10) == 0)
+		arr = NULL;
+	if (!arr)
+		th_sb_add(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			  f->type, f->name, f->offset, f->size, !!f->is_signed);
+	else
+		th_sb_add(b, "\tfield:%.*s %s%s;\toffset:%u;\tsize:%u;"
+			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
+			  f->name, arr, f->offset, f->size, !!f->is_signed);
+}
+
+static void th_dev_load(void)
+{
+	long o_list = th_member("trace_event_call", "list");
+	long o_ev = th_member("trace_event_call", "event");
+	long o_name = th_member("trace_event_call", "name");
+	long o_flags = th_member("trace_event_call", "flags");
+	long o_class = th_member("trace_event_call", "class");
+	long o_pfmt = th_member("trace_event_call", "print_fmt");
+	long o_data = th_member("trace_event_call", "data");
+	long o_type = th_member("trace_event", "type");
+	long o_funcs = th_member("trace_event", "funcs");
+	long o_trace = th_member("trace_event_functions", "trace");
+	long o_sys = th_member("trace_event_class", "system");
+	long o_cfields = th_member("trace_event_class", "fields");
+	long o_enter = th_member("syscall_metadata", "enter_fields");
+	long o_exit = th_member("syscall_metadata", "exit_fields");
+	long fl_tp = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
+	ulong head = th_symbol("ftrace_events");
+	ulong common = th_symbol("ftrace_common_fields");
+	ulong s_se = th_symbol("print_syscall_enter");
+	ulong s_sx = th_symbol("print_syscall_exit");
+	char *pf = malloc(16384);
+	struct th_walk w;
+	long i;
+	int k;
+
+	ndev = 0;
+	dev_idx = malloc(65536 * sizeof(int));
+	if (!dev_idx || !pf || !head || o_list < 0 || o_ev < 0 ||
+	    o_type < 0 || o_class < 0) {
+		free(pf);
+		return;
+	}
+	memset(dev_idx, 0xff, 65536 * sizeof(int));
+	th_list_walk(head, 100000, &w);
+	dev = calloc(w.n ? w.n : 1, sizeof(*dev));
+	for (i = 0; dev && i < w.n; i++) {
+		struct th_devent *e = &dev[ndev];
+		ulong call = w.ent[i] - o_list, np = 0, class = 0, sp = 0;
+		ulong funcs = 0, fn = 0, fl = 0, pp = 0;
+		int type = 0, flags = 0, cap = 0;
+
+		if (!th_read_int(call + o_ev + o_type, &type, "event.type") ||
+		    type <= 0 || type > 65535)
+			continue;
+		e->type = type;
+		th_read_int(call + o_flags, &flags, "trace_event_call.flags");
+		th_read_ulong(call + o_name, &np, "trace_event_call.name");
+		if (flags & fl_tp)
+			th_read_ulong(np, &np, "tracepoint.name");
+		if (!np || !th_read_cstr(np, e->name, sizeof(e->name),
+					 "event name"))
+			continue;
+		th_read_ulong(call + o_class, &class, "call.class");
+		if (class && o_sys >= 0 &&
+		    th_read_ulong(class + o_sys, &sp, "class.system") && sp)
+			th_read_cstr(sp, e->system, sizeof(e->system),
+				     "class.system");
+		if (!e->system[0])
+			strcpy(e->system, "ftrace");
+		th_dev_fields(e, common, &cap);
+		k = e->nfields;
+		if (o_funcs >= 0 && o_trace >= 0 &&
+		    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") &&
+		    funcs)
+			th_read_ulong(funcs + o_trace, &fn, "funcs->trace");
+		if (fn && (fn == s_se || fn == s_sx) && o_data >= 0 &&
+		    th_read_ulong(call + o_data, &fl, "call.data") && fl) {
+			long o = fn == s_se ? o_enter : o_exit;
+
+			if (o >= 0)
+				th_dev_fields(e, fl + o, &cap);
+		} else if (class && o_cfields >= 0)
+			th_dev_fields(e, class + o_cfields, &cap);
+		pf[0] = '\0';
+		if (o_pfmt >= 0 && th_read_ulong(call + o_pfmt, &pp,
+						 "print_fmt") && pp)
+			th_read_cstr(pp, pf, 16384, "print_fmt");
+		th_sb_add(&e->fmt, "name: %s\nID: %d\nformat:\n", e->name,
+			  type);
+		for (k = 0; k < e->nfields; k++) {
+			if (k && strncmp(e->fields[k].name, "common_", 7) &&
+			    !strncmp(e->fields[k - 1].name, "common_", 7))
+				th_sb_add(&e->fmt, "\n");
+			th_dev_field_line(&e->fmt, &e->fields[k]);
+		}
+		if (e->nfields && !strncmp(e->fields[e->nfields - 1].name,
+					   "common_", 7))
+			th_sb_add(&e->fmt, "\n");
+		th_sb_add(&e->fmt, "\nprint fmt: %s\n", pf);
+		if (!e->fmt.p)
+			continue;
+		if (dev_idx[type] < 0)
+			dev_idx[type] = ndev;
+		ndev++;
+	}
+	th_walk_free(&w);
+	free(pf);
+}
+
+static struct th_devent *th_dev(unsigned type)
+{
+	if (ndev < 0)
+		th_dev_load();
+	if (!dev_idx || type > 65535 || dev_idx[type] < 0)
+		return NULL;
+	return &dev[dev_idx[type]];
+}
+
+/* ------------------------------------------------------- value sets --- */
+
+struct th_set {
+	ulong *v;
+	size_t n, cap;		/* open addressing, cap a power of two */
+};
+
+static int th_set_add(struct th_set *s, ulong v)
+{
+	size_t i;
+
+	if (!v)
+		return FALSE;
+	if ((s->n + 1) * 2 > s->cap) {
+		struct th_set t = { NULL, 0, s->cap ? s->cap * 2 : 256 };
+
+		t.v = calloc(t.cap, sizeof(ulong));
+		if (!t.v)
+			return FALSE;
+		for (i = 0; i < s->cap; i++)
+			if (s->v[i])
+				th_set_add(&t, s->v[i]);
+		free(s->v);
+		*s = t;
+	}
+	for (i = (v * 0x9e3779b97f4a7c15UL) >> 7 & (s->cap - 1); s->v[i];
+	     i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == v)
+			return FALSE;
+	s->v[i] = v;
+	s->n++;
+	return TRUE;
+}
+
+static int th_ulong_cmp(const void *a, const void *b)
+{
+	ulong x = *(const ulong *)a, y = *(const ulong *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The set's values sorted into a new array. */
+static ulong *th_set_sorted(struct th_set *s)
+{
+	ulong *out = malloc((s->n + 1) * sizeof(ulong));
+	size_t i, k = 0;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < s->cap; i++)
+		if (s->v[i])
+			out[k++] = s->v[i];
+	qsort(out, k, sizeof(ulong), th_ulong_cmp);
+	return out;
+}
+
+/* --------------------------------------------------------- pre-pass --- */
+
+/* What the recorded events refer to: pids (cmdlines), code addresses
+ * (kallsyms), format strings (printk formats). */
+struct th_refs {
+	struct th_set pids, addrs, strs;
+	long events;
+};
+
+static ulong th_get_ul(const unsigned char *ent, uint32_t len, int off)
+{
+	ulong v = 0;
+
+	if (off >= 0 && (uint32_t)off + sizeof(ulong) <= len)
+		memcpy(&v, ent + off, sizeof(ulong));
+	return v;
+}
+
+static void th_refs_event(struct th_refs *r, const unsigned char *ent,
+			  uint32_t len)
+{
+	struct th_devent *e;
+	int i, j, pid;
+
+	if (len < 8)
+		return;
+	pid = th_ent_pid(ent);
+	if (pid > 0)
+		th_set_add(&r->pids, (ulong)pid);
+	e = th_dev(th_ent_type(ent));
+	if (!e)
+		return;
+	for (i = 0; i < e->nfields; i++) {
+		struct th_dfield *f = &e->fields[i];
+
+		if (!strncmp(f->type, "unsigned long", 13) &&
+		    (f->type[13] == '\0' || f->type[13] == '[')) {
+			for (j = 0; j * (int)sizeof(ulong) < f->size &&
+			     j < 512; j++) {
+				ulong v = th_get_ul(ent, len, f->offset +
+						    j * sizeof(ulong));
+
+				if (th_kptr(v))
+					th_set_add(&r->addrs, v);
+			}
+		} else if (!strcmp(f->type, "const char *") &&
+			   !strcmp(e->system, "ftrace")) {
+			ulong v = th_get_ul(ent, len, f->offset);
+
+			if (th_kptr(v))
+				th_set_add(&r->strs, v);
+		}
+	}
+}
+
+static void th_refs_scan(struct th_rb *rb, struct th_refs *r)
+{
+	int i;
+
+	for (i = 0; i < rb->ncpus; i++) {
+		struct th_rbcpu *c = &rb->cpus[i];
+		long n = 0;
+
+		th_rb_cpu_start(c);
+		while (n++ < 100000000L && th_rb_cpu_peek(c)) {
+			th_refs_event(r, c->ev.payload, c->ev.len);
+			r->events++;
+			th_rb_cpu_advance(c);
+		}
+	}
+}
+
+/* The kernel's own bprintk formats: the core section and the module
+ * formats kept on trace_bprintk_fmt_list. */
+static void th_refs_printk_tables(struct th_refs *r)
+{
+	ulong start = th_symbol("__start___trace_bprintk_fmt");
+	ulong stop = th_symbol("__stop___trace_bprintk_fmt");
+	ulong head = th_symbol("trace_bprintk_fmt_list");
+	long o_list = th_member("trace_bprintk_fmt", "list");
+	long o_fmt = th_member("trace_bprintk_fmt", "fmt");
+	ulong p, v;
+	struct th_walk w;
+	long i;
+
+	if (start && stop > start && stop - start < (1UL << 24))
+		for (p = start; p < stop; p += sizeof(ulong))
+			if (th_read_ulong(p, &v, "bprintk fmt") && th_kptr(v))
+				th_set_add(&r->strs, v);
+	if (head && o_list >= 0 && o_fmt >= 0) {
+		th_list_walk(head, 100000, &w);
+		for (i = 0; i < w.n; i++)
+			if (th_read_ulong(w.ent[i] - o_list + o_fmt, &v,
+					  "trace_bprintk_fmt.fmt") &&
+			    th_kptr(v))
+				th_set_add(&r->strs, v);
+		th_walk_free(&w);
+	}
+}
+
+/* ------------------------------------------------------------ writer --- */
+
+struct th_fdout {
+	int fd;
+};
+
+static int th_fd_write(void *arg, const void *buf, size_t len)
+{
+	struct th_fdout *f = arg;
+	const char *p = buf;
+
+	while (len) {
+		ssize_t k = write(f->fd, p, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return errno;
+		if (k == 0)
+			return EIO;
+		p += k;
+		len -= k;
+	}
+	return 0;
+}
+
+static void th_text_header_page(struct th_sbuf *b, long data_off,
+				ulong data_size)
+{
+	long o_commit = th_member("buffer_data_page", "commit");
+	long ls = sizeof(long);
+
+	th_sb_add(b, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\t"
+		  "signed:0;\n");
+	th_sb_add(b, "\tfield: local_t commit;\toffset:%ld;\tsize:%ld;\t"
+		  "signed:1;\n", o_commit, ls);
+	th_sb_add(b, "\tfield: int overwrite;\toffset:%ld;\tsize:1;\t"
+		  "signed:1;\n", o_commit);
+	th_sb_add(b, "\tfield: char data;\toffset:%ld;\tsize:%lu;\t"
+		  "signed:1;\n", data_off, data_size);
+}
+
+static void th_text_header_event(struct th_sbuf *b)
+{
+	th_sb_add(b, "# compressed entry header\n"
+		  "\ttype_len    :    5 bits\n"
+		  "\ttime_delta  :   27 bits\n"
+		  "\tarray       :   32 bits\n\n"
+		  "\tpadding     : type == %2d\n"
+		  "\ttime_extend : type == %2d\n"
+		  "\ttime_stamp : type == %2d\n"
+		  "\tdata max type_len  == %2d\n",
+		  RB_TYPE_PADDING, RB_TYPE_TIME_EXTEND, RB_TYPE_TIME_STAMP,
+		  RB_TYPE_DATA_MAX);
+}
+
+static void th_text_kallsyms(struct th_sbuf *b, struct th_refs *r)
+{
+	struct th_set seen = { 0 };
+	ulong *a = th_set_sorted(&r->addrs);
+	size_t i;
+
+	/* each symbol and the one after it: trace-cmd bounds a symbol by
+	 * the next one */
+	for (i = 0; a && i < r->addrs.n * 2; i++) {
+		struct th_sym s;
+
+		if (!th_ksym_lookup(a[i / 2], &s))
+			continue;
+		if ((i & 1) && !s.size)
+			continue;
+		if ((i & 1) && !th_ksym_lookup(s.addr + s.size, &s)) {
+			/*
+			 * libtraceevent never matches the last symbol of
+			 * its table (it needs the next address as a bound):
+			 * mark where this one ends when nothing follows it.
+			 */
+			struct th_sym e;
+
+			if (th_ksym_lookup(a[i / 2], &e) &&
+			    th_set_add(&seen, e.addr + e.size))
+				th_sb_add(b, "%016lx t __tracehunt_end%s%s%s\n",
+					  e.addr + e.size,
+					  e.module[0] ? "\t[" : "", e.module,
+					  e.module[0] ? "]" : "");
+			continue;
+		}
+		if (!th_set_add(&seen, s.addr))
+			continue;
+		if (s.module[0])
+			th_sb_add(b, "%016lx t %s\t[%s]\n", s.addr, s.name,
+				  s.module);
+		else
+			th_sb_add(b, "%016lx t %s\n", s.addr, s.name);
+	}
+	free(a);
+	free(seen.v);
+}
+
+static void th_text_printk(struct th_sbuf *b, struct th_refs *r)
+{
+	ulong *a = th_set_sorted(&r->strs);
+	char *str = malloc(4096), *esc = malloc(16384);
+	size_t i;
+
+	for (i = 0; a && str && esc && i < r->strs.n; i++) {
+		if (!th_read_cstr(a[i], str, 4096, "printk format"))
+			continue;
+		td_printk_escape(str, esc, 16384);
+		th_sb_add(b, "0x%lx : \"%s\"\n", a[i], esc);
+	}
+	free(a);
+	free(str);
+	free(esc);
+}
+
+static void th_text_cmdlines(struct th_sbuf *b, struct th_refs *r)
+{
+	ulong *a = th_set_sorted(&r->pids);
+	char comm[32];
+	size_t i;
+
+	for (i = 0; a && i < r->pids.n; i++) {
+		th_find_cmdline((int)a[i], comm);
+		if (strcmp(comm, "<...>"))
+			th_sb_add(b, "%lu %s\n", a[i], comm);
+	}
+	free(a);
+}
+
+static int th_sys_cmp(const void *a, const void *b)
+{
+	const struct th_devent *x = *(struct th_devent *const *)a;
+	const struct th_devent *y = *(struct th_devent *const *)b;
+	int c = strcmp(x->system, y->system);
+
+	return c ? c : (x->type > y->type) - (x->type < y->type);
+}
+
+static void th_write_formats(struct td_out *o)
+{
+	struct th_devent **v;
+	int i, j, nftrace = 0, nsys = 0;
+
+	if (ndev < 0)
+		th_dev_load();
+	v = malloc((ndev + 1) * sizeof(*v));
+	if (!v) {
+		o->err = o->err ? o->err : ENOMEM;
+		return;
+	}
+	for (i = 0; i < ndev; i++)
+		v[i] = &dev[i];
+	qsort(v, ndev, sizeof(*v), th_sys_cmp);
+	for (i = 0; i < ndev; i++)
+		if (!strcmp(v[i]->system, "ftrace"))
+			nftrace++;
+		else if (!i || strcmp(v[i]->system, v[i - 1]->system))
+			nsys++;
+	td_u32(o, nftrace);
+	for (i = 0; i < ndev; i++)
+		if (!strcmp(v[i]->system, "ftrace"))
+			td_sized8(o, v[i]->fmt.p, v[i]->fmt.n);
+	td_u32(o, nsys);
+	for (i = 0; i < ndev; i = j) {
+		for (j = i + 1; j < ndev && !strcmp(v[j]->system,
+						    v[i]->system); j++)
+			;
+		if (!strcmp(v[i]->system, "ftrace"))
+			continue;
+		td_str(o, v[i]->system);
+		td_u32(o, j - i);
+		for (; i < j; i++)
+			td_sized8(o, v[i]->fmt.p, v[i]->fmt.n);
+	}
+	free(v);
+}
+
+/* One CPU's sub-buffers in the iterator's order, each cut at its commit
+ * (bytes past it zeroed).  Returns the bytes written. */
+static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
+			     long data_off, size_t page)
+{
+	unsigned char *pg = malloc(page);
+	uint64_t start = o->off;
+	ulong last = 0;
+	long n = 0;
+
+	if (!pg) {
+		o->err = o->err ? o->err : ENOMEM;
+		return 0;
+	}
+	th_rb_cpu_start(c);
+	while (!o->err && n < 100000000L) {
+		/* pages with nothing committed carry no events */
+		if (c->bpage && c->bpage != last && !c->done &&
+		    c->pg.commit) {
+			size_t used = data_off + c->pg.commit;
+
+			memcpy(pg, c->buf, page);
+			if (used < page)
+				memset(pg + used, 0, page - used);
+			td_raw(o, pg, page);
+			last = c->bpage;
+		}
+		if (!th_rb_cpu_peek(c))
+			break;
+		th_rb_cpu_advance(c);
+		n++;
+	}
+	free(pg);
+	return o->off - start;
+}
+
+struct th_dump_opts {
+	const char *file;
+	const char *inst;
+	int force;
+};
+
+static void th_dump_trace_dat(struct th_dump_opts *opt)
+{
+	struct th_tr *tr = th_trace_array_by_name(opt->inst ? opt->inst : "");
+	struct th_refs refs;
+	struct th_rb rb;
+	struct th_sbuf b = { 0 };
+	struct th_fdout fo;
+	struct td_out o;
+	char err[256], *tmp;
+	long data_off = th_member("buffer_data_page", "data");
+	uint64_t *offs = NULL, *sizes = NULL;
+	unsigned char *tab = NULL;
+	size_t page;
+	off_t tab_at;
+	int i, ncpu = 0, cpu;
+
+	if (!tr) {
+		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
+			opt->inst);
+		return;
+	}
+	if (!opt->force && access(opt->file, F_OK) == 0) {
+		fprintf(fp, "ftrace dump: %s exists (use -f to replace it)\n",
+			opt->file);
+		return;
+	}
+	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+		fprintf(fp, "ftrace dump: %s\n", err);
+		return;
+	}
+	if (data_off < 0)
+		data_off = 16;
+	page = data_off + rb.cpus[0].pg.data_size;
+	for (i = 0; i < rb.ncpus; i++)
+		if (rb.cpus[i].cpu + 1 > ncpu)
+			ncpu = rb.cpus[i].cpu + 1;
+
+	memset(&refs, 0, sizeof(refs));
+	th_refs_scan(&rb, &refs);
+	th_refs_printk_tables(&refs);
+
+	tmp = malloc(strlen(opt->file) + 16);
+	offs = calloc(ncpu, sizeof(*offs));
+	sizes = calloc(ncpu, sizeof(*sizes));
+	tab = calloc(ncpu, 16);
+	if (!tmp || !offs || !sizes || !tab) {
+		fprintf(fp, "ftrace dump: out of memory\n");
+		goto out;
+	}
+	sprintf(tmp, "%s.tmpXXXXXX", opt->file);
+	fo.fd = mkstemp(tmp);
+	if (fo.fd < 0) {
+		fprintf(fp, "ftrace dump: cannot create %s: %s\n", tmp,
+			strerror(errno));
+		goto out;
+	}
+	fchmod(fo.fd, 0644);
+	td_init(&o, th_fd_write, &fo, 0);
+	td_header(&o, sizeof(long), page);
+	th_text_header_page(&b, data_off, rb.cpus[0].pg.data_size);
+	td_named_section(&o, "header_page", b.p, b.n);
+	b.n = 0;
+	th_text_header_event(&b);
+	td_named_section(&o, "header_event", b.p, b.n);
+	th_write_formats(&o);
+	b.n = 0;
+	th_text_kallsyms(&b, &refs);
+	td_sized4(&o, b.p ? b.p : "", b.n);
+	b.n = 0;
+	th_text_printk(&b, &refs);
+	td_sized4(&o, b.p ? b.p : "", b.n);
+	b.n = 0;
+	th_text_cmdlines(&b, &refs);
+	td_sized8(&o, b.p ? b.p : "", b.n);
+	td_u32(&o, ncpu);
+	td_raw(&o, "options  ", 10);
+	td_option(&o, TD_OPTION_DONE, NULL, 0);
+	td_raw(&o, "flyrecord", 10);
+	tab_at = (off_t)o.off;
+	td_raw(&o, tab, 16 * ncpu);
+	for (cpu = 0; cpu < ncpu && !o.err; cpu++) {
+		for (i = 0; i < rb.ncpus; i++)
+			if (rb.cpus[i].cpu == cpu)
+				break;
+		td_pad(&o, PAGESIZE() > (long)page ? PAGESIZE() : page);
+		offs[cpu] = o.off;
+		if (i < rb.ncpus)
+			sizes[cpu] = th_write_cpu(&o, &rb.cpus[i], data_off,
+						  page);
+	}
+	if (!o.err) {
+		td_cpu_table(0, offs, sizes, ncpu, tab);
+		if (pwrite(fo.fd, tab, 16 * ncpu, tab_at) != 16 * ncpu)
+			o.err = errno ? errno : EIO;
+	}
+	if (!o.err && fsync(fo.fd) < 0)
+		o.err = errno;
+	if (close(fo.fd) < 0 && !o.err)
+		o.err = errno;
+	if (!o.err && rename(tmp, opt->file) < 0)
+		o.err = errno;
+	if (o.err) {
+		unlink(tmp);
+		fprintf(fp, "ftrace dump: writing %s failed: %s\n", opt->file,
+			strerror(o.err));
+	} else
+		fprintf(fp, "ftrace dump: %s: %d CPUs, %ld events, "
+			"sub-buffer %zu bytes, %lu bytes\n", opt->file, ncpu,
+			refs.events, page, (ulong)o.off);
+out:
+	free(tmp);
+	free(offs);
+	free(sizes);
+	free(tab);
+	free(b.p);
+	free(refs.pids.v);
+	free(refs.addrs.v);
+	free(refs.strs.v);
+	th_rb_close(&rb);
+}
+
+void th_ftrace_dump_impl(int argc, char **argv)
+{
+	struct th_dump_opts opt;
+	int c, all = FALSE, bad = FALSE;
+	const char *dir = NULL;
+
+	memset(&opt, 0, sizeof(opt));
+	optind = 0;
+	while ((c = getopt(argc, argv, "t:d:i:af")) != EOF) {
+		switch (c) {
+		case 't': opt.file = optarg; break;
+		case 'd': dir = optarg; break;
+		case 'i': opt.inst = optarg; break;
+		case 'a': all = TRUE; break;
+		case 'f': opt.force = TRUE; break;
+		default: bad = TRUE; break;
+		}
+	}
+	if (bad || optind < argc || (!opt.file && !dir) ||
+	    (opt.file && dir)) {
+		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE] [-f] | "
+			"-d DIR\n");
+		return;
+	}
+	if (dir) {
+		fprintf(fp, "ftrace dump: -d (tracefs-like directory) is not "
+			"implemented yet\n");
+		return;
+	}
+	if (all) {
+		fprintf(fp, "ftrace dump: -a (instances as extra buffers) is "
+			"not implemented yet; use -i INSTANCE\n");
+		return;
+	}
+	th_dump_trace_dat(&opt);
+}

@@ -1,0 +1,128 @@
+"""ftrace dump -t: the trace.dat read back by Debian's trace-cmd lists the
+same events as the live "trace" file of the same boot, field by field."""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import thlib
+from conftest import scenarios
+
+TRACE_CMD = "/usr/bin/trace-cmd"
+
+# live "trace": comm-pid [cpu] flags ts: text
+LIVE = re.compile(rb"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+): (.*)$")
+# trace-cmd report: comm-pid [cpu] ts: event: text
+TCMD = re.compile(rb"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+): (\S+):\s+(.*)$")
+
+
+def _outdir(dump):
+    # next to the .so: a directory the crash process sees (bound)
+    base = os.path.dirname(thlib.so_for(dump.suite))
+    d = os.path.join(base, "dump-test")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _report(path, *args):
+    p = subprocess.run([TRACE_CMD, "report", "-i", path, "-O", "parent=1"]
+                       + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    return [l for l in p.stdout.split(b"\n") if TCMD.match(l)]
+
+
+def _kallsyms(path):
+    p = subprocess.run([TRACE_CMD, "dump", "--kallsyms", "-i", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    syms = []
+    for l in p.stdout.split(b"\n"):
+        f = l.split()
+        if len(f) >= 3 and re.match(rb"^[0-9a-f]{16}$", f[0]):
+            syms.append((int(f[0], 16), f[2]))
+    return sorted(syms)
+
+
+def _sym(syms, addr):
+    best = None
+    for a, n in syms:
+        if a <= addr:
+            best = (n, addr - a)
+    return best
+
+
+def _same_text(live_text, event, text, syms):
+    """The event's own text: live as the kernel prints it, ours as
+    trace-cmd prints it from the same fields."""
+    if event == b"function":
+        m = re.match(rb"^(\S+) <-(\S+)$", live_text)
+        assert m, live_text
+        assert text == m.group(1) + b" <-- " + m.group(2), (live_text, text)
+        return
+    if event in (b"bprint", b"print", b"bputs"):
+        assert text.rstrip() == re.sub(rb"^\S+: ", b"", live_text).rstrip() \
+            or text.rstrip() == live_text.rstrip(), (live_text, text)
+        return
+    # kprobe events: "NAME: (sym+off/size) args" / "(a <- b) args"
+    assert live_text.startswith(event + b": "), (live_text, event)
+    live_text = live_text[len(event) + 2:]
+    lm = re.match(rb"^\((\S+?)(?: <- (\S+))?\)(.*)$", live_text)
+    om = re.match(rb"^\(([0-9a-f]+)(?: <- ([0-9a-f]+))?\)(.*)$", text)
+    if lm and om:
+        assert lm.group(3) == om.group(3), (live_text, text)
+        # the probed address resolves to the kernel's symbol+offset
+        name, off = _sym(syms, int(om.group(1), 16))
+        live_sym = re.split(rb"[+/]", lm.group(1))
+        if lm.group(2) is None:
+            assert (name, off) == (live_sym[0], int(live_sym[1], 16)), \
+                (live_text, text)
+        return
+    assert text == live_text, (live_text, text)
+
+
+def _run(dump, cmds):
+    return dump.run(cmds)
+
+
+@scenarios("events", "modules")
+def test_trace_dat_matches_live_trace(dump):
+    path = os.path.join(_outdir(dump), "%s.dat" % dump.id)
+    if os.path.exists(path):
+        os.unlink(path)
+    cmds = ["ftrace dump -t %s" % path, "ftrace dump -t %s " % path,
+            "ftrace dump -x", "ftrace cat current_tracer"]
+    outs = _run(dump, cmds)
+    assert b"exists" in outs[cmds[1]], outs[cmds[1]]
+    assert outs[cmds[2]].startswith(b"usage:"), outs[cmds[2]]
+    assert outs[cmds[3]], "crash unusable after bad input"
+    assert os.path.exists(path), outs[cmds[0]]
+    assert not [f for f in os.listdir(_outdir(dump))
+                if f.startswith(os.path.basename(path) + ".tmp")]
+
+    live = [LIVE.match(l) for l in dump.truth("tracing/trace").split(b"\n")
+            if l and not l.startswith(b"#")]
+    assert all(live), "unparsed live line"
+    ours = [TCMD.match(l) for l in _report(path)]
+    syms = _kallsyms(path)
+    assert len(ours) == len(live), (len(ours), len(live))
+    for lm, om in zip(live, ours):
+        # comm, pid, cpu, timestamp
+        assert lm.group(1).strip() == om.group(1).strip(), (lm.group(0),
+                                                             om.group(0))
+        assert int(lm.group(2)) == int(om.group(2))
+        assert int(lm.group(3)) == int(om.group(3))
+        assert lm.group(4) == om.group(4), (lm.group(0), om.group(0))
+        _same_text(lm.group(5), om.group(5), om.group(6), syms)
+
+    # page size: the header_page's data size plus its offset
+    p = subprocess.run([TRACE_CMD, "dump", "--summary", "--head-page",
+                        "-i", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    m = re.search(rb"(\d+)\s+\[Page size", p.stdout)
+    d = re.search(rb"field: char data;\s+offset:(\d+);\s+size:(\d+);",
+                  p.stdout)
+    assert m and d, p.stdout
+    assert int(m.group(1)) == int(d.group(1)) + int(d.group(2))
+    os.unlink(path)
