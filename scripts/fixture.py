@@ -548,8 +548,10 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
     timeout = BOOT_TIMEOUT if timeout is None else timeout
     console = os.path.join(out, "console.log")
     truth = os.path.join(out, "truth.raw")
-    sock = os.path.join(out, "qmp.sock")
-    for p in (console, truth, sock):
+    # A unix socket path must fit in 108 bytes: not under a deep cache.
+    sockdir = tempfile.mkdtemp(prefix="th-qmp-")
+    sock = os.path.join(sockdir, "qmp.sock")
+    for p in (console, truth):
         if os.path.exists(p):
             os.unlink(p)
     append = "console=ttyS0 panic=0 quiet loglevel=4"
@@ -579,9 +581,11 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
     try:
         while True:
             if proc.poll() is not None:
-                raise FixtureError("QEMU exited (%d) before the panic; "
-                                   "console tail:\n%s"
-                                   % (proc.returncode, tail(console)))
+                raise FixtureError("QEMU exited (%d) before the panic: %s;"
+                                   " console tail:\n%s"
+                                   % (proc.returncode,
+                                      tail(os.path.join(out, "qemu.err"), 3),
+                                      tail(console)))
             text = ""
             if os.path.exists(console):
                 with open(console, "rb") as f:
@@ -614,6 +618,7 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        shutil.rmtree(sockdir, ignore_errors=True)
     log("guest done in %.1f s" % (time.time() - t0))
 
 

@@ -4,7 +4,6 @@ crash process per dump with every command batched."""
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
