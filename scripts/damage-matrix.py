@@ -406,6 +406,8 @@ def baseline(man, cmds, so):
     r = Run(man["vmlinux"], man["vmcore"], cmds, so)
     sizes = dict(r.sizes)
     r.outputs = {c: r.out(c) or "" for c in cmds}
+    r.base_problems = check(r, None) if r.opened else ["crash could not "
+                                                       "open the dump"]
     r.cleanup()
     return r, {c: max(8 * sizes.get(c, 0), 4 << 20) for c in cmds}
 
@@ -471,8 +473,11 @@ def main():
         return 0
     cmds = commands(man)
     base, bound = baseline(man, cmds, a.so)
-    print("baseline: %d commands, slowest %.1f s" % (
-        len(cmds), max(base.times.values() or [0])))
+    print("baseline: %d commands, slowest %.1f s%s" % (
+        len(cmds), max(base.times.values() or [0]),
+        "".join("\n    " + p for p in base.base_problems)))
+    if base.base_problems:
+        return 1
     work = tempfile.mkdtemp(prefix="th-damage-copies-", dir=os.path.dirname(
         man["vmcore"]) if os.access(os.path.dirname(man["vmcore"]), os.W_OK)
         else None)

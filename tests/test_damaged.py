@@ -44,8 +44,8 @@ def _setup():
             virt, phys = dm.probe(man)
             cmds = dm.commands(man)
             base, bound = dm.baseline(man, cmds, SO)
-            assert base.opened and not dm.check(base, None), \
-                "the undamaged dump fails: %s" % dm.check(base, None)
+            assert not base.base_problems, \
+                "the undamaged dump fails: %s" % base.base_problems
         except Exception as e:      # one clear failure for every case
             _state["err"] = "damage matrix setup: %s" % e
             raise
