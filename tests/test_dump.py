@@ -126,3 +126,52 @@ def test_trace_dat_matches_live_trace(dump):
     assert m and d, p.stdout
     assert int(m.group(1)) == int(d.group(1)) + int(d.group(2))
     os.unlink(path)
+
+
+@scenarios("events")
+def test_killed_dump_leaves_no_file(dump):
+    """SIGKILL to crash while it writes: FILE never appears (only the
+    FILE.tmpXXXXXX being written, which the test removes)."""
+    import signal
+    import tempfile
+    import time
+
+    d = _outdir(dump)
+    path = os.path.join(d, "%s-killed.dat" % dump.id)
+    for f in os.listdir(d):
+        if f.startswith(os.path.basename(path)):
+            os.unlink(os.path.join(d, f))
+    so = thlib.so_for(dump.suite)
+    cmdfile = tempfile.NamedTemporaryFile("w", dir=d, suffix=".cmds",
+                                          delete=False)
+    # dump the same buffer many times over: keeps crash writing
+    cmdfile.write("extend %s\n" % so +
+                  "ftrace dump -f -t %s\n" % path * 200 + "exit\n")
+    cmdfile.close()
+    argv = dump.crash_argv(["-s", dump.manifest["vmlinux"],
+                            dump.manifest["vmcore"], "-i", cmdfile.name],
+                           binds=[d])
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    seen_tmp = False
+    try:
+        deadline = time.time() + 300
+        while time.time() < deadline and p.poll() is None:
+            tmps = [f for f in os.listdir(d)
+                    if f.startswith(os.path.basename(path) + ".tmp")]
+            if tmps and not os.path.exists(path):
+                p.send_signal(signal.SIGKILL)
+                seen_tmp = True
+                break
+            time.sleep(0.0005)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        os.unlink(cmdfile.name)
+    assert seen_tmp, "the dump's temporary file was never seen"
+    assert not os.path.exists(path)
+    for f in os.listdir(d):
+        if f.startswith(os.path.basename(path)):
+            os.unlink(os.path.join(d, f))
