@@ -603,54 +603,113 @@ struct th_dump_opts {
 	const char *file;
 	const char *inst;
 	int force;
+	int all;		/* -a: instances as extra buffers */
 };
+
+#define TH_DUMP_MAXBUF	64
+
+/* One CPU table ("flyrecord" + (offset, size) per CPU) and its data. */
+static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
+			    struct th_rb *rb, int ncpu, long data_off,
+			    size_t page, uint64_t *offs, uint64_t *sizes,
+			    unsigned char *tab)
+{
+	off_t tab_at;
+	int i, cpu;
+
+	td_raw(o, "flyrecord", 10);
+	tab_at = (off_t)o->off;
+	memset(tab, 0, 16 * ncpu);
+	td_raw(o, tab, 16 * ncpu);
+	for (cpu = 0; cpu < ncpu && !o->err; cpu++) {
+		for (i = 0; i < rb->ncpus; i++)
+			if (rb->cpus[i].cpu == cpu)
+				break;
+		td_pad(o, PAGESIZE() > (long)page ? PAGESIZE() : page);
+		offs[cpu] = o->off;
+		sizes[cpu] = 0;
+		if (i < rb->ncpus)
+			sizes[cpu] = th_write_cpu(o, &rb->cpus[i], data_off,
+						  page);
+	}
+	if (!o->err) {
+		td_cpu_table(0, offs, sizes, ncpu, tab);
+		if (pwrite(fo->fd, tab, 16 * ncpu, tab_at) != 16 * ncpu)
+			o->err = errno ? errno : EIO;
+	}
+}
 
 static void th_dump_trace_dat(struct th_dump_opts *opt)
 {
-	struct th_tr *tr = th_trace_array_by_name(opt->inst ? opt->inst : "");
+	struct th_tr *trs[TH_DUMP_MAXBUF], *all = NULL;
+	struct th_rb rbs[TH_DUMP_MAXBUF];
+	uint64_t opt_at[TH_DUMP_MAXBUF];
 	struct th_refs refs;
-	struct th_rb rb;
 	struct th_sbuf b = { 0 };
 	struct th_fdout fo;
 	struct td_out o;
-	char err[256], *tmp;
+	char err[256], *tmp = NULL, *obuf = NULL;
 	long data_off = th_member("buffer_data_page", "data");
 	uint64_t *offs = NULL, *sizes = NULL;
 	unsigned char *tab = NULL;
 	size_t page;
-	off_t tab_at;
-	int i, ncpu = 0, cpu;
+	long nevents = 0;
+	int i, k, nbuf = 0, nopen = 0, ncpu = 0;
 
-	if (!tr) {
-		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
-			opt->inst);
-		return;
+	memset(&refs, 0, sizeof(refs));
+	if (opt->all) {
+		int n = th_trace_arrays(&all);
+
+		for (i = 0; i < n && nbuf < TH_DUMP_MAXBUF; i++)
+			trs[nbuf++] = &all[i];
+	} else {
+		trs[0] = th_trace_array_by_name(opt->inst ? opt->inst : "");
+		if (!trs[0]) {
+			fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
+				opt->inst);
+			return;
+		}
+		nbuf = 1;
 	}
 	if (!opt->force && access(opt->file, F_OK) == 0) {
 		fprintf(fp, "ftrace dump: %s exists (use -f to replace it)\n",
 			opt->file);
 		return;
 	}
-	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
-		fprintf(fp, "ftrace dump: %s\n", err);
-		return;
+	for (nopen = 0; nopen < nbuf; nopen++) {
+		if (!th_rb_open(trs[nopen]->addr, FALSE, &rbs[nopen], err,
+				sizeof(err))) {
+			fprintf(fp, "ftrace dump: %s%s%s\n",
+				trs[nopen]->name[0] ? trs[nopen]->name : "",
+				trs[nopen]->name[0] ? ": " : "", err);
+			goto out;
+		}
 	}
 	if (data_off < 0)
 		data_off = 16;
-	page = data_off + rb.cpus[0].pg.data_size;
-	for (i = 0; i < rb.ncpus; i++)
-		if (rb.cpus[i].cpu + 1 > ncpu)
-			ncpu = rb.cpus[i].cpu + 1;
-
-	memset(&refs, 0, sizeof(refs));
-	th_refs_scan(&rb, &refs);
+	page = data_off + rbs[0].cpus[0].pg.data_size;
+	for (k = 0; k < nbuf; k++) {
+		if (data_off + rbs[k].cpus[0].pg.data_size != page) {
+			fprintf(fp, "ftrace dump: instance %s has another "
+				"sub-buffer size: not in one trace.dat\n",
+				trs[k]->name);
+			goto out;
+		}
+		for (i = 0; i < rbs[k].ncpus; i++)
+			if (rbs[k].cpus[i].cpu + 1 > ncpu)
+				ncpu = rbs[k].cpus[i].cpu + 1;
+		th_refs_scan(&rbs[k], &refs);
+		if (!k)
+			nevents = refs.events;
+	}
 	th_refs_printk_tables(&refs);
 
 	tmp = malloc(strlen(opt->file) + 16);
+	obuf = malloc(8 + 64);
 	offs = calloc(ncpu, sizeof(*offs));
 	sizes = calloc(ncpu, sizeof(*sizes));
 	tab = calloc(ncpu, 16);
-	if (!tmp || !offs || !sizes || !tab) {
+	if (!tmp || !obuf || !offs || !sizes || !tab) {
 		fprintf(fp, "ftrace dump: out of memory\n");
 		goto out;
 	}
@@ -664,7 +723,7 @@ static void th_dump_trace_dat(struct th_dump_opts *opt)
 	fchmod(fo.fd, 0644);
 	td_init(&o, th_fd_write, &fo, 0);
 	td_header(&o, sizeof(long), page);
-	th_text_header_page(&b, data_off, rb.cpus[0].pg.data_size);
+	th_text_header_page(&b, data_off, rbs[0].cpus[0].pg.data_size);
 	td_named_section(&o, "header_page", b.p, b.n);
 	b.n = 0;
 	th_text_header_event(&b);
@@ -681,23 +740,30 @@ static void th_dump_trace_dat(struct th_dump_opts *opt)
 	td_sized8(&o, b.p ? b.p : "", b.n);
 	td_u32(&o, ncpu);
 	td_raw(&o, "options  ", 10);
-	td_option(&o, TD_OPTION_DONE, NULL, 0);
-	td_raw(&o, "flyrecord", 10);
-	tab_at = (off_t)o.off;
-	td_raw(&o, tab, 16 * ncpu);
-	for (cpu = 0; cpu < ncpu && !o.err; cpu++) {
-		for (i = 0; i < rb.ncpus; i++)
-			if (rb.cpus[i].cpu == cpu)
-				break;
-		td_pad(&o, PAGESIZE() > (long)page ? PAGESIZE() : page);
-		offs[cpu] = o.off;
-		if (i < rb.ncpus)
-			sizes[cpu] = th_write_cpu(&o, &rb.cpus[i], data_off,
-						  page);
+	/* TRACECMD_OPTION_BUFFER: u64 offset of the instance's
+	 * "flyrecord" table (filled in below), then its name */
+	for (k = 1; k < nbuf; k++) {
+		size_t nl = strlen(trs[k]->name) + 1;
+
+		memset(obuf, 0, 8);
+		memcpy(obuf + 8, trs[k]->name, nl);
+		opt_at[k] = o.off + 6;
+		td_option(&o, TD_OPTION_BUFFER, obuf, 8 + nl);
 	}
-	if (!o.err) {
-		td_cpu_table(0, offs, sizes, ncpu, tab);
-		if (pwrite(fo.fd, tab, 16 * ncpu, tab_at) != 16 * ncpu)
+	td_option(&o, TD_OPTION_DONE, NULL, 0);
+	th_write_buffer(&o, &fo, &rbs[0], ncpu, data_off, page, offs, sizes,
+			tab);
+	for (k = 1; k < nbuf && !o.err; k++) {
+		unsigned char at[8];
+		uint64_t where;
+
+		td_pad(&o, 8);
+		where = o.off;
+		th_write_buffer(&o, &fo, &rbs[k], ncpu, data_off, page, offs,
+				sizes, tab);
+		for (i = 0; i < 8; i++)
+			at[i] = (unsigned char)(where >> (8 * i));
+		if (!o.err && pwrite(fo.fd, at, 8, opt_at[k]) != 8)
 			o.err = errno ? errno : EIO;
 	}
 	if (!o.err && fsync(fo.fd) < 0)
@@ -712,10 +778,12 @@ static void th_dump_trace_dat(struct th_dump_opts *opt)
 			strerror(o.err));
 	} else
 		fprintf(fp, "ftrace dump: %s: %d CPUs, %ld events, "
-			"sub-buffer %zu bytes, %lu bytes\n", opt->file, ncpu,
-			refs.events, page, (ulong)o.off);
+			"%d buffer%s, sub-buffer %zu bytes, %lu bytes\n",
+			opt->file, ncpu, nevents, nbuf, nbuf > 1 ? "s" : "",
+			page, (ulong)o.off);
 out:
 	free(tmp);
+	free(obuf);
 	free(offs);
 	free(sizes);
 	free(tab);
@@ -723,7 +791,8 @@ out:
 	free(refs.pids.v);
 	free(refs.addrs.v);
 	free(refs.strs.v);
-	th_rb_close(&rb);
+	for (k = 0; k < nopen; k++)
+		th_rb_close(&rbs[k]);
 }
 
 void th_ftrace_dump_impl(int argc, char **argv)
@@ -746,7 +815,7 @@ void th_ftrace_dump_impl(int argc, char **argv)
 	}
 	if (bad || optind < argc || (!opt.file && !dir) ||
 	    (opt.file && dir)) {
-		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE] [-f] | "
+		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE | -a] [-f] | "
 			"-d DIR\n");
 		return;
 	}
@@ -755,10 +824,10 @@ void th_ftrace_dump_impl(int argc, char **argv)
 			"implemented yet\n");
 		return;
 	}
-	if (all) {
-		fprintf(fp, "ftrace dump: -a (instances as extra buffers) is "
-			"not implemented yet; use -i INSTANCE\n");
+	if (all && opt.inst) {
+		fprintf(fp, "ftrace dump: -a and -i exclude each other\n");
 		return;
 	}
+	opt.all = all;
 	th_dump_trace_dat(&opt);
 }
