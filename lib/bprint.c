@@ -51,13 +51,41 @@ static int bp_arg(const unsigned char *args, size_t len, size_t *off,
 	return 0;
 }
 
+/*
+ * Widths and precisions are clamped to BP_WIDTH_MAX: the output is bounded
+ * anyway, and what is visible of a wider field is the same (the kernel
+ * clamps too, to 2^23 - 1 and 2^15 - 1).
+ */
+#define BP_WIDTH_MAX	4096
+
+static int bp_clamp(int64_t v)
+{
+	if (v > BP_WIDTH_MAX)
+		return BP_WIDTH_MAX;
+	if (v < -BP_WIDTH_MAX)
+		return -BP_WIDTH_MAX;
+	return (int)v;
+}
+
+static int bp_num(const char **fmt)
+{
+	int64_t v = 0;
+
+	while (isdigit((unsigned char)**fmt)) {
+		if (v <= BP_WIDTH_MAX)
+			v = v * 10 + (**fmt - '0');
+		(*fmt)++;
+	}
+	return bp_clamp(v);
+}
+
 int bprint_format(const char *fmt, const unsigned char *args, size_t args_len,
 		  const struct bprint_opts *opt, char *out, size_t out_len)
 {
 	struct bp_out o = { out, out_len, 0 };
 	size_t off = 0;
 	int ls = opt->long_size, be = opt->big_endian;
-	char spec[64], tmp[512];
+	char spec[128], tmp[512];
 	uint64_t v;
 
 	if (out_len)
@@ -90,18 +118,18 @@ int bprint_format(const char *fmt, const unsigned char *args, size_t args_len,
 			width_star = 1;
 			spec[sp++] = '*';
 			fmt++;
-		} else
-			while (isdigit((unsigned char)*fmt) && sp < 40)
-				spec[sp++] = *fmt++;
+		} else if (isdigit((unsigned char)*fmt)) {
+			sp += snprintf(spec + sp, 16, "%d", bp_num(&fmt));
+		}
 		if (*fmt == '.') {
 			spec[sp++] = *fmt++;
 			if (*fmt == '*') {
 				prec_star = 1;
 				spec[sp++] = '*';
 				fmt++;
-			} else
-				while (isdigit((unsigned char)*fmt) && sp < 40)
-					spec[sp++] = *fmt++;
+			} else {
+				sp += snprintf(spec + sp, 16, "%d", bp_num(&fmt));
+			}
 		}
 		/* qualifiers: hh h l ll z Z t L */
 		if (fmt[0] == 'h' && fmt[1] == 'h') {
@@ -119,11 +147,11 @@ int bprint_format(const char *fmt, const unsigned char *args, size_t args_len,
 			break;
 		fmt++;
 		if (width_star && bp_arg(args, args_len, &off, 4, be, &v) == 0)
-			wv = (int32_t)v;
+			wv = bp_clamp((int32_t)v);
 		else if (width_star)
 			return -1;
 		if (prec_star && bp_arg(args, args_len, &off, 4, be, &v) == 0)
-			pv = (int32_t)v;
+			pv = bp_clamp((int32_t)v);
 		else if (prec_star)
 			return -1;
 

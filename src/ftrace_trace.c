@@ -42,8 +42,11 @@ static int th_sel_want(const unsigned char *ent, void *arg)
 }
 
 /* Start every selected CPU, skipping what predates time_start as
- * tracing_iter_reset() does; the count replaces skipped_entries. */
-static void th_trace_start(struct th_rb *rb, const struct th_sel *s)
+ * tracing_iter_reset() does; the count replaces skipped_entries.  With
+ * LAST >= 0 and no event filter, each CPU starts late enough to hold
+ * its last LAST entries. */
+static void th_trace_start(struct th_rb *rb, const struct th_sel *s,
+			   long last)
 {
 	int i;
 
@@ -55,7 +58,10 @@ static void th_trace_start(struct th_rb *rb, const struct th_sel *s)
 			c->have = FALSE;
 			continue;
 		}
-		th_rb_cpu_start(c);
+		if (last >= 0 && !s->nevents)
+			th_rb_cpu_start_last(c, last);
+		else
+			th_rb_cpu_start(c);
 		c->skipped = 0;
 		while (th_rb_cpu_peek(c) && c->ev.ts < rb->time_start) {
 			c->skipped++;
@@ -175,7 +181,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 	t.cpu_file = s->cpu;
 	t.annotate = th_rb_overruns(&rb) > 0 &&
 		     th_tflag(&t, "TRACE_ITER_ANNOTATE_BIT");
-	th_trace_start(&rb, s);
+	th_trace_start(&rb, s, header ? -1 : last);
 	if (header)
 		th_trace_header(&t, &rb);
 	if (last >= 0) {
@@ -185,7 +191,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 			th_rb_cpu_advance(c);
 		}
 		skip = n > last ? n - last : 0;
-		th_trace_start(&rb, s);
+		th_trace_start(&rb, s, last);
 	}
 	if (t.graph) {
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
@@ -205,11 +211,17 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 			th_rb_cpu_advance(c);
 		}
 	}
-	for (i = 0; i < rb.ncpus; i++)
+	for (i = 0; i < rb.ncpus; i++) {
 		if (rb.cpus[i].bad)
 			fprintf(fp, "# tracehunt: CPU %d: %ld malformed or "
 				"unreadable records/sub-buffers skipped\n",
 				rb.cpus[i].cpu, rb.cpus[i].bad);
+		if (rb.cpus[i].uncommitted)
+			fprintf(fp, "# tracehunt: CPU %d: %lu bytes reserved "
+				"but never committed (an event being written "
+				"at the crash) dropped\n", rb.cpus[i].cpu,
+				rb.cpus[i].uncommitted);
+	}
 	th_tctx_done(&t);
 	th_rb_close(&rb);
 }
@@ -228,6 +240,15 @@ int th_cat_trace(struct th_tr *tr, const char *file)
 	}
 	if (sscanf(file, "per_cpu/cpu%d/%15s", &cpu, rest) == 2 &&
 	    strcmp(rest, "trace") == 0) {
+		int cpus[NR_CPUS], n = th_possible_cpus(cpus, NR_CPUS), i;
+
+		for (i = 0; i < n && cpus[i] != cpu; i++)
+			;
+		if (i == n) {
+			fprintf(fp, "ftrace cat: %s: no CPU %d in this dump\n",
+				file, cpu);
+			return TRUE;
+		}
 		s.cpu = cpu;
 		th_trace_print(tr, &s, TRUE, -1);
 		return TRUE;

@@ -5,6 +5,7 @@
  */
 #include "trace_priv.h"
 #include "bprint.h"
+#include "printfmt.h"
 
 /* ------------------------------------------------------ event types --- */
 
@@ -26,13 +27,16 @@ struct th_tevent {
 	/* kprobes */
 	int nargs;
 	struct th_parg *args;
-	/* tracepoints: fields in definition order */
+	/* tracepoints: fields in definition order, common_* first */
 	int nfields;
 	struct th_field {
 		char name[64];
 		char type[64];
 		int offset, size, is_signed;
 	} *fields;
+	struct pf_fmt *pf;		/* compiled print_fmt, NULL: fallback */
+	char pf_err[160];
+	int noted;			/* fallback note printed */
 };
 
 static struct th_tevent *th_evs;
@@ -207,28 +211,132 @@ static void th_fields_load(struct th_tevent *e)
 	long o_off = th_member("ftrace_event_field", "offset");
 	long o_size = th_member("ftrace_event_field", "size");
 	long o_sign = th_member("ftrace_event_field", "is_signed");
-	ulong class = 0, p;
+	ulong class = 0, p, heads[2];
 	struct th_walk w;
 	long i;
+	int h, cap = 0;
 
 	if (o_class < 0 || o_fields < 0 || o_link < 0 ||
 	    !th_read_ulong(e->call + o_class, &class, "call.class") || !class)
 		return;
-	th_list_walk(class + o_fields, 1000, &w);
-	e->fields = calloc(w.n ? w.n : 1, sizeof(*e->fields));
-	for (i = w.n - 1; i >= 0; i--) {
-		struct th_field *f = &e->fields[e->nfields++];
-		ulong fp_ = w.ent[i] - o_link;
+	/* the common_* fields live in their own list (ftrace_common_fields) */
+	heads[0] = th_symbol("ftrace_common_fields");
+	heads[1] = class + o_fields;
+	if (e->kind == TH_EK_SYS_ENTER || e->kind == TH_EK_SYS_EXIT) {
+		/* syscall events: class->get_fields() gives the metadata's */
+		long o_data = th_member("trace_event_call", "data");
+		long o_f = th_member("syscall_metadata",
+				     e->kind == TH_EK_SYS_ENTER ?
+				     "enter_fields" : "exit_fields");
+		ulong meta = 0;
 
-		th_read_ulong(fp_ + o_name, &p, "field.name");
-		th_read_str(p, f->name, sizeof(f->name));
-		th_read_ulong(fp_ + o_type, &p, "field.type");
-		th_read_str(p, f->type, sizeof(f->type));
-		th_read_int(fp_ + o_off, &f->offset, "field.offset");
-		th_read_int(fp_ + o_size, &f->size, "field.size");
-		th_read_int(fp_ + o_sign, &f->is_signed, "field.is_signed");
+		if (o_data >= 0 && o_f >= 0 &&
+		    th_read_ulong(e->call + o_data, &meta, "call.data") && meta)
+			heads[1] = meta + o_f;
 	}
-	th_walk_free(&w);
+	for (h = 0; h < 2; h++) {
+		if (!heads[h])
+			continue;
+		th_list_walk(heads[h], 1000, &w);
+		e->fields = realloc(e->fields, (cap += w.n + 1) *
+				    sizeof(*e->fields));
+		/* built head-first: the last entry is the first field */
+		for (i = w.n - 1; i >= 0; i--) {
+			struct th_field *f = &e->fields[e->nfields++];
+			ulong fp_ = w.ent[i] - o_link;
+
+			memset(f, 0, sizeof(*f));
+			th_read_ulong(fp_ + o_name, &p, "field.name");
+			th_read_str(p, f->name, sizeof(f->name));
+			th_read_ulong(fp_ + o_type, &p, "field.type");
+			th_read_str(p, f->type, sizeof(f->type));
+			th_read_int(fp_ + o_off, &f->offset, "field.offset");
+			th_read_int(fp_ + o_size, &f->size, "field.size");
+			th_read_int(fp_ + o_sign, &f->is_signed,
+				    "field.is_signed");
+		}
+		th_walk_free(&w);
+	}
+}
+
+/* ------------------------------------------ print_fmt interpreter --- */
+
+static int th_pf_sym(void *priv, uint64_t addr, int with_offset, char *buf,
+		     size_t len)
+{
+	struct th_sym s;
+
+	if (!th_ksym_lookup(addr, &s))
+		return -1;
+	if (with_offset)
+		th_ksym_pS(addr, buf, len);
+	else
+		th_ksym_ps(addr, buf, len);
+	return strlen(buf);
+}
+
+static int th_pf_str(void *priv, uint64_t addr, char *buf, size_t len)
+{
+	if (!th_read_cstr(addr, buf, len, "%s argument"))
+		return -1;
+	return strlen(buf);
+}
+
+static int th_pf_ident(void *priv, const char *name, int64_t *val)
+{
+	if (!th_enum_exists(name))
+		return -1;
+	*val = th_enum(name, 0);
+	return 0;
+}
+
+static struct pf_ctx th_pfc = {
+	.long_size = sizeof(long),
+	.sym = th_pf_sym,
+	.read_str = th_pf_str,
+	.ident = th_pf_ident,
+};
+
+static struct pf_field *th_pf_fields(struct th_tevent *e)
+{
+	struct pf_field *pf = calloc(e->nfields + 1, sizeof(*pf));
+	int i;
+
+	for (i = 0; i < e->nfields; i++) {
+		pf[i].name = e->fields[i].name;
+		pf[i].type = e->fields[i].type;
+		pf[i].offset = e->fields[i].offset;
+		pf[i].size = e->fields[i].size;
+		pf[i].is_signed = e->fields[i].is_signed;
+	}
+	return pf;
+}
+
+/* Compile the event's print_fmt once. */
+static void th_pf_load(struct th_tevent *e)
+{
+	long o_pf = th_member("trace_event_call", "print_fmt");
+	struct pf_field *pf;
+	ulong p = 0;
+	char *text;
+
+	if (o_pf < 0 || !th_read_ulong(e->call + o_pf, &p, "print_fmt") ||
+	    !p) {
+		snprintf(e->pf_err, sizeof(e->pf_err), "no print_fmt");
+		return;
+	}
+	text = malloc(32768);
+	if (!th_read_cstr(p, text, 32768, "print_fmt")) {
+		snprintf(e->pf_err, sizeof(e->pf_err),
+			 "print_fmt unreadable at %lx", p);
+		free(text);
+		return;
+	}
+	pf = th_pf_fields(e);
+	e->pf = pf_parse_ctx(text, pf, e->nfields, &th_pfc, e->pf_err,
+			     sizeof(e->pf_err));
+	free(pf);
+	free(text);
 }
 
 static void th_event_detail(struct th_tevent *e)
@@ -238,8 +346,11 @@ static void th_event_detail(struct th_tevent *e)
 	e->loaded = TRUE;
 	if (e->kind == TH_EK_KPROBE || e->kind == TH_EK_KRETPROBE)
 		th_kprobe_load(e);
-	else if (e->kind == TH_EK_TRACEPOINT)
+	else {
 		th_fields_load(e);
+		if (e->kind == TH_EK_TRACEPOINT)
+			th_pf_load(e);
+	}
 }
 
 /* ------------------------------------------------------- cmdlines --- */
@@ -633,53 +744,42 @@ static void th_print_syscall(struct th_tctx *t, struct th_tevent *e,
 	th_sb_printf(b, ")\n");
 }
 
-/* No print_fmt interpreter for this event: its fields, one by one. */
-static void th_print_fields(struct th_tctx *t, struct th_tevent *e,
-			    struct th_sb *b)
+/*
+ * A tracepoint: "name: " and its print_fmt as trace_raw_output_*() prints
+ * it; when the interpreter cannot, its fields one by one and a note.
+ */
+static void th_print_tracepoint(struct th_tctx *t, struct th_tevent *e,
+				struct th_sb *b)
 {
-	int i;
+	char *out = malloc(8192);
+	struct pf_field *pf;
+	int n = -1;
 
 	th_event_detail(e);
-	th_sb_printf(b, "%s:", e->name);
-	for (i = 0; i < e->nfields; i++) {
-		struct th_field *f = &e->fields[i];
-		const unsigned char *p = t->ent + f->offset;
-		uint64_t v = 0;
-
-		if (f->offset < 0 || f->offset + f->size > (int)t->len)
-			continue;
-		th_sb_printf(b, " %s=", f->name);
-		if (!strncmp(f->type, "__data_loc", 10)) {
-			uint32_t loc;
-			unsigned off, l;
-
-			memcpy(&loc, p, 4);
-			off = loc & 0xffff;
-			l = loc >> 16;
-			if (strstr(f->type, "char") && off + l <= t->len)
-				th_sb_printf(b, "%.*s", (int)l, t->ent + off);
-			else
-				th_sb_printf(b, "ARRAY[%u]", l);
-		} else if (strchr(f->type, '[')) {
-			if (!strncmp(f->type, "char", 4))
-				th_sb_printf(b, "%.*s", f->size, p);
-			else
-				th_sb_printf(b, "ARRAY[%d]", f->size);
-		} else if (f->size <= 8) {
-			memcpy(&v, p, f->size);
-			if (f->is_signed) {
-				int64_t sv = f->size == 1 ? (int8_t)v :
-					     f->size == 2 ? (int16_t)v :
-					     f->size == 4 ? (int32_t)v :
-					     (int64_t)v;
-				th_sb_printf(b, "%lld", (long long)sv);
-			} else if (strchr(f->type, '*') || f->size == 8)
-				th_sb_printf(b, "0x%llx", (unsigned long long)v);
-			else
-				th_sb_printf(b, "%llu", (unsigned long long)v);
+	th_sb_printf(b, "%s: ", e->name);
+	th_pfc.flags = th_tflag(t, "TRACE_ITER_HASH_PTR_BIT") ? 0 :
+		       PF_CTX_NO_HASH_PTR;
+	if (e->pf) {
+		n = pf_format(e->pf, t->ent, t->len, &th_pfc, out, 8192);
+		if (n >= 0) {
+			th_sb_printf(b, "%s\n", out);
+			free(out);
+			return;
 		}
+		snprintf(e->pf_err, sizeof(e->pf_err), "%s", out);
 	}
-	th_sb_printf(b, "\n");
+	pf = th_pf_fields(e);
+	pf_fields(pf, e->nfields, t->ent, t->len, &th_pfc, out, 8192);
+	free(pf);
+	th_sb_printf(b, "%s\n", out);
+	if (!e->noted) {
+		e->noted = TRUE;
+		t->notes++;
+		th_sb_printf(b, "# tracehunt: %s: print_fmt not interpreted "
+			     "(%s): fields shown as name=value\n", e->name,
+			     e->pf_err);
+	}
+	free(out);
 }
 
 void th_event_text(struct th_tctx *t, char *buf, size_t len)
@@ -760,6 +860,22 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		else
 			th_sb_printf(&b, "%s: %s", s1, s);
 		free(s);
+	} else if (type == T.TRACE_STACK) {
+		/* trace_stack_print(): callers up to ULONG_MAX or the end */
+		long o = th_member("stack_entry", "caller");
+		unsigned off;
+
+		th_sb_printf(&b, "<stack trace>\n");
+		for (off = o > 0 ? o : 16; off + sizeof(ulong) <= t->len;
+		     off += sizeof(ulong)) {
+			ulong ip = th_get_ul(ent, t->len, off);
+
+			if (!ip || ip == ~0UL)
+				break;
+			th_ip_sym(s1, sizeof(s1), ip, sym_flags & 1,
+				  sym_flags & 2);
+			th_sb_printf(&b, " => %s\n", s1);
+		}
 	} else if ((e = th_event(type)) != NULL) {
 		switch (e->kind) {
 		case TH_EK_KPROBE:
@@ -771,7 +887,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 			th_print_syscall(t, e, &b);
 			break;
 		default:
-			th_print_fields(t, e, &b);
+			th_print_tracepoint(t, e, &b);
 			break;
 		}
 	} else

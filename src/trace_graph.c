@@ -444,6 +444,45 @@ static void th_graph_comment(struct th_tctx *t, struct th_graph *g)
 	free(text);
 }
 
+/* An entry before the last N: pid, depth and open calls as if printed. */
+static void th_graph_skip(struct th_tctx *t, struct th_graph *g,
+			  struct th_rbcpu *rc, unsigned type, long T_ENT,
+			  long T_RET)
+{
+	struct th_gcpu *c = &g->cpu[t->cpu];
+	const unsigned char *e = t->ent;
+	int depth;
+	ulong func;
+
+	c->last_pid = th_ent_pid(e);
+	if (type == T_ENT) {
+		func = th_g_ul(e, t->len, G.o_ent_func);
+		depth = th_g_int(e, t->len, G.o_ent_depth);
+		if (th_irq_entry(g, t->cpu, func, depth))
+			return;
+		if (th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
+		    th_ent_type(rc->ev.payload) == T_RET &&
+		    th_ent_pid(rc->ev.payload) == th_ent_pid(e) &&
+		    th_g_ul(rc->ev.payload, rc->ev.len, G.o_ret_func) == func) {
+			th_rb_cpu_advance(rc);
+			c->depth = depth - 1;
+			if (depth >= 0 && depth < TH_GRAPH_DEPTH)
+				c->enter_funcs[depth] = 0;
+			return;
+		}
+		c->depth = depth;
+		if (depth >= 0 && depth < TH_GRAPH_DEPTH)
+			c->enter_funcs[depth] = func;
+	} else if (type == T_RET) {
+		depth = th_g_int(e, t->len, G.o_ret_depth);
+		if (th_irq_return(g, t->cpu, depth))
+			return;
+		c->depth = depth - 1;
+		if (depth >= 0 && depth < TH_GRAPH_DEPTH)
+			c->enter_funcs[depth] = 0;
+	}
+}
+
 void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg,
 		    long skip)
@@ -487,11 +526,13 @@ void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		th_rb_cpu_advance(rc);
 		if (t->len < 8 || t->cpu >= NR_CPUS || !want(ent, arg))
 			continue;
+		type = th_ent_type(ent);
 		if (skip > 0) {
+			/* not printed, but the state it leaves behind is */
 			skip--;
+			th_graph_skip(t, g, rc, type, T_ENT, T_RET);
 			continue;
 		}
-		type = th_ent_type(ent);
 		if (type == T_ENT)
 			th_graph_entry(t, g, rc, T_RET);
 		else if (type == T_RET)

@@ -32,6 +32,7 @@ struct th_rbcpu {
 	/* counters of the per-CPU buffer */
 	ulong entries, overrun, read;
 	ulong skipped;
+	ulong uncommitted;		/* bytes reserved past the commit */
 };
 
 /* The ring buffer of an array buffer. */
@@ -49,6 +50,9 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen);
 void th_rb_close(struct th_rb *rb);
 /* Start (or restart) reading one CPU. */
 void th_rb_cpu_start(struct th_rbcpu *c);
+/* Start so that at least the last N data events are ahead: sub-buffers
+ * are decoded backward from the commit page only as far as needed. */
+void th_rb_cpu_start_last(struct th_rbcpu *c, long n);
 /* Load the next data event into c->ev (c->have); FALSE at the end. */
 int th_rb_cpu_peek(struct th_rbcpu *c);
 void th_rb_cpu_advance(struct th_rbcpu *c);
@@ -80,6 +84,7 @@ struct th_tctx {
 	const unsigned char *ent;
 	uint32_t len;
 	int msg_only;			/* print/bprint/bputs: message only */
+	int notes;			/* fallback notes printed */
 	void *graph_state;
 };
 

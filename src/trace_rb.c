@@ -17,7 +17,7 @@ static struct {
 	long tb_buffers, tb_subbuf, tb_cpus;
 	long pc_reader, pc_head, pc_commit, pc_nr_pages;
 	long pc_entries, pc_overrun, pc_read;
-	long bp_list, bp_read, bp_page;
+	long bp_list, bp_read, bp_page, bp_write;
 	long bdp_commit, bdp_data;
 	long tac_skipped;
 	int local_size;
@@ -66,6 +66,7 @@ static int th_rb_layout(char *err, size_t elen)
 	L.bp_list = th_member("buffer_page", "list");
 	L.bp_read = th_member("buffer_page", "read");
 	L.bp_page = th_member("buffer_page", "page");
+	L.bp_write = th_member("buffer_page", "write");
 	L.bdp_commit = th_member("buffer_data_page", "commit");
 	L.bdp_data = th_member("buffer_data_page", "data");
 	L.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
@@ -238,6 +239,22 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 	return TRUE;
 }
 
+/* Bytes reserved on the commit page but never committed (RB_WRITE_MASK
+ * keeps the index; the high bits count interrupted writers). */
+static void th_rb_uncommitted(struct th_rbcpu *c)
+{
+	ulong write = 0;
+
+	c->uncommitted = 0;
+	if (L.bp_write < 0 || !c->commit ||
+	    !th_read_ulong(c->commit + L.bp_write, &write, "buffer_page.write"))
+		return;
+	write &= 0xfffff;
+	if (c->bpage == c->commit && write > c->pg.commit &&
+	    write <= c->pg.data_size)
+		c->uncommitted = write - c->pg.commit;
+}
+
 void th_rb_cpu_start(struct th_rbcpu *c)
 {
 	unsigned int read = 0;
@@ -245,6 +262,7 @@ void th_rb_cpu_start(struct th_rbcpu *c)
 	c->done = FALSE;
 	c->have = FALSE;
 	c->bad = 0;
+	c->uncommitted = 0;
 	c->pages_left = c->nr_pages + 2;
 	if (!c->reader) {
 		c->done = TRUE;
@@ -280,12 +298,54 @@ static int th_rb_next_page(struct th_rbcpu *c)
 	return TRUE;
 }
 
+void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
+{
+	struct rb_event ev;
+	ulong p, head, prev = 0;
+	long count = 0, i, max = c->nr_pages + 2;
+
+	if (!c->reader || !c->commit || c->commit == c->reader) {
+		th_rb_cpu_start(c);
+		return;
+	}
+	head = th_rb_find_head(c);
+	p = c->commit;
+	for (i = 0; i < max && i < TH_MAX_LIST; i++) {
+		th_rb_load(c, p, 0);
+		while (rb_iter_next(&c->it, &ev))
+			if (ev.kind == RB_EV_DATA)
+				count++;
+		if (count >= n)
+			break;
+		if (p == head || !th_read_ulong(p + L.bp_list + sizeof(ulong),
+						&prev, "buffer_page.list.prev")) {
+			/* everything back to the head: the reader page too */
+			th_rb_cpu_start(c);
+			return;
+		}
+		p = (prev & ~RB_PAGE_FLAGS) - L.bp_list;
+		if (p == c->reader) {
+			th_rb_cpu_start(c);
+			return;
+		}
+	}
+	c->done = FALSE;
+	c->have = FALSE;
+	c->bad = 0;
+	c->uncommitted = 0;
+	c->on_reader = FALSE;
+	c->pages_left = max;
+	th_rb_load(c, p, 0);
+}
+
 int th_rb_cpu_peek(struct th_rbcpu *c)
 {
 	if (c->have)
 		return TRUE;
 	while (!c->done) {
 		if (!rb_iter_next(&c->it, &c->ev)) {
+			if (c->bpage == c->commit)
+				th_rb_uncommitted(c);
 			if (!th_rb_next_page(c))
 				c->done = TRUE;
 			continue;

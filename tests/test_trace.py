@@ -6,12 +6,25 @@ import pytest
 import thlib
 from conftest import scenarios
 
-# Scenarios where tracing was stopped before the capture and every event
-# in the buffer is one tracehunt prints exactly.
-EXACT = ("events", "modules")
-# Tracing stopped too, but some events need the print_fmt interpreter:
-# the header (counts, #P, column lines) is still exact.
-HEADER = ("events", "modules", "wrap")
+# Scenarios where tracing was stopped before the capture: every trace
+# file (global, per-CPU, instances, instances' per-CPU) is exact.
+EXACT = ("events", "modules", "graph")
+# The header (counts, #P, column lines) is exact on these too.
+HEADER = ("events", "modules", "wrap", "graph")
+
+
+# Commands besides the "ftrace cat" of each truth file: run in ONE extra
+# crash session per dump.
+EXTRA = ["ftrace trace -n 3", "ftrace trace -n x",
+         "ftrace trace -i no_such_instance", "ftrace trace -c 99x",
+         "ftrace cat per_cpu/cpu7x/trace"]
+
+
+def _out(dump, cmd):
+    dump.out("ftrace cat trace")
+    if not all(c in dump.outputs for c in EXTRA):
+        dump.outputs.update(dump.run(EXTRA))
+    return dump.out(cmd)
 
 
 def _trace_files(dump):
@@ -65,11 +78,18 @@ def test_live_lines_in_order(dump):
     order in ours, and ours goes on to the panic."""
     truth = dump.truth("tracing/trace").split(b"\n")
     ours = dump.out("ftrace cat trace").split(b"\n")
-    body = [l for l in truth if l and not l.startswith(b"#") and
-            b"sched_process_exit" not in l]
+    body = [l for l in truth if l and not l.startswith(b"#")]
     assert body
     assert thlib.lines_in_order(body, ours)
     assert len(ours) > len(truth)
+    for cpu in ("cpu0", "cpu1"):
+        name = "tracing/per_cpu/%s/trace" % cpu
+        if not dump.has_truth(name):
+            continue
+        t = [l for l in dump.truth(name).split(b"\n")
+             if l and not l.startswith(b"#")]
+        o = dump.out(thlib.truth_to_command(name)).split(b"\n")
+        assert thlib.lines_in_order(t, o), name
     assert any(b"sysrq" in l for l in ours[-40:]), ours[-40:]
 
 
@@ -77,13 +97,18 @@ def test_trace_last_n(dump):
     """"ftrace trace -n 3" prints the last three entries of "cat trace"."""
     full = [l for l in dump.out("ftrace cat trace").split(b"\n")
             if l and not l.startswith(b"#")]
-    last = dump.out("ftrace trace -n 3").split(b"\n")
+    last = _out(dump, "ftrace trace -n 3").split(b"\n")
     last = [l for l in last if l]
     assert last == full[-3:]
 
 
 def test_trace_bad_options(dump):
-    out = dump.out("ftrace trace -n x")
+    """Bad input: one clear line each, and the session goes on."""
+    out = _out(dump, "ftrace trace -n x")
     assert out.count(b"\n") == 1 and b"not a count" in out
-    out = dump.out("ftrace trace -i no_such_instance")
+    out = _out(dump, "ftrace trace -i no_such_instance")
     assert out.count(b"\n") == 1 and b"no instance" in out
+    out = _out(dump, "ftrace trace -c 99x")
+    assert out.count(b"\n") == 1 and b"expected CPU numbers" in out
+    out = _out(dump, "ftrace cat per_cpu/cpu7x/trace")
+    assert out.count(b"\n") == 1

@@ -45,5 +45,16 @@ int main(void)
 	/* arguments run out: -1, what could be printed is kept */
 	CHECK(bprint_format("%d %lld", a1, 4, &o, out, sizeof(out)) == -1);
 	CHECK_STR(out, "1 ");
+	/* huge widths are clamped, not a gigabyte of padding */
+	CHECK(bprint_format("%999999999d|", a1, sizeof(a1), &o, out,
+			    sizeof(out)) >= 0);
+	CHECK(strlen(out) == sizeof(out) - 1 && out[0] == ' ');
+	{
+		static const unsigned char big[] = { 0xff, 0xff, 0xff, 0x7f,
+						     1, 0, 0, 0 };
+		CHECK(bprint_format("%*d", big, sizeof(big), &o, out,
+				    sizeof(out)) >= 0);
+		CHECK(out[0] == ' ');
+	}
 	return unit_done("test_bprint");
 }

@@ -3,8 +3,11 @@
  * truncated tails.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include "ringbuf.h"
 #include "unit.h"
+
+#define DATA "tests/unit/data/ringbuf/"
 
 static unsigned char page[4096];
 
@@ -142,8 +145,92 @@ static void test_big_endian(void)
 	CHECK(ev.kind == RB_EV_DATA && ev.type_len == 1 && ev.ts == 14);
 }
 
+static int unhex(const char *h, unsigned char *out, size_t max)
+{
+	size_t n = 0;
+
+	while (h[0] && h[1] && n < max) {
+		unsigned v;
+
+		if (sscanf(h, "%2x", &v) != 1)
+			break;
+		out[n++] = v;
+		h += 2;
+	}
+	return n;
+}
+
+/*
+ * Sub-buffers saved from a fixture (scripts/extract-ringbuf.py) decoded
+ * in the iterator's order: every data record's time stamp, as the trace
+ * file prints it, and its pid equal the live per-CPU trace lines.
+ */
+static void test_fixture(const char *name)
+{
+	char path[256], *line = NULL, ts[32];
+	size_t cap = 0, nt = 0, ne = 0, i;
+	unsigned long data_off = 16, data_size = 4080;
+	struct { char ts[32]; int pid; } *want = NULL, *got = NULL;
+	static unsigned char buf[65536];
+	FILE *f;
+
+	snprintf(path, sizeof(path), DATA "%s", name);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		if (line[0] == 'G') {
+			sscanf(line, "G %lu %lu", &data_off, &data_size);
+		} else if (line[0] == 'T') {
+			want = realloc(want, (nt + 1) * sizeof(*want));
+			sscanf(line, "T %31s %d", want[nt].ts, &want[nt].pid);
+			nt++;
+		} else if (line[0] == 'P') {
+			struct rb_page pg;
+			struct rb_iter it;
+			struct rb_event ev;
+			unsigned long skip;
+			char *h = strchr(line + 2, ' ');
+			int n;
+
+			skip = strtoul(line + 2, NULL, 10);
+			n = unhex(h + 1, buf, sizeof(buf));
+			CHECK(rb_page_parse(&pg, buf, n, 8, data_off, data_size,
+					    0) >= 0);
+			rb_iter_init(&it, &pg);
+			while (rb_iter_next(&it, &ev)) {
+				unsigned long long us = (ev.ts + 500) / 1000;
+				int pid;
+
+				CHECK(ev.kind != RB_EV_BAD);
+				if (ev.kind != RB_EV_DATA || ev.offset < skip)
+					continue;
+				got = realloc(got, (ne + 1) * sizeof(*got));
+				snprintf(ts, sizeof(ts), "%llu.%06llu",
+					 us / 1000000, us % 1000000);
+				strcpy(got[ne].ts, ts);
+				memcpy(&pid, ev.payload + 4, 4);
+				got[ne].pid = pid;
+				ne++;
+			}
+		}
+	}
+	fclose(f);
+	free(line);
+	CHECK(nt > 0 && ne == nt);
+	for (i = 0; i < nt && i < ne; i++) {
+		CHECK_STR(got[i].ts, want[i].ts);
+		CHECK(got[i].pid == want[i].pid);
+	}
+	free(want);
+	free(got);
+}
+
 int main(void)
 {
+	test_fixture("events-cpu1.txt");
+	test_fixture("wrap-cpu0.txt");
 	test_records();
 	test_truncated();
 	test_abs_msb();
