@@ -82,6 +82,24 @@ def _same_text(live_text, event, text, syms):
     assert text == live_text, (live_text, text)
 
 
+def _compare(live_text, report_lines, path):
+    """Every live line against trace-cmd's, field by field."""
+    live = [LIVE.match(l) for l in live_text.split(b"\n")
+            if l and not l.startswith(b"#")]
+    assert all(live), "unparsed live line"
+    ours = [TCMD.match(l) for l in report_lines]
+    syms = _kallsyms(path)
+    assert len(ours) == len(live), (len(ours), len(live))
+    for lm, om in zip(live, ours):
+        # comm, pid, cpu, timestamp
+        assert lm.group(1).strip() == om.group(1).strip(), (lm.group(0),
+                                                             om.group(0))
+        assert int(lm.group(2)) == int(om.group(2))
+        assert int(lm.group(3)) == int(om.group(3))
+        assert lm.group(4) == om.group(4), (lm.group(0), om.group(0))
+        _same_text(lm.group(5), om.group(5), om.group(6), syms)
+
+
 def _run(dump, cmds):
     return dump.run(cmds)
 
@@ -101,20 +119,7 @@ def test_trace_dat_matches_live_trace(dump):
     assert not [f for f in os.listdir(_outdir(dump))
                 if f.startswith(os.path.basename(path) + ".tmp")]
 
-    live = [LIVE.match(l) for l in dump.truth("tracing/trace").split(b"\n")
-            if l and not l.startswith(b"#")]
-    assert all(live), "unparsed live line"
-    ours = [TCMD.match(l) for l in _report(path)]
-    syms = _kallsyms(path)
-    assert len(ours) == len(live), (len(ours), len(live))
-    for lm, om in zip(live, ours):
-        # comm, pid, cpu, timestamp
-        assert lm.group(1).strip() == om.group(1).strip(), (lm.group(0),
-                                                             om.group(0))
-        assert int(lm.group(2)) == int(om.group(2))
-        assert int(lm.group(3)) == int(om.group(3))
-        assert lm.group(4) == om.group(4), (lm.group(0), om.group(0))
-        _same_text(lm.group(5), om.group(5), om.group(6), syms)
+    _compare(dump.truth("tracing/trace"), _report(path), path)
 
     # page size: the header_page's data size plus its offset
     p = subprocess.run([TRACE_CMD, "dump", "--summary", "--head-page",
@@ -175,3 +180,33 @@ def test_killed_dump_leaves_no_file(dump):
     for f in os.listdir(d):
         if f.startswith(os.path.basename(path)):
             os.unlink(os.path.join(d, f))
+
+
+@scenarios("graph")
+def test_instances_in_trace_dat(dump):
+    """-i NAME: the instance's buffer alone; -a: every instance as an
+    extra buffer, its lines (prefixed "NAME:") equal to its live trace."""
+    names = sorted(set(n.split("/")[2] for n in dump.truth_names()
+                       if n.startswith("tracing/instances/") and
+                       n.endswith("/trace")))
+    assert names
+    d = _outdir(dump)
+    allp = os.path.join(d, "%s-all.dat" % dump.id)
+    paths = {n: os.path.join(d, "%s-%s.dat" % (dump.id, n)) for n in names}
+    cmds = ["ftrace dump -f -a -t %s" % allp] + \
+        ["ftrace dump -f -i %s -t %s" % (n, paths[n]) for n in names] + \
+        ["ftrace dump -i no_such_instance -t %s" % allp + ".x"]
+    outs = _run(dump, cmds)
+    assert b"no trace instance" in outs[cmds[-1]]
+    assert not os.path.exists(allp + ".x")
+    for n in names:
+        live = dump.truth("tracing/instances/%s/trace" % n)
+        _compare(live, _report(paths[n]), paths[n])
+        prefix = n.encode() + b":"
+        p = subprocess.run([TRACE_CMD, "report", "-i", allp, "-O",
+                            "parent=1"], stdout=subprocess.PIPE)
+        mine = [l[len(prefix):] for l in p.stdout.split(b"\n")
+                if l.startswith(prefix)]
+        _compare(live, [l for l in mine if TCMD.match(l)], allp)
+        os.unlink(paths[n])
+    os.unlink(allp)
