@@ -47,6 +47,7 @@ static const char *const tx_kind_names[TH_TX_NKINDS] = {
 	[TH_TX_STATIC_CALL_TRAMP] = "static call trampoline",
 	[TH_TX_IBT] = "IBT endbr seal",
 	[TH_TX_SMP_LOCK] = "SMP lock prefix",
+	[TH_TX_RUNTIME_CONST] = "runtime constant",
 };
 
 const char *th_text_kind_name(int kind)
@@ -92,6 +93,14 @@ static struct {
 	ulong stext;		/* _stext in the file, for the KASLR offset */
 	ulong fentry;		/* __fentry__ in the file */
 	long tables[TH_TX_NKINDS];
+	/* runtime constants: runtime_ptr_SYM (imm64) and runtime_shift_SYM
+	 * (imm8) sections, s32 entries relative to themselves */
+	struct {
+		const char *sfx;
+		ulong start, stop;
+		int len;
+	} rc[64];
+	int nrc;
 } T;
 
 /* -------------------------------------------------------------- ELF --- */
@@ -249,6 +258,27 @@ static int tx_symbols(ulong *val)
 		}
 		if (nm[0] != '_')
 			continue;
+		if (!strncmp(nm, "__start_runtime_", 16) ||
+		    !strncmp(nm, "__stop_runtime_", 15)) {
+			int st = nm[4] == 'a', j;
+			const char *sfx = nm + (st ? 16 : 15);
+
+			for (j = 0; j < T.nrc; j++)
+				if (!strcmp(T.rc[j].sfx, sfx))
+					break;
+			if (j == T.nrc && T.nrc < 64) {
+				T.rc[T.nrc].sfx = sfx;
+				T.rc[T.nrc].len = !strncmp(sfx, "ptr_", 4) ? 8 :
+					!strncmp(sfx, "shift_", 6) ? 1 : 0;
+				T.nrc++;
+			}
+			if (j < T.nrc) {
+				if (st)
+					T.rc[j].start = s.st_value;
+				else
+					T.rc[j].stop = s.st_value;
+			}
+		}
 		for (k = 0; k < S_NSYM; k++)
 			if (!val[k] && !strcmp(nm, tx_symnames[k]))
 				val[k] = s.st_value;
@@ -379,6 +409,13 @@ static void tx_tables(const ulong *val)
 	tx_rel32_table(val, S_RETPO, S_RETPO_END, TH_TX_RETPOLINE, 0);
 	tx_rel32_table(val, S_IBT, S_IBT_END, TH_TX_IBT, 4);
 	tx_rel32_table(val, S_SMP, S_SMP_END, TH_TX_SMP_LOCK, 1);
+	for (i = 0; i < T.nrc; i++) {
+		ulong rv[2] = { T.rc[i].start, T.rc[i].stop };
+
+		if (T.rc[i].len)
+			tx_rel32_table(rv, 0, 1, TH_TX_RUNTIME_CONST,
+				       T.rc[i].len);
+	}
 
 	/* struct alt_instr: instr_offset, repl_offset (s32, relative),
 	 * instrlen (the whole patched length, padding included) and
