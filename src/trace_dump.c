@@ -795,6 +795,172 @@ out:
 		th_rb_close(&rbs[k]);
 }
 
+/* ------------------------------------------------- -d DIR (tracefs) --- */
+
+#include <sys/stat.h>
+#include <dirent.h>
+
+/* Remove our own temporary tree (depth-bounded, no symlinks followed). */
+static void th_rm_tree(const char *path, int depth)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+
+	if (lstat(path, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode) && depth < 8 && (d = opendir(path))) {
+		while ((de = readdir(d))) {
+			char sub[PATH_MAX];
+
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (snprintf(sub, sizeof(sub), "%s/%s", path,
+				     de->d_name) < (int)sizeof(sub))
+				th_rm_tree(sub, depth + 1);
+		}
+		closedir(d);
+	}
+	remove(path);
+}
+
+/* Create DIR/REL (parents too) with LEN bytes of DATA; errno value. */
+static int th_dir_file(const char *dir, const char *rel, const char *data,
+		       size_t len)
+{
+	char path[PATH_MAX];
+	struct th_fdout f;
+	char *sl;
+	int e;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
+	    (int)sizeof(path))
+		return ENAMETOOLONG;
+	for (sl = strchr(path + strlen(dir) + 1, '/'); sl;
+	     sl = strchr(sl + 1, '/')) {
+		*sl = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			e = errno;
+			*sl = '/';
+			return e;
+		}
+		*sl = '/';
+	}
+	if (!data)
+		return 0;
+	f.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (f.fd < 0)
+		return errno;
+	e = th_fd_write(&f, data, len);
+	if (close(f.fd) < 0 && !e)
+		e = errno;
+	return e;
+}
+
+static void th_dump_dir(struct th_dump_opts *opt, const char *dir)
+{
+	struct th_tr *tr = th_trace_array_by_name(opt->inst ? opt->inst : "");
+	struct th_refs refs;
+	struct th_sbuf b = { 0 };
+	struct th_rb rb;
+	char err[256], *tmp = NULL, rel[256];
+	long data_off = th_member("buffer_data_page", "data");
+	int e = 0, i;
+
+	if (!tr) {
+		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
+			opt->inst);
+		return;
+	}
+	if (access(dir, F_OK) == 0) {
+		fprintf(fp, "ftrace dump: %s exists%s\n", dir, opt->force ?
+			" (a directory is never replaced: remove it)" :
+			" (use -f to replace a file)");
+		return;
+	}
+	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+		fprintf(fp, "ftrace dump: %s\n", err);
+		return;
+	}
+	if (data_off < 0)
+		data_off = 16;
+	memset(&refs, 0, sizeof(refs));
+	th_refs_scan(&rb, &refs);
+	th_refs_printk_tables(&refs);
+	tmp = malloc(strlen(dir) + 16);
+	if (!tmp)
+		goto out;
+	sprintf(tmp, "%s.tmpXXXXXX", dir);
+	if (!mkdtemp(tmp)) {
+		fprintf(fp, "ftrace dump: cannot create %s: %s\n", tmp,
+			strerror(errno));
+		goto out;
+	}
+	chmod(tmp, 0755);
+	th_text_header_page(&b, data_off, rb.cpus[0].pg.data_size);
+	e = th_dir_file(tmp, "events/header_page", b.p, b.n);
+	b.n = 0;
+	th_text_header_event(&b);
+	if (!e)
+		e = th_dir_file(tmp, "events/header_event", b.p, b.n);
+	for (i = 0; !e && i < ndev; i++) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/format",
+			 dev[i].system, dev[i].name);
+		if (!strchr(dev[i].system, '/') && !strchr(dev[i].name, '/'))
+			e = th_dir_file(tmp, rel, dev[i].fmt.p, dev[i].fmt.n);
+	}
+	b.n = 0;
+	th_text_kallsyms(&b, &refs);
+	if (!e)
+		e = th_dir_file(tmp, "kallsyms", b.p ? b.p : "", b.n);
+	b.n = 0;
+	th_text_printk(&b, &refs);
+	if (!e)
+		e = th_dir_file(tmp, "printk_formats", b.p ? b.p : "", b.n);
+	b.n = 0;
+	th_text_cmdlines(&b, &refs);
+	if (!e)
+		e = th_dir_file(tmp, "saved_cmdlines", b.p ? b.p : "", b.n);
+	for (i = 0; !e && i < rb.ncpus; i++) {
+		struct th_fdout f;
+		struct td_out o;
+		char path[PATH_MAX];
+
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw",
+			 rb.cpus[i].cpu);
+		e = th_dir_file(tmp, rel, NULL, 0);
+		snprintf(path, sizeof(path), "%s/%s", tmp, rel);
+		if (e || (f.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
+				       0644)) < 0) {
+			e = e ? e : errno;
+			break;
+		}
+		td_init(&o, th_fd_write, &f, 0);
+		th_write_cpu(&o, &rb.cpus[i], data_off,
+			     data_off + rb.cpus[i].pg.data_size);
+		e = o.err;
+		if (close(f.fd) < 0 && !e)
+			e = errno;
+	}
+	if (!e && rename(tmp, dir) < 0)
+		e = errno;
+	if (e) {
+		fprintf(fp, "ftrace dump: writing %s failed: %s\n", dir,
+			strerror(e));
+		/* remove the partial tree (our own temporary name) */
+		th_rm_tree(tmp, 0);
+	} else
+		fprintf(fp, "ftrace dump: %s: %d event formats, %d CPUs, "
+			"%ld events\n", dir, ndev, rb.ncpus, refs.events);
+out:
+	free(tmp);
+	free(b.p);
+	free(refs.pids.v);
+	free(refs.addrs.v);
+	free(refs.strs.v);
+	th_rb_close(&rb);
+}
+
 void th_ftrace_dump_impl(int argc, char **argv)
 {
 	struct th_dump_opts opt;
@@ -816,12 +982,15 @@ void th_ftrace_dump_impl(int argc, char **argv)
 	if (bad || optind < argc || (!opt.file && !dir) ||
 	    (opt.file && dir)) {
 		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE | -a] [-f] | "
-			"-d DIR\n");
+			"-d DIR [-i INSTANCE]\n");
 		return;
 	}
 	if (dir) {
-		fprintf(fp, "ftrace dump: -d (tracefs-like directory) is not "
-			"implemented yet\n");
+		if (all)
+			fprintf(fp, "ftrace dump: -d takes one array "
+				"(-i INSTANCE), not -a\n");
+		else
+			th_dump_dir(&opt, dir);
 		return;
 	}
 	if (all && opt.inst) {

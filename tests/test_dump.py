@@ -210,3 +210,38 @@ def test_instances_in_trace_dat(dump):
         _compare(live, [l for l in mine if TCMD.match(l)], allp)
         os.unlink(paths[n])
     os.unlink(allp)
+
+
+@scenarios("modules")
+def test_dump_dir(dump):
+    """-d DIR: the tracefs-shaped tree; saved_cmdlines lines are live
+    lines, the unlinked module's trace_printk format is in printk_formats,
+    each per-CPU trace_pipe_raw is whole sub-buffers."""
+    import shutil
+    d = os.path.join(_outdir(dump), "%s-dir" % dump.id)
+    shutil.rmtree(d, ignore_errors=True)
+    cmds = ["ftrace dump -d %s" % d, "ftrace dump -d %s " % d]
+    outs = _run(dump, cmds)
+    assert b"exists" in outs[cmds[1]]
+    for f in ("events/header_page", "events/header_event", "kallsyms",
+              "printk_formats", "saved_cmdlines",
+              "events/ftrace/function/format"):
+        assert os.path.exists(os.path.join(d, f)), f
+    with open(os.path.join(d, "saved_cmdlines"), "rb") as f:
+        ours = [l for l in f.read().split(b"\n") if l]
+    live = set(dump.truth("tracing/saved_cmdlines").split(b"\n"))
+    assert ours and all(l in live for l in ours), ours
+    with open(os.path.join(d, "printk_formats"), "rb") as f:
+        pf = f.read()
+    for l in dump.truth("tracing/trace").split(b"\n"):
+        m = LIVE.match(l)
+        if m and b"th_hidden: planted" in m.group(5):
+            assert b'"th_hidden: planted %d hooks\\n"' in pf
+    with open(os.path.join(d, "events/header_page"), "rb") as f:
+        hp = re.search(rb"char data;\s+offset:(\d+);\s+size:(\d+);", f.read())
+    page = int(hp.group(1)) + int(hp.group(2))
+    for cpu in os.listdir(os.path.join(d, "per_cpu")):
+        sz = os.path.getsize(os.path.join(d, "per_cpu", cpu,
+                                          "trace_pipe_raw"))
+        assert sz % page == 0, (cpu, sz)
+    shutil.rmtree(d)
