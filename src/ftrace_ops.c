@@ -252,6 +252,32 @@ static void thf_print_tramp(struct thf_state *s, const struct thf_ops *op)
 		thf_owner(op->trampoline, &o, own, sizeof(own)));
 }
 
+/* A function graph subop (of fgraph's manager "graph_ops", or flagged
+ * FTRACE_OPS_FL_GRAPH) is the "ops" of a struct fgraph_ops: its entry
+ * and return handlers are what runs. */
+static void thf_print_fgraph(ulong manager, ulong sub,
+			     const struct thf_ops *op)
+{
+	long o_ops = th_member("fgraph_ops", "ops");
+	long o_ent = th_member("fgraph_ops", "entryfunc");
+	long o_ret = th_member("fgraph_ops", "retfunc");
+	ulong graph = thf_ops_flag("GRAPH"), ent, ret;
+	struct th_owner o;
+	char sym[300], own[300];
+
+	if (!(graph && (op->flags & graph)) &&
+	    !(manager && manager == th_symbol("graph_ops")))
+		return;
+	if (o_ops < 0 || o_ent < 0 || o_ret < 0)
+		return;
+	if (th_read_ulong(sub - o_ops + o_ent, &ent, "fgraph_ops.entryfunc"))
+		fprintf(fp, "entry %s %s  ", th_ksym_pS(ent, sym, sizeof(sym)),
+			thf_owner(ent, &o, own, sizeof(own)));
+	if (th_read_ulong(sub - o_ops + o_ret, &ret, "fgraph_ops.retfunc"))
+		fprintf(fp, "return %s %s  ", th_ksym_pS(ret, sym, sizeof(sym)),
+			thf_owner(ret, &o, own, sizeof(own)));
+}
+
 /* Subops of a manager ops (function graph's fgraph_ops since v6.12):
  * ftrace_ops.subop_list of ftrace_ops linked by their "list" */
 static void thf_print_subops(struct thf_state *s, const struct thf_ops *op)
@@ -262,7 +288,7 @@ static void thf_print_subops(struct thf_state *s, const struct thf_ops *op)
 	struct th_walk w;
 	struct thf_ops sub;
 	struct th_owner o;
-	char own[300], sym[300];
+	char own[300], sym[300], fl[512];
 	ulong managed = 0;
 	long i;
 
@@ -283,9 +309,11 @@ static void thf_print_subops(struct thf_state *s, const struct thf_ops *op)
 			fprintf(fp, "      %lx  (unreadable)\n", a);
 			continue;
 		}
-		fprintf(fp, "      %lx  func %s  %s  ", a,
+		fprintf(fp, "      %lx  func %s  %s  flags %s  ", a,
 			th_ksym_pS(sub.func, sym, sizeof(sym)),
-			thf_owner(sub.func, &o, own, sizeof(own)));
+			thf_owner(sub.func, &o, own, sizeof(own)),
+			thf_ops_flags_str(sub.flags, fl, sizeof(fl)));
+		thf_print_fgraph(op->addr, a, &sub);
 		if (thf_hash_empty(&sub.filter))
 			fprintf(fp, "filter: every function\n");
 		else
