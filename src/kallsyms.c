@@ -136,6 +136,10 @@ static int th_ks_load(void)
 	if (!a_num || !a_names || !a_markers || !a_tt || !a_ti ||
 	    !(a_off || a_addrs))
 		return 0;
+	/* Without kallsyms_relative_base (gone in recent kernels, which
+	 * always store u32 offsets from _text), the base is _text. */
+	if (a_off && !a_base && !th_symbol("_text"))
+		return 0;
 	if (!th_read_uint(a_num, &K.num, "kallsyms_num_syms") || !K.num ||
 	    K.num > 10000000)
 		return 0;
@@ -195,16 +199,37 @@ static int th_ks_load(void)
 	if (a_off) {
 		offs = th_slurp(a_off, sizeof(int) * (ulong)K.num,
 				"kallsyms_offsets");
-		if (!offs || !th_read_ulong(a_base, &relbase,
-					    "kallsyms_relative_base"))
+		if (!offs)
 			goto fail;
+		if (a_base) {
+			if (!th_read_ulong(a_base, &relbase,
+					   "kallsyms_relative_base"))
+				goto fail;
+		} else {
+			/* Newer kernels have no kallsyms_relative_base: the
+			 * offsets are place-relative (from the entry's own
+			 * address), or else relative to _text.  The table is
+			 * sorted by address, so the decoding that comes out
+			 * sorted is the right one. */
+			for (i = 0; i < K.num; i++)
+				K.addr[i] = a_off + 4UL * i + (long)offs[i];
+			for (i = 1; i < K.num; i++)
+				if (K.addr[i] < K.addr[i - 1])
+					break;
+			if (i == K.num) {
+				free(offs);
+				K.usable = 1;
+				return 1;
+			}
+			relbase = th_symbol("_text");
+		}
 		/* CONFIG_KALLSYMS_ABSOLUTE_PERCPU stores non-negative offsets
 		 * as absolute values and text as negative offsets from the base;
 		 * without it every offset is relative.  A config cannot be read
-		 * from the dump, so check which decoding names the same address
-		 * as crash's symbol table for _stext. */
+		 * from the dump; only the absolute-percpu layout has negative
+		 * offsets (every text symbol), so their presence tells. */
 		abs_percpu = 0;
-		for (i = 0; i < K.num; i++)
+		for (i = 0; a_base && i < K.num; i++)
 			if (offs[i] < 0) {
 				abs_percpu = 1;
 				break;
