@@ -32,7 +32,7 @@ $(SO): $(OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -rdynamic $(SANFLAGS) -o $@ $(OBJ) -lelf
 
-$(OBJDIR)/src/%.o: src/%.c src/th.h $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
+$(OBJDIR)/src/%.o: src/%.c $(wildcard src/*.h) $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D$(TARGET) -Ilib -isystem $(CRASH_INCLUDE) -c -o $@ $<
 

@@ -5,6 +5,7 @@
  * (trace_find_next_entry: the smallest time stamp, lowest CPU on ties).
  */
 #include "trace_priv.h"
+#include "trace_dump.h"
 
 struct th_sel {
 	int cpu;		/* -1: every CPU */
@@ -305,7 +306,7 @@ void th_ftrace_trace(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.cpu = -1;
-	optind = 1;
+	optind = 0;
 	while ((c = getopt(argc, argv, "n:c:i:e:r")) != EOF) {
 		switch (c) {
 		case 'n':
@@ -373,5 +374,5 @@ void th_ftrace_trace(int argc, char **argv)
 
 void th_ftrace_dump(int argc, char **argv)
 {
-	fprintf(fp, "ftrace dump: not implemented yet\n");
+	th_ftrace_dump_impl(argc, argv);
 }

@@ -48,7 +48,7 @@ char *help_ftrace[] = {
 "ftrace state, ops, patched call sites and ring buffers",
 "[ops [-v] | sites [-a] [-m module] [symbol ...] | cat file | ls [-i inst] |\n"
 "         tracers [-v] | trace [-n N] [-c cpus] [-i inst] [-e ev,...] [-r] |\n"
-"         dump -t file | -d dir]",
+"         dump -t file [-i inst | -a] [-f] | -d dir [-i inst]]",
 "  Without arguments, prints a one-screen summary: per trace array (the",
 "  global one first, then each instance) tracing on or off, the current",
 "  tracer and the buffer size of each CPU (\"(not expanded)\" while the",

@@ -370,7 +370,8 @@ static void hk_json_str(const char *s)
 	fputc('"', fp);
 }
 
-static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok)
+static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
+			  const char *text_note)
 {
 	long i;
 	int k;
@@ -421,13 +422,19 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok)
 		fprintf(fp, "%s\"%s\": %ld", k ? ", " : "", hk_vname[k],
 			count[k]);
 	fprintf(fp, ", \"total\": %ld, \"text_functions_checked\": %ld, "
-		"\"text_checked\": %s}}\n", hk_n, text_ok ? ts->compared : 0,
-		text_ok ? "true" : "false");
+		"\"text_checked\": %s, \"text_note\": ", hk_n,
+		text_ok ? ts->compared : 0, text_ok ? "true" : "false");
+	if (text_note[0])
+		hk_json_str(text_note);
+	else
+		fprintf(fp, "null");
+	fprintf(fp, "}}\n");
 }
 
 void cmd_hooks(void)
 {
 	int c, verbose = 0, json = 0, k, text_ok;
+	char text_note[256];
 	long i, count[HK_NVERDICT] = { 0 };
 	struct th_text_stats ts;
 
@@ -453,11 +460,23 @@ void cmd_hooks(void)
 	hk_ftrace();
 	hk_tracepoints();
 	memset(&ts, 0, sizeof(ts));
-	text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
+	text_note[0] = '\0';
+	if (json) {
+		/* keep the JSON clean: a "not checked" line goes into it */
+		open_tmpfile();
+		text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
+		rewind(pc->tmpfile);
+		if (!fgets(text_note, sizeof(text_note), pc->tmpfile))
+			text_note[0] = '\0';
+		text_note[strcspn(text_note, "\n")] = '\0';
+		close_tmpfile();
+	} else {
+		text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
+	}
 	for (i = 0; i < hk_n; i++)
 		count[hk_f[i].verdict]++;
 	if (json) {
-		hk_print_json(count, &ts, text_ok);
+		hk_print_json(count, &ts, text_ok, text_note);
 		return;
 	}
 	fprintf(fp, "%-10s  %-11s  %-36s  %-40s  %s\n", "VERDICT", "KIND",
