@@ -7,6 +7,8 @@
  * hash helpers are in ftrace_files_util.c.
  */
 #include "th.h"
+#include "kprobes.h"
+#include "ftrace_ops.h"
 #include "ftrace_files.h"
 
 #define TRACE_SYSTEM_FTRACE	"ftrace"
@@ -1073,6 +1075,48 @@ void th_ftrace_tracers(int argc, char **argv)
 
 /* ------------------------------------------------------- ftrace summary --- */
 
+/* Counts of ops, call sites and kprobes, with the commands behind them. */
+static void ff_summary_counts(void)
+{
+	struct thf_state *st = thf_load();
+	struct kp_probe *kp = NULL;
+	long i, n, enabled = 0, hidden = 0;
+
+	if (st) {
+		for (i = 0; i < st->nrec; i++)
+			if (st->fl.enabled && (st->rec[i].flags & st->fl.enabled))
+				enabled++;
+		fprintf(fp, "\nftrace ops:              %d  (\"ftrace ops\")\n",
+			st->nops);
+		fprintf(fp, "call sites:              %ld records, %ld enabled  "
+			"(\"ftrace sites\", \"ftrace cat enabled_functions\")\n",
+			st->nrec, enabled);
+	} else {
+		fprintf(fp, "\nftrace ops, call sites:  none readable (\"ftrace "
+			"ops\" says why)\n");
+	}
+	if (th_kprobes_init()) {
+		n = th_kprobes_collect(&kp);
+		for (i = 0; i < n; i++) {
+			struct th_owner o;
+			ulong h = kp[i].pre;
+
+			th_owner_of(kp[i].kp, &o);
+			if (o.kind != TH_OWN_HIDDEN)
+				th_owner_of(h, &o);
+			if (o.kind == TH_OWN_HIDDEN)
+				hidden++;
+		}
+		free(kp);
+		fprintf(fp, "kprobes:                 %ld, %ld HIDDEN  "
+			"(\"kprobes -v\", \"ftrace cat kprobe_events\")\n",
+			n, hidden);
+	} else {
+		fprintf(fp, "kprobes:                 none (%s)\n",
+			th_kprobes_missing());
+	}
+}
+
 void th_ftrace_summary(int argc, char **argv)
 {
 	struct th_tr *trs;
@@ -1106,10 +1150,7 @@ void th_ftrace_summary(int argc, char **argv)
 			fprintf(fp, " (not expanded)");
 		fputc('\n', fp);
 	}
-	fprintf(fp, "\nftrace ops, call sites:  see \"ftrace ops\", "
-		"\"ftrace sites\"\n");
-	fprintf(fp, "kprobes:                 see \"kprobes\", \"ftrace cat "
-		"kprobe_events\"\n");
+	ff_summary_counts();
 	fprintf(fp, "ring buffers:            see \"ftrace trace\"\n");
 	fprintf(fp, "next: \"ftrace ls\" lists the files \"ftrace cat FILE\" "
 		"reconstructs; \"hooks\" lists every diversion\n");

@@ -177,3 +177,25 @@ def test_instance_has_no_global_only_files(dump):
     ls = dump.out("ftrace ls").decode().splitlines()
     assert "instances/inst1/trace_options" in ls
     assert "instances/inst1/saved_cmdlines" not in ls
+
+
+def test_summary_counts_agree(dump):
+    """The summary's counts are the ones the detailed files show: enabled
+    call sites = lines of the live enabled_functions, kprobes = lines of
+    the live kprobes/list, HIDDEN = the kprobes -v blocks owned by hidden
+    memory."""
+    text = dump.out("ftrace").decode()
+    import re
+    m = re.search(r"call sites:\s+(\d+) records, (\d+) enabled", text)
+    assert m, text
+    if dump.has_truth("tracing/enabled_functions"):
+        live = dump.truth("tracing/enabled_functions").decode()
+        assert int(m.group(2)) == len(live.splitlines()), text
+    k = re.search(r"kprobes:\s+(\d+), (\d+) HIDDEN", text)
+    assert k, text
+    if dump.has_truth("debug/kprobes/list"):
+        live = dump.truth("debug/kprobes/list").decode()
+        assert int(k.group(1)) == len(live.splitlines()), text
+    heads = [b.splitlines()[0] for b in
+             dump.out("kprobes -v").decode().split("\n\n") if b.strip()]
+    assert int(k.group(2)) == sum("HIDDEN" in h for h in heads), text
