@@ -48,6 +48,7 @@ static const char *const tx_kind_names[TH_TX_NKINDS] = {
 	[TH_TX_IBT] = "IBT endbr seal",
 	[TH_TX_SMP_LOCK] = "SMP lock prefix",
 	[TH_TX_RUNTIME_CONST] = "runtime constant",
+	[TH_TX_KASLR_RELOC] = "KASLR relocation",
 };
 
 const char *th_text_kind_name(int kind)
@@ -1153,6 +1154,34 @@ compare:
 			if (d[a - f->addr] == tx_mem(&r, f->addr)[a - f->addr])
 				continue;
 			s = tx_cover(&r, ftp, a);
+			if (!s && r.off) {
+				/* KASLR: the boot code adds the offset to every
+				 * 32-bit absolute kernel address in the text
+				 * (arch/x86/boot/compressed relocs); a 4-byte
+				 * window that is the file's value plus the
+				 * offset is such a relocation. */
+				ulong w;
+				int found = 0;
+
+				for (w = a > f->addr + 3 ? a - 3 : f->addr;
+				     w <= a && w + 4 <= end; w++) {
+					unsigned int dv, mv;
+
+					memcpy(&dv, d + (w - f->addr), 4);
+					memcpy(&mv, tx_mem(&r, f->addr) +
+					       (w - f->addr), 4);
+					if (mv == (unsigned int)(dv + r.off)) {
+						found = 1;
+						break;
+					}
+				}
+				if (found) {
+					if (first < 0)
+						first = TH_TX_KASLR_RELOC;
+					a = w + 3;
+					continue;
+				}
+			}
 			if (!s) {
 				bad = 1;
 				break;
