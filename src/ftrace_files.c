@@ -1009,9 +1009,6 @@ void th_ftrace_tracers(int argc, char **argv)
 	int c, verbose = FALSE, n, i, t, ntr;
 	long o_allow = th_member("tracer", "allow_instances");
 
-	/* 0 makes getopt() start afresh: its saved position may point into
-	 * crash's reused argument buffer of an earlier command */
-	optind = 0;
 	while ((c = getopt(argc, argv, "v")) != EOF) {
 		switch (c) {
 		case 'v':

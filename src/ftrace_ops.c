@@ -368,9 +368,6 @@ void th_ftrace_ops(int argc, char **argv)
 	struct thf_state *s;
 	int c, verbose = 0, i, hidden = 0;
 
-	/* glibc's getopt() keeps permutation state across calls unless
-	 * optind is 0: a previous "ftrace X -opt" would garble this parse */
-	optind = 0;
 	while ((c = getopt(argc, argv, "v")) != EOF) {
 		switch (c) {
 		case 'v':

@@ -238,9 +238,6 @@ void th_ftrace_sites(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));
-	/* glibc's getopt() keeps permutation state across calls unless
-	 * optind is 0: a previous "ftrace X -opt" would garble this parse */
-	optind = 0;
 	while ((ch = getopt(argc, argv, "am:")) != EOF) {
 		switch (ch) {
 		case 'a':

@@ -306,7 +306,6 @@ void th_ftrace_trace(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.cpu = -1;
-	optind = 0;
 	while ((c = getopt(argc, argv, "n:c:i:e:r")) != EOF) {
 		switch (c) {
 		case 'n':

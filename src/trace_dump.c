@@ -968,7 +968,6 @@ void th_ftrace_dump_impl(int argc, char **argv)
 	const char *dir = NULL;
 
 	memset(&opt, 0, sizeof(opt));
-	optind = 0;
 	while ((c = getopt(argc, argv, "t:d:i:af")) != EOF) {
 		switch (c) {
 		case 't': opt.file = optarg; break;
