@@ -60,8 +60,12 @@ def env_list(name, default):
 
 
 def all_scenarios():
+    """Every scenario directory, except those marked bench-only (a file
+    BENCH_ONLY in the directory: built by "make bench", not by the tests)."""
     return sorted(d for d in os.listdir(fixture.SCENARIOS)
-                  if os.path.isdir(os.path.join(fixture.SCENARIOS, d)))
+                  if os.path.isdir(os.path.join(fixture.SCENARIOS, d)) and
+                  not os.path.exists(os.path.join(fixture.SCENARIOS, d,
+                                                  "BENCH_ONLY")))
 
 
 def selected():
