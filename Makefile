@@ -66,8 +66,10 @@ unit: $(UNIT_BIN)
 # 6.12, 7.2): not yet green everywhere, see docs/KERNELS.md.
 MATRIX_SUITES := bullseye bookworm trixie sid
 SUITES ?= $(shell . /etc/os-release 2>/dev/null; echo $${VERSION_CODENAME:-bookworm})
-# (scenarios with a BENCH_ONLY file are built by "make bench" only)
-SCENARIOS ?= $(filter-out $(notdir $(patsubst %/BENCH_ONLY,%,$(wildcard testdata/scenarios/*/BENCH_ONLY))),$(notdir $(wildcard testdata/scenarios/*)))
+# (scenarios with a BENCH_ONLY file are built by "make bench" only; those
+# with a SUITES file run on a custom kernel only: tests/test_noftrace.py,
+# selected by "make check SUITES=bookworm-noftrace")
+SCENARIOS ?= $(filter-out $(notdir $(patsubst %/,%,$(dir $(wildcard testdata/scenarios/*/BENCH_ONLY testdata/scenarios/*/SUITES)))),$(notdir $(wildcard testdata/scenarios/*)))
 VARIANTS ?= kdump elf kaslr filtered
 VARIANT_SCENARIOS ?= modules
 export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS

@@ -719,7 +719,7 @@ def build(suite_name, scenario, variant, force=False, timeout=None,
     if variant not in VARIANTS:
         raise FixtureError("unknown variant %r (have: %s)"
                            % (variant, ", ".join(VARIANTS)))
-    suite = Suite(suite_name)
+    suite = make_suite(suite_name)
     rel = suite.release()
     shash = scenario_hash(scen_dir)
     fixtures = fixtures or os.path.join(CACHE, "fixtures")
@@ -792,7 +792,7 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
         for f in ["console.log", "truth.raw"] + kos:
             shutil.copy(os.path.join(work, f), os.path.join(out, f))
         m = {
-            "suite": suite.name,
+            "suite": getattr(suite, "pseudo", suite.name),
             "release": rel,
             "scenario": scenario,
             "scenario_hash": shash,
@@ -911,6 +911,42 @@ def _suite_cmd(suite, cmd, err, binds):
 CRASH_SUITE = {}
 
 
+# ------------------------------------------------------- custom kernels ---
+# Pseudo-suites whose kernel no Debian package has (every Debian kernel has
+# ftrace and kprobes): scripts/build-kernel builds it from the base suite's
+# kernel source package with a config fragment of testdata/kernels/,
+# cached in kernels/KEY/ (KEY = source version + fragment hash), which is
+# where fetch_kernel() then finds its vmlinuz and vmlinux.  Host tools,
+# gcc and crash are the base suite's.  Scenarios meant for such a kernel
+# carry a SUITES file (tests/thlib.py keeps them out of the normal runs).
+CUSTOM_KERNELS = {"bookworm-noftrace": ("bookworm", "noftrace.config")}
+CRASH_SUITE.update({k: v[0] for k, v in CUSTOM_KERNELS.items()})
+
+
+class CustomKernelSuite(Suite):
+    def __init__(self, name):
+        base, frag = CUSTOM_KERNELS[name]
+        Suite.__init__(self, base)
+        self.pseudo = name
+        self.fragment = os.path.join(ROOT, "testdata", "kernels", frag)
+
+    def release(self, refresh=False):
+        """The build-kernel cache key (builds the kernel the first time,
+        ~15-30 min on 2 cores; its progress goes to stderr)."""
+        kdir = run([os.path.join(ROOT, "scripts", "build-kernel"),
+                    self.fragment], stdout=subprocess.PIPE,
+                   text=True).stdout.strip().splitlines()[-1]
+        if os.path.dirname(kdir) != os.path.join(CACHE, "kernels"):
+            raise FixtureError("build-kernel put the kernel in %s, not "
+                               "under %s/kernels" % (kdir, CACHE))
+        return os.path.basename(kdir)
+
+
+def make_suite(name):
+    return CustomKernelSuite(name) if name in CUSTOM_KERNELS else Suite(name)
+# ------------------------------------------------- end custom kernels ---
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("scenario", nargs="?")
@@ -925,7 +961,7 @@ def main():
     a = ap.parse_args()
     try:
         if a.print_release:
-            print(Suite(a.print_release).release())
+            print(make_suite(a.print_release).release())
             return 0
         if not a.scenario:
             ap.error("a scenario is required")

@@ -61,17 +61,23 @@ def env_list(name, default):
 
 def all_scenarios():
     """Every scenario directory, except those marked bench-only (a file
-    BENCH_ONLY in the directory: built by "make bench", not by the tests)."""
+    BENCH_ONLY in the directory: built by "make bench", not by the tests)
+    and those for a custom kernel only (a file SUITES naming the pseudo
+    suites they run on, e.g. bookworm-noftrace: tests/test_noftrace.py)."""
     return sorted(d for d in os.listdir(fixture.SCENARIOS)
                   if os.path.isdir(os.path.join(fixture.SCENARIOS, d)) and
-                  not os.path.exists(os.path.join(fixture.SCENARIOS, d,
-                                                  "BENCH_ONLY")))
+                  not any(os.path.exists(os.path.join(fixture.SCENARIOS, d,
+                                                      m))
+                          for m in ("BENCH_ONLY", "SUITES")))
 
 
 def selected():
     """(suite, scenario, variant) triples chosen by SUITES, SCENARIOS and
     VARIANTS (space or comma separated)."""
-    suites = env_list("SUITES", [fixture.host_suite()])
+    # Pseudo suites with a custom kernel (fixture.CUSTOM_KERNELS) have
+    # their own test file (tests/test_noftrace.py), not the scenarios'.
+    suites = [s for s in env_list("SUITES", [fixture.host_suite()])
+              if s not in fixture.CUSTOM_KERNELS]
     scens = env_list("SCENARIOS", all_scenarios())
     variants = env_list("VARIANTS", ["kdump"])
     # The dump variants other than kdump only on these scenarios ("all":
