@@ -26,7 +26,7 @@ struct kpl_probe {
 /* The addresses that tell the types apart (0 when the kernel lacks one). */
 struct kpl_syms {
 	uint64_t pre_handler_kretprobe;
-	uint64_t setjmp_pre_handler;	/* jprobes, before v4.15 */
+	uint64_t setjmp_pre_handler;	/* jprobes (API disabled in v4.15) */
 };
 
 /* 'r' kretprobe, 'j' jprobe, else 'k' */

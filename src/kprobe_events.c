@@ -190,6 +190,10 @@ ulong th_tk_nhit(ulong tk)
 	if (TK.tk_nhit < 0 ||
 	    !th_read_ulong(tk + TK.tk_nhit, &nhit, "trace_kprobe.nhit"))
 		return 0;
+	/* A plain counter until a7636d9ecfa3 ("kprobes: Optimize hot path
+	 * by using percpu counter to collect 'nhit' statistics", v4.6). */
+	if (MEMBER_TYPE("trace_kprobe", "nhit") != TYPE_CODE_PTR)
+		return nhit;
 	n = th_possible_cpus(cpus, NR_CPUS);
 	for (i = 0; i < n; i++) {
 		p = th_percpu_ptr(nhit, cpus[i]);

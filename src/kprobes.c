@@ -49,8 +49,9 @@ int th_kprobes_init(void)
 	KP.pre_handler = th_member("kprobe", "pre_handler");
 	KP.post_handler = th_member("kprobe", "post_handler");
 	/* fault_handler went away in Linux kernel commit ec6aba3d2be1
-	 * ("kprobes: Remove kprobe::fault_handler") (v5.14); break_handler in
-	 * 4.15 with jprobes. */
+	 * ("kprobes: Remove kprobe::fault_handler") (v5.14).  The jprobe API was
+	 * disabled in v4.15, but break_handler and setjmp_pre_handler stayed
+	 * in the tree a few releases longer (still in v4.18). */
 	KP.fault_handler = th_member("kprobe", "fault_handler");
 	KP.break_handler = th_member("kprobe", "break_handler");
 	KP.flags = th_member("kprobe", "flags");
@@ -342,12 +343,15 @@ static void kp_instances(ulong krp, int maxactive)
 			else
 				nfree = kp_count_freelist(p + o_pool);
 		}
-	} else if ((o = th_member("kretprobe", "rph")) >= 0) {
+	} else if ((o = th_member("kretprobe", "rph")) >= 0 &&
+		   th_member("kretprobe_holder", "pool") >= 0) {
+		/* kretprobe_holder got its pool with the objpool conversion
+		 * (4bbd93455659, v6.7); 5.11 to 6.6 kernels without rethook
+		 * have rph but keep the free list in kretprobe.freelist. */
 		long o_pool = th_member("kretprobe_holder", "pool");
 
 		where = "objpool";
-		if (o_pool >= 0 && th_read_ulong(krp + o, &p, "kretprobe.rph") &&
-		    p)
+		if (th_read_ulong(krp + o, &p, "kretprobe.rph") && p)
 			nfree = kp_count_objpool(p + o_pool, &total);
 	} else if ((o = th_member("kretprobe", "freelist")) >= 0) {
 		where = "freelist";
