@@ -799,27 +799,38 @@ out:
 
 #include <sys/stat.h>
 #include <dirent.h>
+#include <fcntl.h>
 
-/* Remove our own temporary tree (depth-bounded, no symlinks followed). */
+/*
+ * Remove our own temporary tree (depth-bounded, no symlinks followed:
+ * O_NOFOLLOW|O_DIRECTORY opens only a real directory).  No lstat(): built
+ * on a newer glibc it binds lstat@GLIBC_2.33, which bullseye's 2.31 (the
+ * crash that opens 5.10 dumps) lacks, and the extension does not load.
+ */
 static void th_rm_tree(const char *path, int depth)
 {
-	struct stat st;
 	struct dirent *de;
 	DIR *d;
+	int fd;
 
-	if (lstat(path, &st) < 0)
-		return;
-	if (S_ISDIR(st.st_mode) && depth < 8 && (d = opendir(path))) {
-		while ((de = readdir(d))) {
-			char sub[PATH_MAX];
+	fd = depth < 8 ? open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		if ((d = fdopendir(fd)) == NULL) {
+			close(fd);
+		} else {
+			while ((de = readdir(d))) {
+				char sub[PATH_MAX];
 
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			if (snprintf(sub, sizeof(sub), "%s/%s", path,
-				     de->d_name) < (int)sizeof(sub))
-				th_rm_tree(sub, depth + 1);
+				if (!strcmp(de->d_name, ".") ||
+				    !strcmp(de->d_name, ".."))
+					continue;
+				if (snprintf(sub, sizeof(sub), "%s/%s", path,
+					     de->d_name) < (int)sizeof(sub))
+					th_rm_tree(sub, depth + 1);
+			}
+			closedir(d);
 		}
-		closedir(d);
 	}
 	remove(path);
 }
