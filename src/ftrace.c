@@ -29,9 +29,13 @@ void cmd_ftrace(void)
 	const struct th_subcmd *s;
 
 	if (!th_ftrace_have()) {
+		/* ftrace_ops_list is defined in kernel/trace/ftrace.c (built
+		 * with CONFIG_FUNCTION_TRACER), global_trace in trace.c
+		 * (CONFIG_TRACING): the vmlinux's symbol table lacks both */
 		fprintf(fp, "ftrace: not available in this dump: no "
-			"ftrace_ops_list or global_trace (kernel built without "
-			"CONFIG_FTRACE/CONFIG_TRACING?)\n");
+			"ftrace_ops_list (kernel built without "
+			"CONFIG_FUNCTION_TRACER) and no global_trace (kernel "
+			"built without CONFIG_TRACING)\n");
 		return;
 	}
 	if (argcnt < 2) {

@@ -352,6 +352,34 @@ static void hk_text_cb(const struct th_text_finding *t, void *arg)
 	memcpy(f->bytes, t->mem, f->nbytes);
 }
 
+/* ------------------------------------------------------------ missing --- */
+
+/*
+ * The hook mechanisms this kernel does not have at all, for one line of
+ * output: on a kernel without kprobes or ftrace an empty table must not
+ * read as "checked, nothing found".  Each is named by the symbol the
+ * vmlinux lacks and the option that defines it.
+ */
+static void hk_missing(char *buf, size_t len)
+{
+	static const struct {
+		const char *what, *sym, *config;
+	} m[] = {
+		{ "kprobes", "kprobe_table", "CONFIG_KPROBES" },
+		{ "ftrace", "ftrace_ops_list", "CONFIG_FUNCTION_TRACER" },
+		{ "tracepoints", "__start___tracepoints_ptrs",
+		  "CONFIG_TRACEPOINTS" },
+	};
+	size_t n = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(m) / sizeof(m[0]) && n < len; i++)
+		if (!th_symbol(m[i].sym))
+			n += snprintf(buf + n, len - n, "%s%s (no %s: kernel "
+				      "built without %s)", n ? ", " : "",
+				      m[i].what, m[i].sym, m[i].config);
+}
+
 /* --------------------------------------------------------------- output --- */
 
 static void hk_json_str(const char *s)
@@ -371,7 +399,7 @@ static void hk_json_str(const char *s)
 }
 
 static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
-			  const char *text_note)
+			  const char *text_note, const char *missing)
 {
 	long i;
 	int k;
@@ -428,13 +456,18 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 		hk_json_str(text_note);
 	else
 		fprintf(fp, "null");
+	fprintf(fp, ", \"not_checked\": ");
+	if (missing[0])
+		hk_json_str(missing);
+	else
+		fprintf(fp, "null");
 	fprintf(fp, "}}\n");
 }
 
 void cmd_hooks(void)
 {
 	int c, verbose = 0, json = 0, k, text_ok;
-	char text_note[256];
+	char text_note[256], missing[512];
 	long i, count[HK_NVERDICT] = { 0 };
 	struct th_text_stats ts;
 
@@ -475,8 +508,9 @@ void cmd_hooks(void)
 	}
 	for (i = 0; i < hk_n; i++)
 		count[hk_f[i].verdict]++;
+	hk_missing(missing, sizeof(missing));
 	if (json) {
-		hk_print_json(count, &ts, text_ok, text_note);
+		hk_print_json(count, &ts, text_ok, text_note, missing);
 		return;
 	}
 	fprintf(fp, "%-10s  %-11s  %-36s  %-40s  %s\n", "VERDICT", "KIND",
@@ -512,6 +546,9 @@ void cmd_hooks(void)
 			fprintf(fp, "; %ld unexplained\n", ts.unexplained);
 		}
 	}
+	if (missing[0])
+		fprintf(fp, "hooks: not in this kernel, not checked: %s\n",
+			missing);
 	fprintf(fp, "hooks: %ld findings: ok %ld, note %ld, suspicious %ld, "
 		"HIDDEN %ld\n", hk_n, count[HK_OK], count[HK_NOTE],
 		count[HK_SUSPICIOUS], count[HK_HIDDEN]);
