@@ -300,13 +300,13 @@ void th_ftrace_trace(int argc, char **argv)
 	struct th_tr *tr;
 	const char *inst = "";
 	long last = -1;
-	int c, raw = FALSE, i;
+	int c, raw = FALSE, readall = FALSE, i;
 	char *evs = NULL, *tok, *save = NULL;
 	char *names[64];
 
 	memset(&s, 0, sizeof(s));
 	s.cpu = -1;
-	while ((c = getopt(argc, argv, "n:c:i:e:r")) != EOF) {
+	while ((c = getopt(argc, argv, "n:c:i:e:rR")) != EOF) {
 		switch (c) {
 		case 'n':
 			last = strtol(optarg, &tok, 10);
@@ -332,6 +332,9 @@ void th_ftrace_trace(int argc, char **argv)
 		case 'r':
 			raw = TRUE;
 			break;
+		case 'R':
+			readall = TRUE;
+			break;
 		default:
 			argerrs++;
 			break;
@@ -339,7 +342,7 @@ void th_ftrace_trace(int argc, char **argv)
 	}
 	if (argerrs || optind < argc) {
 		fprintf(fp, "ftrace trace: usage: ftrace trace [-n N] [-c CPUS] "
-			"[-i INSTANCE] [-e EVENT,...] [-r]\n");
+			"[-i INSTANCE] [-e EVENT,...] [-r|-R]\n");
 		return;
 	}
 	tr = th_trace_array_by_name(inst);
@@ -353,6 +356,29 @@ void th_ftrace_trace(int argc, char **argv)
 			names[s.nevents++] = tok;
 		names[s.nevents] = NULL;
 		s.events = names;
+	}
+	if (readall) {
+		struct th_rb rb;
+		char err[256];
+		ulong nsub, nbytes, tsub = 0, tbytes = 0;
+
+		if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+			fprintf(fp, "ftrace trace: %s\n", err);
+			return;
+		}
+		for (i = 0; i < rb.ncpus; i++) {
+			if (!th_sel_cpu(&s, rb.cpus[i].cpu))
+				continue;
+			th_rb_cpu_read_all(&rb.cpus[i], &nsub, &nbytes);
+			fprintf(fp, "CPU %d: %lu sub-buffers read, %lu bytes "
+				"committed\n", rb.cpus[i].cpu, nsub, nbytes);
+			tsub += nsub;
+			tbytes += nbytes;
+		}
+		fprintf(fp, "total: %lu sub-buffers read, %lu bytes committed\n",
+			tsub, tbytes);
+		th_rb_close(&rb);
+		return;
 	}
 	if (raw) {
 		struct th_rb rb;

@@ -47,7 +47,7 @@ char *help_ftrace[] = {
 "ftrace",
 "ftrace state, ops, patched call sites and ring buffers",
 "[ops [-v] | sites [-a] [-m module] [symbol ...] | cat file | ls [-i inst] |\n"
-"         tracers [-v] | trace [-n N] [-c cpus] [-i inst] [-e ev,...] [-r] |\n"
+"         tracers [-v] | trace [-n N] [-c cpus] [-i inst] [-e ev,...] [-r|-R] |\n"
 "         dump -t file [-i inst | -a] [-f] | -d dir [-i inst]]",
 "  Without arguments, prints a one-screen summary: per trace array (the",
 "  global one first, then each instance) tracing on or off, the current",
@@ -87,7 +87,8 @@ char *help_ftrace[] = {
 "               (core, [module], or HIDDEN with its vmap area).",
 "     trace     the last entries of the ring buffers (-n N), of some CPUs",
 "               (-c), of an instance (-i), of some events (-e); -r raw",
-"               records.",
+"               records; -R only reads every sub-buffer, decoding nothing",
+"               (the floor \"make bench\" compares \"cat trace\" with).",
 "     dump      write a trace.dat for trace-cmd (-t FILE) or a tracefs-like",
 "               directory (-d DIR).",
 "",

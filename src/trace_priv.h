@@ -61,6 +61,8 @@ void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
 /* Raw records of one CPU for "ftrace trace -r". */
 void th_rb_cpu_raw(struct th_rbcpu *c, long max);
 long th_rb_overruns(struct th_rb *rb);
+/* Read every sub-buffer of one CPU without decoding ("trace -R"). */
+void th_rb_cpu_read_all(struct th_rbcpu *c, ulong *subbufs, ulong *bytes);
 
 /* ----------------------------------------------------- trace_fmt.c --- */
 

@@ -397,6 +397,23 @@ long th_rb_overruns(struct th_rb *rb)
 	return n;
 }
 
+/*
+ * "ftrace trace -R": every sub-buffer of one CPU read as "ftrace cat trace"
+ * reads them (the same page walk and th_rb_load()), without decoding their
+ * records: the floor of the decoding path, for "make bench".
+ */
+void th_rb_cpu_read_all(struct th_rbcpu *c, ulong *subbufs, ulong *bytes)
+{
+	*subbufs = *bytes = 0;
+	th_rb_cpu_start(c);
+	while (!c->done) {
+		(*subbufs)++;
+		*bytes += c->pg.commit;
+		if (!th_rb_next_page(c))
+			c->done = TRUE;
+	}
+}
+
 static const char *const th_rb_kind[] = {
 	"data", "padding", "discard", "time_extend", "time_stamp", "BAD",
 };
