@@ -439,7 +439,7 @@ int th_ent_pid(const unsigned char *ent)
 static struct {
 	int init;
 	long irqs_off, bh_off, nosupport, need_resched, preempt_resched,
-	     hardirq, softirq, nmi;
+	     lazy, hardirq, softirq, nmi;
 } F;
 
 /* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
@@ -455,7 +455,16 @@ void th_print_lat_fmt(const unsigned char *ent)
 		F.irqs_off = th_enum("TRACE_FLAG_IRQS_OFF", 0x01);
 		/* BH_OFF is absent from older kernels: 0 disables it */
 		F.bh_off = th_enum("TRACE_FLAG_BH_OFF", 0);
-		F.nosupport = th_enum("TRACE_FLAG_IRQS_NOSUPPORT", 0x02);
+		/*
+		 * TRACE_FLAG_NEED_RESCHED_LAZY took over the bit of
+		 * TRACE_FLAG_IRQS_NOSUPPORT (v6.13: "tracing: Replace
+		 * TRACE_FLAG_IRQS_NOSUPPORT with its config option" and
+		 * "tracing: Record task flag NEED_RESCHED_LAZY."): with it,
+		 * the need-resched column has eight values.
+		 */
+		F.lazy = th_enum("TRACE_FLAG_NEED_RESCHED_LAZY", 0);
+		F.nosupport = F.lazy ? 0 :
+			      th_enum("TRACE_FLAG_IRQS_NOSUPPORT", 0x02);
 		F.need_resched = th_enum("TRACE_FLAG_NEED_RESCHED", 0x04);
 		F.hardirq = th_enum("TRACE_FLAG_HARDIRQ", 0x08);
 		F.softirq = th_enum("TRACE_FLAG_SOFTIRQ", 0x10);
@@ -469,19 +478,17 @@ void th_print_lat_fmt(const unsigned char *ent)
 	irqs_off = (flags & F.irqs_off && bh_off) ? 'D' :
 		   (flags & F.irqs_off) ? 'd' :
 		   bh_off ? 'b' :
-		   (flags & F.nosupport) ? 'X' : '.';
-	switch (flags & (F.need_resched | F.preempt_resched)) {
-	case 0:
-		need_resched = '.';
-		break;
-	default:
-		if ((flags & F.need_resched) && (flags & F.preempt_resched))
-			need_resched = 'N';
-		else if (flags & F.need_resched)
-			need_resched = 'n';
-		else
-			need_resched = 'p';
-		break;
+		   (F.nosupport && (flags & F.nosupport)) ? 'X' : '.';
+	{
+		int nr = !!(flags & F.need_resched);
+		int lz = F.lazy ? !!(flags & F.lazy) : 0;
+		int pr = !!(flags & F.preempt_resched);
+
+		/* NEED_RESCHED, LAZY, PREEMPT_RESCHED -> column */
+		static const char col[8] = {
+			'.', 'p', 'l', 'L', 'n', 'N', 'b', 'B',
+		};
+		need_resched = col[nr << 2 | lz << 1 | pr];
 	}
 	hs = (nmi && hardirq) ? 'Z' : nmi ? 'z' :
 	     (hardirq && softirq) ? 'H' : hardirq ? 'h' :
