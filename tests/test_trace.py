@@ -7,8 +7,9 @@ import thlib
 from conftest import scenarios
 
 # Scenarios where tracing was stopped before the capture: every trace
-# file (global, per-CPU, instances, instances' per-CPU) is exact.
-EXACT = ("events", "modules", "graph")
+# file (global, per-CPU, instances, instances' per-CPU) is exact; on
+# "wrap" (a buffer overwritten many times) too.
+EXACT = ("events", "modules", "graph", "wrap")
 # The header (counts, #P, column lines) is exact on these too.
 HEADER = ("events", "modules", "wrap", "graph")
 
@@ -61,15 +62,29 @@ def test_trace_header_matches_live(dump):
 
 
 @scenarios("wrap")
-def test_wrap_context_columns(dump):
-    """Overwritten buffer: the same surviving entries, in the same order,
-    on the same CPUs with the same comm-pid, flags and time stamps (the
-    event text of tracepoints needs the print_fmt interpreter)."""
-    def ctx(text):
-        return [l.split(b": ")[0] for l in text.split(b"\n")]
+def test_wrap_counts_and_first_entry(dump):
+    """Overwritten buffer (issue #6 acceptance): the header's counts
+    (entries-in-buffer/entries-written, #P) and the first surviving entry
+    equal the live file's, for the global and every per-CPU trace."""
+    def counts(text):
+        return [l for l in text.split(b"\n")
+                if l.startswith(b"# entries-in-buffer/")]
+
+    def first(text):
+        return next((l for l in text.split(b"\n")
+                     if l and not l.startswith(b"#")), None)
     for name in _trace_files(dump):
+        live = dump.truth(name)
         ours = dump.out(thlib.truth_to_command(name))
-        assert ctx(dump.truth(name)) == ctx(ours), name
+        assert ours is not None, name
+        assert counts(live), name
+        assert counts(ours) == counts(live), (name, counts(ours))
+        if name == "tracing/trace":
+            # the buffer did wrap: more entries written than kept
+            m = counts(live)[0].split(b":")[1].split()[0].split(b"/")
+            assert int(m[1]) > int(m[0]), (name, m)
+        assert first(live) is not None, name
+        assert first(ours) == first(live), (name, first(ours))
 
 
 @scenarios("live")
