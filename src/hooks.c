@@ -144,6 +144,15 @@ static void hk_kprobes(void)
 			if (o >= 0 && k >= 0)
 				th_read_ulong(v[i].kp - k + o, &h,
 					      "kretprobe.handler");
+		} else if (type == 'j') {
+			/* The pre handler of a jprobe is always the core's
+			 * setjmp_pre_handler: the probe's code is jprobe.entry. */
+			long o = th_member("jprobe", "entry");
+			long k = th_member("jprobe", "kp");
+
+			if (o >= 0 && k >= 0)
+				th_read_ulong(v[i].kp - k + o, &h,
+					      "jprobe.entry");
 		}
 		for (j = 0; j < ntk; j++)
 			if (th_tk_kprobe(tks[j]) == v[i].kp) {
@@ -154,7 +163,7 @@ static void hk_kprobes(void)
 					 nm);
 			}
 		hk_judge(f, h, type == 'r' ? "the return handler" :
-			 "the pre handler");
+			 type == 'j' ? "the jprobe entry" : "the pre handler");
 		if (ev[0] && f->verdict == HK_OK)
 			snprintf(f->why, sizeof(f->why), "%s (kprobe_events)",
 				 ev);
@@ -163,6 +172,20 @@ static void hk_kprobes(void)
 			th_owner_of(v[i].post, &o);
 			if (o.kind == TH_OWN_HIDDEN)
 				hk_judge(f, v[i].post, "the post handler");
+		}
+		if (type == 'r') {
+			long o = th_member("kretprobe", "entry_handler");
+			long k = th_member("kretprobe", "kp");
+			ulong eh = 0;
+			struct th_owner ow;
+
+			if (o >= 0 && k >= 0 &&
+			    th_read_ulong(v[i].kp - k + o, &eh,
+					  "kretprobe.entry_handler") && eh) {
+				th_owner_of(eh, &ow);
+				if (ow.kind == TH_OWN_HIDDEN)
+					hk_judge(f, eh, "the entry handler");
+			}
 		}
 		hk_judge_struct(f, v[i].kp, "struct kprobe");
 	}
@@ -221,6 +244,7 @@ static void hk_ftrace(void)
 				 "; site hooked by ops %lx", op->addr);
 		}
 	}
+	thf_warn_damage(s);
 }
 
 /* -------------------------------------------------------- tracepoints --- */
@@ -398,6 +422,31 @@ static void hk_json_str(const char *s)
 	fputc('"', fp);
 }
 
+/* hooks -j: what the walks printed (a damaged dump's "tracehunt: warning:"
+ * lines) goes into summary.warnings, so the output stays one JSON document */
+#define HK_NWARN 32
+static char hk_warn[HK_NWARN][256];
+static int hk_nwarn;
+
+/* Take the lines in crash's tmpfile: warnings to hk_warn, the first other
+ * line to NOTE (when NOTE is given; else every line is a warning). */
+static void hk_take_tmpfile(char *note, size_t notesz)
+{
+	char line[256];
+
+	rewind(pc->tmpfile);
+	while (fgets(line, sizeof(line), pc->tmpfile)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		if (note && !note[0] && strncmp(line, "tracehunt: warning: ", 20))
+			snprintf(note, notesz, "%s", line);
+		else if (hk_nwarn < HK_NWARN)
+			snprintf(hk_warn[hk_nwarn++], sizeof(hk_warn[0]), "%s",
+				 line);
+	}
+}
+
 static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 			  const char *text_note, const char *missing)
 {
@@ -461,7 +510,12 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 		hk_json_str(missing);
 	else
 		fprintf(fp, "null");
-	fprintf(fp, "}}\n");
+	fprintf(fp, ", \"warnings\": [");
+	for (k = 0; k < hk_nwarn; k++) {
+		fprintf(fp, "%s", k ? ", " : "");
+		hk_json_str(hk_warn[k]);
+	}
+	fprintf(fp, "]}}\n");
 }
 
 void cmd_hooks(void)
@@ -489,19 +543,23 @@ void cmd_hooks(void)
 	free(hk_f);
 	hk_f = NULL;
 	hk_n = hk_cap = 0;
+	hk_nwarn = 0;
+	/* keep the JSON clean: warnings and a "not checked" line go into it */
+	if (json)
+		open_tmpfile();
 	hk_kprobes();
 	hk_ftrace();
 	hk_tracepoints();
+	if (json) {
+		hk_take_tmpfile(NULL, 0);
+		close_tmpfile();
+	}
 	memset(&ts, 0, sizeof(ts));
 	text_note[0] = '\0';
 	if (json) {
-		/* keep the JSON clean: a "not checked" line goes into it */
 		open_tmpfile();
 		text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
-		rewind(pc->tmpfile);
-		if (!fgets(text_note, sizeof(text_note), pc->tmpfile))
-			text_note[0] = '\0';
-		text_note[strcspn(text_note, "\n")] = '\0';
+		hk_take_tmpfile(text_note, sizeof(text_note));
 		close_tmpfile();
 	} else {
 		text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
