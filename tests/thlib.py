@@ -19,6 +19,11 @@ SO = os.environ.get("TRACEHUNT_SO") or os.path.join(ROOT, "extensions",
 SO_BASE = os.path.dirname(os.path.abspath(SO)) \
     if os.environ.get("TRACEHUNT_SO") else os.path.join(ROOT, "build")
 CRASH_TIMEOUT = int(os.environ.get("TRACEHUNT_CRASH_TIMEOUT", "1800"))
+# crash spends most of its start (5-25 s of CPU per session) in gdb
+# reading the vmlinux's DWARF; a copy with a .gdb_index section starts 2-3
+# times faster and is otherwise the same file.  TRACEHUNT_GDB_INDEX=0
+# opens the plain vmlinux.
+GDB_INDEX = os.environ.get("TRACEHUNT_GDB_INDEX", "1") != "0"
 
 
 class DumpError(Exception):
@@ -54,6 +59,59 @@ def so_for(suite):
     return so
 
 
+_indexed = {}
+
+
+def indexed_vmlinux(path):
+    """PATH, or a copy of it with a .gdb_index section (gdb-add-index)
+    beside it, built once and kept in the cache: same sections, symbols
+    and debuginfo, so crash and tracehunt print the same; crash just
+    starts faster.  Only for vmlinux files in the fixture cache; PATH
+    itself when indexing is off or fails."""
+    if not GDB_INDEX or not os.path.isfile(path) or \
+            not os.path.realpath(path).startswith(
+                os.path.realpath(fixture.CACHE) + os.sep):
+        return path
+    if path in _indexed:
+        return _indexed[path]
+    st = os.stat(path)
+    key = "%d %d\n" % (st.st_size, st.st_mtime_ns)
+    out = path + ".indexed"
+    stamp = out + ".src"
+
+    def fresh():
+        try:
+            with open(stamp) as f:
+                return f.read() == key and os.path.isfile(out)
+        except OSError:
+            return False
+
+    if not fresh():
+        with fixture.Lock(out + ".lock"):
+            if not fresh():
+                tmp = out + ".tmp"
+                ok = subprocess.run(["cp", "--reflink=auto", path, tmp]
+                                    ).returncode == 0
+                if ok:
+                    p = subprocess.run(["gdb-add-index", tmp],
+                                       stdin=subprocess.DEVNULL,
+                                       capture_output=True, text=True)
+                    ok = p.returncode == 0 and fixture.is_elf(tmp)
+                if not ok:
+                    if os.path.exists(tmp):
+                        os.unlink(tmp)
+                    sys.stderr.write("thlib: no gdb index for %s (%s); "
+                                     "crash reads its DWARF\n" % (
+                                         path, "gdb-add-index failed"))
+                    _indexed[path] = path
+                    return path
+                os.rename(tmp, out)
+                with open(stamp, "w") as f:
+                    f.write(key)
+    _indexed[path] = out
+    return out
+
+
 def env_list(name, default):
     v = os.environ.get(name, "").replace(",", " ").split()
     return v or default
@@ -85,6 +143,33 @@ def selected():
     vscens = env_list("VARIANT_SCENARIOS", ["all"])
     return [(s, c, v) for s in suites for c in scens for v in variants
             if v == "kdump" or "all" in vscens or c in vscens]
+
+
+# Commands tests add to every dump's one crash session (thlib.batch).
+_batched = []
+
+
+def batch(cmds, scenarios=None):
+    """Run CMDS in the one crash session of every dump (of SCENARIOS, if
+    given), after the default commands, instead of in a session of their
+    own: a crash session costs 5-25 s of CPU before its first command.
+    Call at import time of a test module; dump.out(c) then has them."""
+    _batched.append((list(cmds), tuple(scenarios) if scenarios else None))
+
+
+_once = {}
+
+
+def once_per_suite(dump, what):
+    """Skip when WHAT already ran for DUMP's suite this session: for a test
+    that works on one fixed dump of the suite (a planted copy of the ELF
+    dump, say), whatever dump it was parametrized with."""
+    key = (dump.suite, what)
+    if key in _once:
+        import pytest
+        pytest.skip("%s: runs once per suite, done with %s" % (
+            what, _once[key]))
+    _once[key] = dump.id
 
 
 def truth_to_command(name):
@@ -147,6 +232,9 @@ class Dump:
         for c in self.EXTRA:
             if c not in cmds:
                 cmds.append(c)
+        for more, only in _batched:
+            if only is None or self.scenario in only:
+                cmds += [c for c in more if c not in cmds]
         return cmds
 
     # ---- crash ----
@@ -158,6 +246,10 @@ class Dump:
         binds = list(binds) + [os.path.dirname(m["vmlinux"]),
                                os.path.dirname(m["vmcore"])]
         return cs.argv(["crash"] + list(args), binds)
+
+    def vmlinux(self):
+        """The vmlinux crash opens: the manifest's, gdb-indexed."""
+        return indexed_vmlinux(self.manifest["vmlinux"])
 
     def crash_suite(self):
         m = self.manifest
@@ -206,7 +298,7 @@ class Dump:
             f.write("\n".join(lines) + "\nexit\n")
         flags = list(_crash_flags.get(self.crash_suite(), []))
         while True:
-            p = self._crash(flags + ["-s", self.manifest["vmlinux"],
+            p = self._crash(flags + ["-s", self.vmlinux(),
                                      self.manifest["vmcore"], "-i",
                                      cmdfile], [outdir, os.path.dirname(so)])
             self.log = p.stdout.decode(errors="replace")
