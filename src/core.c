@@ -71,34 +71,54 @@ ulong th_symbol(const char *name)
 	return sp ? sp->value : 0;
 }
 
-/* A small cache: datatype_info() goes through gdb and is slow. */
+/* A small cache: datatype_info() goes through gdb and is slow.  Hashed:
+ * the trace printers ask for enumerators once per event. */
 struct th_type_cache {
 	char key[128];
 	long val;
 };
-#define TH_TYPE_CACHE 512
+#define TH_TYPE_CACHE 2048
+#define TH_TC_SLOTS 4096	/* open addressing, 2 x TH_TYPE_CACHE */
 static struct th_type_cache th_tc[TH_TYPE_CACHE];
 static int th_tc_n;
+static short th_tc_slot[TH_TC_SLOTS];	/* index + 1, 0: empty */
+
+static unsigned th_tc_hash(const char *key)
+{
+	unsigned h = 2166136261u;	/* FNV-1a */
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h & (TH_TC_SLOTS - 1);
+}
 
 static int th_tc_get(const char *key, long *val)
 {
-	int i;
+	unsigned h = th_tc_hash(key), i;
 
-	for (i = 0; i < th_tc_n; i++)
-		if (strcmp(th_tc[i].key, key) == 0) {
-			*val = th_tc[i].val;
+	for (i = 0; i < TH_TC_SLOTS && th_tc_slot[h]; i++) {
+		struct th_type_cache *e = &th_tc[th_tc_slot[h] - 1];
+
+		if (strcmp(e->key, key) == 0) {
+			*val = e->val;
 			return TRUE;
 		}
+		h = (h + 1) & (TH_TC_SLOTS - 1);
+	}
 	return FALSE;
 }
 
 static void th_tc_put(const char *key, long val)
 {
+	unsigned h = th_tc_hash(key);
+
 	if (th_tc_n >= TH_TYPE_CACHE || strlen(key) >= sizeof(th_tc[0].key))
 		return;
+	while (th_tc_slot[h])
+		h = (h + 1) & (TH_TC_SLOTS - 1);
 	strcpy(th_tc[th_tc_n].key, key);
 	th_tc[th_tc_n].val = val;
-	th_tc_n++;
+	th_tc_slot[h] = ++th_tc_n;
 }
 
 long th_member(const char *sname, const char *mname)

@@ -451,7 +451,7 @@ static int th_ks_ftrace_mod(ulong addr, struct th_sym *s)
 	return found;
 }
 
-int th_ksym_lookup(ulong addr, struct th_sym *s)
+static int th_ksym_lookup_uncached(ulong addr, struct th_sym *s)
 {
 	struct th_module *m;
 
@@ -465,6 +465,37 @@ int th_ksym_lookup(ulong addr, struct th_sym *s)
 			return TRUE;
 	}
 	return th_ks_ftrace_mod(addr, s);
+}
+
+/*
+ * The ring buffers name the same few thousand functions millions of times
+ * ("ftrace cat trace" of a function trace): a direct-mapped cache of
+ * lookups, of fixed size.  Like the tables it is built from, it holds for
+ * the whole session (one dump).
+ */
+#define TH_KSYM_CACHE 4096
+static struct th_ksym_cached {
+	ulong addr;
+	int valid, found;
+	struct th_sym sym;
+} *th_ksym_cache;
+
+int th_ksym_lookup(ulong addr, struct th_sym *s)
+{
+	struct th_ksym_cached *e;
+
+	if (!th_ksym_cache)
+		th_ksym_cache = calloc(TH_KSYM_CACHE, sizeof(*th_ksym_cache));
+	if (!th_ksym_cache)
+		return th_ksym_lookup_uncached(addr, s);
+	e = &th_ksym_cache[(addr ^ (addr >> 12)) % TH_KSYM_CACHE];
+	if (!e->valid || e->addr != addr) {
+		e->found = th_ksym_lookup_uncached(addr, &e->sym);
+		e->addr = addr;
+		e->valid = TRUE;
+	}
+	*s = e->sym;
+	return e->found;
 }
 
 char *th_ksym_pS(ulong addr, char *buf, size_t len)
