@@ -4,6 +4,9 @@
  * across CPUs in time order as the kernel's iterator does
  * (trace_find_next_entry: the smallest time stamp, lowest CPU on ties).
  */
+#define _GNU_SOURCE		/* fopencookie */
+#include <stdio.h>
+#include <stdio_ext.h>
 #include "trace_priv.h"
 #include "trace_dump.h"
 
@@ -160,6 +163,53 @@ static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 }
 
 /*
+ * crash's fp is unbuffered when the output is redirected ("> file",
+ * "| cmd"): one write(2) per fprintf, several per entry.  While the entries
+ * are printed, fp is a fully buffered stream that writes into the original
+ * one.  An interrupted command (SIGINT, error) gets fp back through
+ * pc->cmd_cleanup, which crash's restore_sanity() calls after closing the
+ * redirection: the unwritten rest is dropped then, not flushed.
+ */
+static FILE *th_out_saved;
+
+static ssize_t th_out_write(void *orig, const char *buf, size_t n)
+{
+	return fwrite(buf, 1, n, (FILE *)orig);
+}
+
+static void th_out_end(void *interrupted)
+{
+	FILE *b = fp;
+
+	if (!th_out_saved)
+		return;
+	fp = th_out_saved;
+	th_out_saved = NULL;
+	pc->cmd_cleanup = NULL;
+	pc->cmd_cleanup_arg = NULL;
+	if (interrupted)
+		__fpurge(b);
+	fclose(b);
+}
+
+static void th_out_begin(void)
+{
+	cookie_io_functions_t io = { .write = th_out_write };
+	FILE *b;
+
+	if (th_out_saved || pc->cmd_cleanup)
+		return;
+	b = fopencookie(fp, "w", io);
+	if (!b)
+		return;
+	setvbuf(b, NULL, _IOFBF, 1 << 16);
+	th_out_saved = fp;
+	fp = b;
+	pc->cmd_cleanup = th_out_end;
+	pc->cmd_cleanup_arg = (void *)1;
+}
+
+/*
  * Print the entries of TR's buffer selected by S: all of them, or the
  * last LAST when LAST >= 0 (a first pass counts them).
  */
@@ -178,6 +228,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 			"", tr->name, tr->name[0] ? "" : "trace", err);
 		return;
 	}
+	th_out_begin();
 	th_tctx_init(&t, tr->addr);
 	t.cpu_file = s->cpu;
 	t.annotate = th_rb_overruns(&rb) > 0 &&
@@ -223,6 +274,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 				"at the crash) dropped\n", rb.cpus[i].cpu,
 				rb.cpus[i].uncommitted);
 	}
+	th_out_end(NULL);
 	th_tctx_done(&t);
 	th_rb_close(&rb);
 }

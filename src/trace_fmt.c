@@ -364,7 +364,7 @@ static struct {
 } C;
 
 /* __trace_find_cmdline() */
-void th_find_cmdline(int pid, char *comm)
+static void th_find_cmdline_read(int pid, char *comm)
 {
 	unsigned map = 0, tpid;
 	ulong m2p = 0, cmds;
@@ -419,6 +419,30 @@ void th_find_cmdline(int pid, char *comm)
 		cmds = C.savedcmd + C.o_cmds;
 	if (!th_read_cstr(cmds + map * 16, comm, 16, "saved_cmdlines[]"))
 		strcpy(comm, "<...>");
+}
+
+/* The same few pids name millions of entries: a direct-mapped cache of
+ * the answers (fixed size; the dump does not change under it). */
+#define TH_CMDLINE_CACHE 1024
+static struct {
+	int pid, valid;
+	char comm[16];
+} th_cmdline_cache[TH_CMDLINE_CACHE];
+
+void th_find_cmdline(int pid, char *comm)
+{
+	unsigned h = (unsigned)pid % TH_CMDLINE_CACHE;
+
+	if (!th_cmdline_cache[h].valid || th_cmdline_cache[h].pid != pid) {
+		char c[32];
+
+		th_find_cmdline_read(pid, c);
+		snprintf(th_cmdline_cache[h].comm,
+			 sizeof(th_cmdline_cache[h].comm), "%s", c);
+		th_cmdline_cache[h].pid = pid;
+		th_cmdline_cache[h].valid = TRUE;
+	}
+	strcpy(comm, th_cmdline_cache[h].comm);
 }
 
 /* ------------------------------------------------------- context --- */
