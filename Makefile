@@ -4,6 +4,7 @@
 #   make check           unit tests + fixture tests on the whole matrix
 #                        (narrow with SUITES=, SCENARIOS=, VARIANTS=)
 #   make demo            install deps, build, open the "modules" fixture in crash
+#   make bench           timings on a big dump (bench/results/, see scripts/bench.py)
 #   make install         install the .so where crash's "extend tracehunt.so" finds it
 
 CRASH_INCLUDE ?= /usr/include/crash
@@ -134,3 +135,13 @@ export PYTEST_ADDOPTS := -p th_sanitize $(PYTEST_ADDOPTS)
 endif
 
 .PHONY: fuzz fuzz-replay
+
+# ---- benchmark (issue 11) --------------------------------------------------
+#   make bench [BENCH_ARGS="--runs 5 --big-runs 3"]
+#                        builds the bench-only "big" fixture (once), times
+#                        the commands in one crash session each, writes
+#                        bench/results/DATE-KERNEL.md (see scripts/bench.py)
+bench: $(SO)
+	/usr/bin/python3 scripts/bench.py --so $(SO) $(BENCH_ARGS)
+
+.PHONY: bench

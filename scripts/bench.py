@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""make bench: how long tracehunt's commands take on a big dump (issue 11).
+
+    scripts/bench.py [--so SO] [--runs N] [--big-runs N] [--variant elf]
+                     [--out bench/results] [--suite SUITE]
+
+Every measurement is its own crash process: the session loads the
+extension, runs one command with its output to /dev/null (or a file), and
+reads crash's own peak RSS (VmHWM) at the end.  Inside the session the
+command is bracketed by "!date" shell escapes; the time of a bare pair of
+"!date" (the fork/exec of the escape itself) is subtracted, so the figures
+are the extension's time inside crash, without crash's start-up.
+
+Fixtures: "big" (testdata/scenarios/big: function tracer on every
+function, 32 MB per CPU, filled) and "events" as the small buffer.  The
+ELF variant by default: no decompression in the way of the read path.
+
+Results go to OUT/DATE-RELEASE.md with the date, kernel, machine (CPU
+model, cores) and the load average before every session.  Nothing here is
+asserted: the targets of issue 11 are printed next to the figures.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fixture  # noqa: E402
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+class Session:
+    """One crash process: extend, one command, peak RSS."""
+
+    def __init__(self, manifest, so, tmp):
+        self.m = manifest
+        self.so = so
+        self.tmp = tmp
+        if self.m.get("chroot"):
+            raise SystemExit("bench: %s's dumps open in a chroot's crash; "
+                             "bench the host suite" % self.m["suite"])
+
+    def run(self, cmd, out="/dev/null", repeat=1):
+        """Times of CMD run REPEAT times in one session (the first pays
+        for the one-time debuginfo lookups, the others do not)."""
+        d = tempfile.mkdtemp(dir=self.tmp)
+        ts = os.path.join(d, "t")
+        lines = ["!date +%%s.%%N >> %s" % ts,
+                 "extend %s" % self.so,
+                 "!date +%%s.%%N >> %s" % ts,
+                 "!date +%%s.%%N >> %s" % ts]
+        for i in range(repeat if cmd else 1):
+            if cmd:
+                lines.append("%s > %s" % (cmd, out))
+            lines.append("!date +%%s.%%N >> %s" % ts)
+        lines.append("!grep VmHWM /proc/$PPID/status > %s/hwm" % d)
+        with open(os.path.join(d, "cmds"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        la = loadavg()
+        p = subprocess.run(self.m["crash"] + ["-s", self.m["vmlinux"],
+                                              self.m["vmcore"], "-i",
+                                              os.path.join(d, "cmds")],
+                           stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, errors="replace")
+        try:
+            with open(ts) as f:
+                t = [float(x) for x in f.read().split()]
+            with open(os.path.join(d, "hwm")) as f:
+                hwm = int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            raise SystemExit("bench: crash session failed (%d):\n%s\n%s"
+                             % (p.returncode, p.stdout[-2000:],
+                                p.stderr[-2000:]))
+        if len(t) != 3 + (repeat if cmd else 1) or \
+                "shared object loaded" not in p.stdout:
+            raise SystemExit("bench: the extension did not load:\n%s"
+                             % p.stdout[-2000:])
+        escape = t[2] - t[1]          # one "!date" and crash's turn-around
+        cmds = [max(0.0, t[i + 1] - t[i] - escape)
+                for i in range(2, len(t) - 1)]
+        return {"load": max(0.0, t[1] - t[0] - escape),
+                "cmd": cmds[0], "again": cmds[1:],
+                "hwm_kb": hwm, "loadavg": la}
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def measure(sess, cmd, runs, out="/dev/null", note="", repeat=1):
+    rs = []
+    for i in range(runs):
+        r = sess.run(cmd, out, repeat)
+        rs.append(r)
+        print("bench: %-28s run %d/%d: %.3f s%s (load %.3f s, HWM %d MB, "
+              "loadavg %.2f)" % (cmd or "(no command)", i + 1, runs,
+                                 r["cmd"], "".join(", again %.3f s" % x
+                                                   for x in r["again"]),
+                                 r["load"], r["hwm_kb"] >> 10,
+                                 r["loadavg"]), file=sys.stderr, flush=True)
+    again = [r["again"][-1] for r in rs if r["again"]]
+    return {"cmd": cmd, "runs": runs, "note": note,
+            "t": med([r["cmd"] for r in rs]),
+            "tmin": min(r["cmd"] for r in rs),
+            "tmax": max(r["cmd"] for r in rs),
+            "again": med(again) if again else None,
+            "again_min": min(again) if again else None,
+            "again_max": max(again) if again else None,
+            "load": [r["load"] for r in rs],
+            "hwm_kb": med([r["hwm_kb"] for r in rs]),
+            "loadavg": [r["loadavg"] for r in rs]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--so", default=os.path.join(ROOT, "extensions",
+                                                 "tracehunt.so"))
+    ap.add_argument("--suite", default=fixture.host_suite())
+    ap.add_argument("--variant", default="elf")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--big-runs", type=int, default=3,
+                    help="runs of the full 'cat trace' of the big buffer")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--timeout", type=int, default=3600,
+                    help="seconds for the big fixture's guest")
+    a = ap.parse_args()
+    so = os.path.abspath(a.so)
+    if not os.path.exists(so):
+        ap.error("no extension at %s (make first)" % so)
+
+    t_start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    la_start = open("/proc/loadavg").read().split()[:3]
+    big_dir = fixture.build(a.suite, "big", a.variant, timeout=a.timeout)
+    small_dir = fixture.build(a.suite, "events", a.variant)
+    with open(os.path.join(big_dir, "manifest.json")) as f:
+        big_m = json.load(f)
+    with open(os.path.join(small_dir, "manifest.json")) as f:
+        small_m = json.load(f)
+    # The live header of the big buffer: its entry count.
+    with open(os.path.join(big_dir, "truth", "tracing",
+                           "trace.head"), "rb") as f:
+        head = f.read()
+    m = re.search(rb"entries-in-buffer/entries-written: (\d+)/(\d+)", head)
+    entries = int(m.group(1)) if m else 0
+
+    tmp = tempfile.mkdtemp(prefix="th-bench-")
+    big = Session(big_m, so, tmp)
+    small = Session(small_m, so, tmp)
+    R = {}
+    R["noop"] = measure(big, None, a.runs, note="crash + extend, no command")
+    rawout = os.path.join(tmp, "raw.out")
+    R["raw"] = measure(big, "ftrace trace -R", a.runs, out=rawout,
+                       note="every sub-buffer read, nothing decoded")
+    with open(rawout) as f:
+        mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes", f.read())
+    subbufs, nbytes = (int(mm.group(1)), int(mm.group(2))) if mm else (0, 0)
+    R["cat"] = measure(big, "ftrace cat trace", a.big_runs,
+                       note="the whole buffer decoded and printed")
+    R["n50big"] = measure(big, "ftrace trace -n 50", a.runs,
+                          note="big buffer", repeat=2)
+    R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
+                            note="small buffer (events)", repeat=2)
+    sitesout = os.path.join(tmp, "sites.out")
+    R["sites"] = measure(big, "ftrace sites -a", a.runs, out=sitesout,
+                         note="every dyn_ftrace record")
+    with open(sitesout) as f:
+        nsites = sum(1 for l in f if l.strip() and not l.startswith("#"))
+    R["hooks"] = measure(big, "hooks", a.runs)
+    la_end = open("/proc/loadavg").read().split()[:3]
+    import shutil
+    shutil.rmtree(tmp, ignore_errors=True)
+
+    load_ms = med([x for r in R.values() for x in r["load"]]) * 1000
+    cat, raw = R["cat"]["t"], R["raw"]["t"]
+    base_hwm = R["noop"]["hwm_kb"]
+    lines = []
+    w = lines.append
+    w("# tracehunt bench %s" % t_start)
+    w("")
+    w("- kernel: %s (%s), dump: %s (%s variant), crash %s"
+      % (big_m["release"], big_m["suite"], big_m["dump_format"],
+         big_m["variant"], big_m["crash_version"]))
+    w("- machine: %s, %d cores, load average at start %s, at end %s"
+      % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
+    w("- extension: %s (git %s)" % (os.path.relpath(so, ROOT) if
+                                    so.startswith(ROOT) else so, git_rev()))
+    w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
+      % (entries, subbufs, nbytes / 1e6))
+    w("- times: median of N crash sessions, each running one command with "
+      "its output to /dev/null; the extension's time inside crash (a bare "
+      "\"!date\" escape subtracted); min-max in brackets; loadavg = the "
+      "1-minute load average before each session; \"first command\" "
+      "includes the session's one-time debuginfo lookups through gdb "
+      "(types, enums), \"again\" is the same command repeated in the same "
+      "session")
+    w("")
+    w("| measurement | N | median s | [min-max] | target | loadavg |")
+    w("|---|---|---|---|---|---|")
+
+    def row(name, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s |"
+          % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
+             " ".join("%.1f" % x for x in r["loadavg"])))
+    def row2(name, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) |"
+          % (name, r["runs"], r["again"], r["again_min"], r["again_max"],
+             target))
+    w("| extension load (`extend`) | %d | %.3f | | < 0.050 | |"
+      % (sum(r["runs"] for r in R.values()), load_ms / 1000))
+    row("`ftrace trace -R` (raw sub-buffer read)", R["raw"])
+    row("`ftrace cat trace` (big)", R["cat"],
+        "< 2x raw = %.3f" % (2 * raw))
+    row("`ftrace trace -n 50` (big, %.0f MB), first command"
+        % (nbytes / 1e6), R["n50big"], "< 0.2, = small")
+    row2("`ftrace trace -n 50` (big), again", R["n50big"], "< 0.2, = small")
+    row("`ftrace trace -n 50` (small: events), first command",
+        R["n50small"], "< 0.2")
+    row2("`ftrace trace -n 50` (small), again", R["n50small"], "< 0.2")
+    row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
+    row("`hooks`", R["hooks"], "< 5")
+    w("")
+    w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
+      "read (%.1f MB/s)" % (entries / cat if cat else 0,
+                            nbytes / 1e6 / cat if cat else 0,
+                            cat / raw if raw else 0,
+                            nbytes / 1e6 / raw if raw else 0))
+    w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
+      "and idle; with the command:" % (base_hwm >> 10))
+    for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
+        w("  - `%s`: %d MB (%+d MB)" % (R[k]["cmd"], R[k]["hwm_kb"] >> 10,
+                                      (R[k]["hwm_kb"] - base_hwm) >> 10))
+    text = "\n".join(lines) + "\n"
+    print(text)
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "%s-%s.md" % (time.strftime(
+        "%Y%m%dT%H%M", time.gmtime()), big_m["release"]))
+    with open(path, "w") as f:
+        f.write(text)
+    print("bench: results in %s" % os.path.relpath(path, ROOT))
+    return 0
+
+
+def git_rev():
+    try:
+        r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short",
+                            "HEAD"], capture_output=True, text=True)
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain",
+                                "--untracked-files=no", "src", "lib"],
+                               capture_output=True, text=True).stdout
+        return r.stdout.strip() + ("+dirty" if dirty.strip() else "")
+    except OSError:
+        return "?"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
