@@ -563,35 +563,56 @@ static void th_write_formats(struct td_out *o)
 	free(v);
 }
 
-/* One CPU's sub-buffers in the iterator's order, each cut at its commit
- * (bytes past it zeroed).  Returns the bytes written. */
+/*
+ * One CPU's sub-buffers in the iterator's order, each cut at its commit
+ * (bytes past it zeroed).  Only what "trace" shows goes out: the entries a
+ * trace_pipe reader consumed from the reader page (before its read
+ * offset) and those older than the buffer's time_start (tracing_iter_reset)
+ * are cut from the first sub-buffer written, as ring_buffer_read_page()
+ * does for a partly read page: the records from the first shown event on,
+ * under a time stamp that gives that event its own time.  Sub-buffers
+ * holding no shown event are left out.  Returns the bytes written.
+ */
 static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
-			     long data_off, size_t page)
+			     uint64_t time_start, long data_off, size_t page)
 {
 	unsigned char *pg = malloc(page);
 	uint64_t start = o->off;
 	ulong last = 0;
 	long n = 0;
+	int first = TRUE;
 
 	if (!pg) {
 		o->err = o->err ? o->err : ENOMEM;
 		return 0;
 	}
 	th_rb_cpu_start(c);
-	while (!o->err && n < 100000000L) {
-		/* pages with nothing committed carry no events */
-		if (c->bpage && c->bpage != last && !c->done &&
-		    c->pg.commit) {
+	while (th_rb_cpu_peek(c) && c->ev.ts < time_start &&
+	       n++ < 100000000L)
+		th_rb_cpu_advance(c);
+	n = 0;
+	while (!o->err && n < 100000000L && th_rb_cpu_peek(c)) {
+		if (c->bpage != last) {
 			size_t used = data_off + c->pg.commit;
+			size_t cut = first ? c->ev.offset : 0;
 
-			memcpy(pg, c->buf, page);
-			if (used < page)
-				memset(pg + used, 0, page - used);
+			memset(pg, 0, page);
+			if (cut && cut < c->pg.commit) {
+				uint64_t ts = c->ev.ts - c->ev.delta;
+				uint64_t commit = c->pg.commit - cut;
+
+				memcpy(pg, &ts, 8);
+				memcpy(pg + 8, &commit, data_off - 8 < 8 ?
+				       data_off - 8 : 8);
+				memcpy(pg + data_off, c->buf + data_off + cut,
+				       commit);
+			} else {
+				memcpy(pg, c->buf, used < page ? used : page);
+			}
 			td_raw(o, pg, page);
 			last = c->bpage;
+			first = FALSE;
 		}
-		if (!th_rb_cpu_peek(c))
-			break;
 		th_rb_cpu_advance(c);
 		n++;
 	}
@@ -629,7 +650,8 @@ static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
 		offs[cpu] = o->off;
 		sizes[cpu] = 0;
 		if (i < rb->ncpus)
-			sizes[cpu] = th_write_cpu(o, &rb->cpus[i], data_off,
+			sizes[cpu] = th_write_cpu(o, &rb->cpus[i],
+						  rb->time_start, data_off,
 						  page);
 	}
 	if (!o->err) {
@@ -947,7 +969,7 @@ static void th_dump_dir(struct th_dump_opts *opt, const char *dir)
 			break;
 		}
 		td_init(&o, th_fd_write, &f, 0);
-		th_write_cpu(&o, &rb.cpus[i], data_off,
+		th_write_cpu(&o, &rb.cpus[i], rb.time_start, data_off,
 			     data_off + rb.cpus[i].pg.data_size);
 		e = o.err;
 		if (close(f.fd) < 0 && !e)
