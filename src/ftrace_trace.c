@@ -138,22 +138,31 @@ static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 		entries, total, th_online_cpus());
 	fprintf(fp, "#\n");
 	if (th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT")) {
+		/* "/BH-disabled" came with TRACE_FLAG_BH_OFF: Linux kernel
+		 * commit 289e7b0f7eb4 ("tracing: Account bottom half disabled
+		 * sections.") (in v5.18) */
+		int bh = th_enum("TRACE_FLAG_BH_OFF", 0) != 0;
+		int mig = th_lat_migrate();
+
 		fprintf(fp, "#                            %.*s  _-----=> "
-			"irqs-off/BH-disabled\n", prec, space);
+			"irqs-off%s\n", prec, space, bh ? "/BH-disabled" : "");
 		fprintf(fp, "#                            %.*s / _----=> "
 			"need-resched\n", prec, space);
 		fprintf(fp, "#                            %.*s| / _---=> "
 			"hardirq/softirq\n", prec, space);
 		fprintf(fp, "#                            %.*s|| / _--=> "
 			"preempt-depth\n", prec, space);
-		fprintf(fp, "#                            %.*s||| / _-=> "
-			"migrate-disable\n", prec, space);
-		fprintf(fp, "#                            %.*s|||| /     "
-			"delay\n", prec, space);
-		fprintf(fp, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP"
-			"  FUNCTION\n", prec, "     TGID   ");
-		fprintf(fp, "#              | |    %.*s   |   |||||     |    "
-			"     |\n", prec, "       |    ");
+		if (mig)
+			fprintf(fp, "#                            %.*s||| / _-=> "
+				"migrate-disable\n", prec, space);
+		fprintf(fp, "#                            %.*s%s /     "
+			"delay\n", prec, space, mig ? "||||" : "|||");
+		fprintf(fp, "#           TASK-PID  %.*s CPU#  %s  TIMESTAMP"
+			"  FUNCTION\n", prec, "     TGID   ",
+			mig ? "|||||" : "|||| ");
+		fprintf(fp, "#              | |    %.*s   |   %s     |    "
+			"     |\n", prec, "       |    ",
+			mig ? "|||||" : "|||| ");
 	} else {
 		fprintf(fp, "#           TASK-PID    %s CPU#     TIMESTAMP  "
 			"FUNCTION\n", tgid ? "   TGID     " : "");

@@ -466,6 +466,59 @@ static struct {
 	     lazy, hardirq, softirq, nmi;
 } F;
 
+/* Whether the kernel's read-only data holds the string S (bounded scan
+ * of __start_rodata..__end_rodata in 64 KB chunks; -1: unreadable). */
+static int th_rodata_has(const char *s)
+{
+	enum { CHUNK = 64 * 1024 };
+	ulong start = th_symbol("__start_rodata");
+	ulong end = th_symbol("__end_rodata");
+	size_t n = strlen(s);
+	char *buf;
+	ulong a;
+	int found = 0, read_any = FALSE;
+
+	if (!start || end <= start || end - start > (256UL << 20) ||
+	    n == 0 || n >= CHUNK)
+		return -1;
+	buf = malloc(CHUNK);
+	if (!buf)
+		return -1;
+	for (a = start; a < end && !found; a += CHUNK - n) {
+		long len = MIN((ulong)CHUNK, end - a);
+
+		if (!th_read(a, buf, len, "kernel rodata"))
+			continue;
+		read_any = TRUE;
+		if (memmem(buf, len, s, n))
+			found = 1;
+		if (len < CHUNK)
+			break;
+	}
+	free(buf);
+	return found ? 1 : read_any ? 0 : -1;
+}
+
+/*
+ * The latency columns end with migrate-disable (preempt_count's high
+ * nibble) since Linux kernel commit 54357f0c9149 ("tracing: Add
+ * migrate-disabled counter to tracing output.") (in v5.15); before it the
+ * whole preempt_count is one column.  That commit added no symbol, type
+ * or member of its own, so the kernel's own header text is the probe;
+ * when rodata cannot be read, TRACE_FLAG_BH_OFF (v5.18, later) decides.
+ */
+int th_lat_migrate(void)
+{
+	static int v = -1;
+
+	if (v < 0) {
+		v = th_rodata_has("_-=> migrate-disable");
+		if (v < 0)
+			v = th_enum("TRACE_FLAG_BH_OFF", 0) != 0;
+	}
+	return v;
+}
+
 /* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
  * preempt-depth, migrate-disable */
 void th_print_lat_fmt(const unsigned char *ent)
@@ -518,6 +571,13 @@ void th_print_lat_fmt(const unsigned char *ent)
 	     (hardirq && softirq) ? 'H' : hardirq ? 'h' :
 	     softirq ? 's' : '.';
 	fprintf(fp, "%c%c%c", irqs_off, need_resched, hs);
+	if (!th_lat_migrate()) {
+		if (pc)
+			fprintf(fp, "%x", pc);
+		else
+			fputc('.', fp);
+		return;
+	}
 	if (pc & 0xf)
 		fprintf(fp, "%x", pc & 0xf);
 	else

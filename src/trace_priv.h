@@ -99,6 +99,8 @@ void th_print_entry(struct th_tctx *t);
 /* Pieces shared with the graph printer. */
 void th_find_cmdline(int pid, char *comm);
 void th_print_lat_fmt(const unsigned char *ent);
+/* Latency columns include migrate-disable (else preempt_count whole). */
+int th_lat_migrate(void);
 /* Event type of an entry; its name; whether it is one of ours. */
 unsigned th_ent_type(const unsigned char *ent);
 int th_ent_pid(const unsigned char *ent);
