@@ -34,6 +34,12 @@ def _report(path, *args):
     return [l for l in p.stdout.split(b"\n") if TCMD.match(l)]
 
 
+def _plain(path):
+    """trace-cmd report without plugins: every event through its own
+    print fmt (the sched plugin, for one, re-renders sched_switch)."""
+    return _report(path, "-N")
+
+
 def _kallsyms(path):
     p = subprocess.run([TRACE_CMD, "dump", "--kallsyms", "-i", path],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -53,9 +59,9 @@ def _sym(syms, addr):
     return best
 
 
-def _same_text(live_text, event, text, syms):
+def _same_text(live_text, event, text, syms, plain=None):
     """The event's own text: live as the kernel prints it, ours as
-    trace-cmd prints it from the same fields."""
+    trace-cmd prints it from the same fields (PLAIN: without plugins)."""
     if event == b"function":
         m = re.match(rb"^(\S+) <-(\S+)$", live_text)
         assert m, live_text
@@ -79,25 +85,35 @@ def _same_text(live_text, event, text, syms):
             assert (name, off) == (live_sym[0], int(live_sym[1], 16)), \
                 (live_text, text)
         return
+    if plain is not None:
+        # a tracepoint: its print fmt over the same field values
+        assert plain.rstrip() == live_text.rstrip(), (live_text, plain)
+        return
     assert text == live_text, (live_text, text)
 
 
-def _compare(live_text, report_lines, path):
+def _compare(live_text, report_lines, path, plain_lines=None):
     """Every live line against trace-cmd's, field by field."""
     live = [LIVE.match(l) for l in live_text.split(b"\n")
             if l and not l.startswith(b"#")]
     assert all(live), "unparsed live line"
     ours = [TCMD.match(l) for l in report_lines]
+    plain = [TCMD.match(l) for l in plain_lines] if plain_lines \
+        else [None] * len(ours)
     syms = _kallsyms(path)
     assert len(ours) == len(live), (len(ours), len(live))
-    for lm, om in zip(live, ours):
+    assert len(plain) == len(ours), (len(plain), len(ours))
+    for lm, om, pm in zip(live, ours, plain):
         # comm, pid, cpu, timestamp
         assert lm.group(1).strip() == om.group(1).strip(), (lm.group(0),
                                                              om.group(0))
         assert int(lm.group(2)) == int(om.group(2))
         assert int(lm.group(3)) == int(om.group(3))
         assert lm.group(4) == om.group(4), (lm.group(0), om.group(0))
-        _same_text(lm.group(5), om.group(5), om.group(6), syms)
+        if pm is not None:
+            assert pm.group(4) == om.group(4) and pm.group(5) == om.group(5)
+        _same_text(lm.group(5), om.group(5), om.group(6), syms,
+                   pm.group(6) if pm is not None else None)
 
 
 def _run(dump, cmds):
@@ -119,7 +135,7 @@ def test_trace_dat_matches_live_trace(dump):
     assert not [f for f in os.listdir(_outdir(dump))
                 if f.startswith(os.path.basename(path) + ".tmp")]
 
-    _compare(dump.truth("tracing/trace"), _report(path), path)
+    _compare(dump.truth("tracing/trace"), _report(path), path, _plain(path))
 
     # page size: the header_page's data size plus its offset
     p = subprocess.run([TRACE_CMD, "dump", "--summary", "--head-page",
@@ -245,3 +261,195 @@ def test_dump_dir(dump):
                                           "trace_pipe_raw"))
         assert sz % page == 0, (cpu, sz)
     shutil.rmtree(d)
+
+
+def _dump_dat(dump, name):
+    path = os.path.join(_outdir(dump), "%s-%s.dat" % (dump.id, name))
+    if os.path.exists(path):
+        os.unlink(path)
+    outs = _run(dump, ["ftrace dump -t %s" % path, "ftrace trace -r"])
+    assert os.path.exists(path), outs
+    return path, outs["ftrace trace -r"]
+
+
+def _page_size_ok(path):
+    """trace-cmd dump --summary: the page size is the header_page's data
+    offset plus its size (the sub-buffer as the dump holds it)."""
+    p = subprocess.run([TRACE_CMD, "dump", "--summary", "--head-page",
+                        "-i", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    m = re.search(rb"(\d+)\s+\[Page size", p.stdout)
+    d = re.search(rb"field: char data;\s+offset:(\d+);\s+size:(\d+);",
+                  p.stdout)
+    assert m and d, p.stdout
+    assert int(m.group(1)) == int(d.group(1)) + int(d.group(2))
+    return int(m.group(1))
+
+
+@scenarios("wrap", "live")
+def test_trace_dat_matches_cat_trace(dump):
+    """An overwritten buffer (wrap) and one still recording at the panic
+    (live): trace-cmd lists the same events as "ftrace cat trace" (held
+    to the live file by test_trace), field by field."""
+    path, _ = _dump_dat(dump, "cat")
+    _compare(dump.out("ftrace cat trace"), _report(path), path,
+             _plain(path))
+    _page_size_ok(path)
+    os.unlink(path)
+
+
+# "ftrace trace -r": a sub-buffer line, then one line per record
+RAW_PAGE = re.compile(rb"^CPU (\d+) buffer_page ")
+RAW_REC = re.compile(rb"^\s+\+[0-9a-f]+ type_len\s+\d+ delta\s+\d+ ts (\d+) "
+                     rb"data len (\d+):((?: [0-9a-f]{2})*)( \.\.\.)?$")
+# trace-cmd report -R -t: comm-pid [cpu] ts: event: raw fields
+TRAW = re.compile(rb"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}): (\S+):\s+(.*)$")
+
+
+def _raw_records(text):
+    """(ts, cpu, payload, cut) of every data record of "ftrace trace -r"
+    (it shows at most 64 payload bytes: CUT when there were more)."""
+    recs, cpu = [], None
+    for l in text.split(b"\n"):
+        m = RAW_PAGE.match(l)
+        if m:
+            cpu = int(m.group(1))
+            continue
+        m = RAW_REC.match(l)
+        if m:
+            recs.append((int(m.group(1)), cpu,
+                         bytes.fromhex(m.group(3).decode()),
+                         m.group(4) is not None))
+    return recs
+
+
+def _formats(path):
+    """Event id -> (name, [(field, type, offset, size, signed)])."""
+    text = b""
+    for what in ("--ftrace", "--events"):
+        p = subprocess.run([TRACE_CMD, "dump", what, "-i", path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        text += p.stdout + b"\nname: \n"
+    fmts, name, eid, fields = {}, None, None, []
+    for l in text.split(b"\n"):
+        m = re.match(rb"^\s*name: (\S*)", l)
+        if m:
+            if name is not None and eid is not None:
+                fmts[eid] = (name, fields)
+            name, eid, fields = m.group(1), None, []
+            continue
+        m = re.match(rb"^\s*ID: (\d+)", l)
+        if m:
+            eid = int(m.group(1))
+            continue
+        m = re.match(rb"^\s*field:(.*?)\s*(\w+)(\[[^\]]*\])?;\s*offset:(\d+);"
+                     rb"\s*size:(\d+);\s*signed:(\d+);", l)
+        if m:
+            fields.append((m.group(2), m.group(1) + (m.group(3) or b""),
+                           int(m.group(4)), int(m.group(5)),
+                           int(m.group(6))))
+    return fmts
+
+
+def _field_values(text, names):
+    """name=value pairs of a raw (-R) line, split at the known names."""
+    pos = []
+    for n in names:
+        i = text.find(n + b"=")
+        while i > 0 and text[i - 1:i] != b" ":
+            i = text.find(n + b"=", i + 1)
+        if i >= 0:
+            pos.append((i, n))
+    pos.sort()
+    vals = {}
+    for k, (i, n) in enumerate(pos):
+        end = pos[k + 1][0] - 1 if k + 1 < len(pos) else len(text)
+        vals[n] = text[i + len(n) + 1:end]
+    return vals
+
+
+def _printk(path):
+    """The file's printk formats: address -> string as trace-cmd shows
+    it (escapes undone, the trailing newline dropped)."""
+    p = subprocess.run([TRACE_CMD, "dump", "--printk", "-i", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = {}
+    for l in p.stdout.split(b"\n"):
+        m = re.match(rb'^0x([0-9a-f]+) : "(.*)"$', l)
+        if m:
+            s = m.group(2).decode("unicode_escape").encode("latin-1")
+            out[int(m.group(1), 16)] = s.rstrip(b"\n")
+    return out
+
+
+def _same_value(v, ftype, raw, signed, syms, strs):
+    if b"char" in ftype and b"[" in ftype:
+        return v == raw.split(b"\0")[0]
+    if ftype.startswith(b"const char *") and \
+            strs.get(int.from_bytes(raw, "little")) == v:
+        # a format string the file's printk formats hold
+        return True
+    val = int.from_bytes(raw, "little", signed=bool(signed))
+    uval = int.from_bytes(raw, "little")
+    for cand in (v, v[2:] if v.startswith(b"0x") else None):
+        if cand is None:
+            continue
+        for base in (10, 16):
+            try:
+                if int(cand, base) in (val, uval):
+                    return True
+            except ValueError:
+                pass
+    s = _sym(syms, uval) if syms else None
+    return bool(s) and (v == s[0] or v == b"%s+0x%x" % (s[0], s[1]))
+
+
+@scenarios("graph", "wrap")
+def test_trace_dat_records_match(dump):
+    """Record by record (function_graph: trace-cmd groups entries and
+    exits its own way, so records, not renderings): every data record of
+    the dump's global buffer comes out of trace-cmd with the same time
+    stamp (ns), CPU, pid, event, and field values."""
+    path, raw = _dump_dat(dump, "rec")
+    ours = sorted(_raw_records(raw), key=lambda r: (r[0], r[1]))
+    assert ours
+    fmts = _formats(path)
+    syms = _kallsyms(path)
+    strs = _printk(path)
+    p = subprocess.run([TRACE_CMD, "report", "-R", "-t", "-i", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0, p.stderr
+    theirs = [TRAW.match(l) for l in p.stdout.split(b"\n")]
+    theirs = sorted([m for m in theirs if m],
+                    key=lambda m: (int(m.group(4) + m.group(5)),
+                                   int(m.group(3))))
+    assert len(theirs) == len(ours), (len(theirs), len(ours))
+    checked = 0
+    for (ts, cpu, pay, cut), m in zip(ours, theirs):
+        what = (ts, cpu, m.group(0))
+        assert int(m.group(4) + m.group(5)) == ts, what
+        assert int(m.group(3)) == cpu, what
+        assert int(m.group(2)) == int.from_bytes(pay[4:8], "little",
+                                                 signed=True), what
+        name, fields = fmts[int.from_bytes(pay[0:2], "little")]
+        assert m.group(6) == name, what
+        body = [f for f in fields if not f[0].startswith(b"common_")]
+        vals = _field_values(m.group(7), [f[0] for f in body])
+        for fname, ftype, off, size, signed in body:
+            if b"__data_loc" in ftype or off + size > len(pay) or \
+                    fname not in vals or vals[fname].startswith(b"ARRAY["):
+                continue
+            if size == 0 and b"char" in ftype:
+                # char buf[]: the rest of the record, one line of it
+                text = pay[off:].split(b"\0")[0].split(b"\n")[0]
+                v = vals[fname]
+                assert v == text or (cut and v.startswith(text)), \
+                    (what, fname, v)
+            else:
+                assert _same_value(vals[fname], ftype, pay[off:off + size],
+                                   signed, syms, strs), (what, fname,
+                                                         vals[fname])
+            checked += 1
+    assert checked
+    _page_size_ok(path)
+    os.unlink(path)
