@@ -546,9 +546,17 @@ static void thf_recs_load(void)
 			}
 			if (!buf || !th_read(records, buf, index * rsz,
 					     "ftrace_page.records")) {
-				S.rec_err = "unreadable dyn_ftrace records";
-				S.rec_bad = records;
-				break;
+				/* e.g. the page left out of a filtered dump:
+				 * the ftrace_page itself is fine, so the
+				 * next pages' records are still shown */
+				if (!S.rec_err) {
+					S.rec_err = "unreadable dyn_ftrace "
+						"records";
+					S.rec_bad = records;
+				}
+				S.rec_missing += index;
+				pg = next;
+				continue;
 			}
 			if (S.nrec + index > cap) {
 				cap = (S.nrec + index) * 2;
@@ -565,6 +573,7 @@ static void thf_recs_load(void)
 		}
 		pg = next;
 	}
+	S.rec_stopped = pg != 0;
 	free(buf);
 	free(seen);
 }
@@ -756,6 +765,35 @@ char *thf_ops_flags_str(ulong flags, char *buf, size_t len)
 }
 
 /* -------------------------------------------------------------- load --- */
+
+/* One line on what the ftrace_pages walk could not read (nothing when it
+ * read everything). */
+void thf_warn_recs(struct thf_state *s)
+{
+	if (!s || !s->rec_err)
+		return;
+	if (s->rec_missing && !s->rec_stopped)
+		th_warn("ftrace_pages: %s at %lx: %ld call sites not read, "
+			"the other pages' are shown", s->rec_err, s->rec_bad,
+			s->rec_missing);
+	else if (s->rec_missing)
+		th_warn("ftrace_pages: %s at %lx: records after it are missing "
+			"(and %ld earlier call sites not read)", s->rec_err,
+			s->rec_bad, s->rec_missing);
+	else
+		th_warn("ftrace_pages: %s at %lx: records after it are missing",
+			s->rec_err, s->rec_bad);
+}
+
+/* ... and what the ftrace_pages and ftrace_ops_list walks could not read */
+void thf_warn_damage(struct thf_state *s)
+{
+	if (!s)
+		return;
+	thf_warn_recs(s);
+	if (s->ops_err)
+		th_warn("ftrace_ops_list: %s at %lx", s->ops_err, s->ops_bad);
+}
 
 void thf_load_why(void)
 {

@@ -228,7 +228,13 @@ static int ff_core_options(char names[][32], int max)
 		return -1;
 	for (n = 0; n < max; n++) {
 		if (!th_read_ulong(arr + n * sizeof(ulong), &p,
-				   "trace_options[]") || !p)
+				   "trace_options[]")) {
+			th_warn("trace_options[%d]: unreadable at %lx; the "
+				"core options from it on are not shown", n,
+				arr + n * sizeof(ulong));
+			break;
+		}
+		if (!p)
 			break;
 		if (!th_read_cstr(p, names[n], 32, "trace_options[]"))
 			snprintf(names[n], 32, "?");
@@ -1088,6 +1094,7 @@ static void ff_summary_counts(void)
 		fprintf(fp, "call sites:              %ld records, %ld enabled  "
 			"(\"ftrace sites\", \"ftrace cat enabled_functions\")\n",
 			st->nrec, enabled);
+		thf_warn_damage(st);
 	} else {
 		fprintf(fp, "\nftrace ops, call sites:  none readable (\"ftrace "
 			"ops\" says why)\n");

@@ -99,15 +99,6 @@ static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 	fputc('\n', fp);
 }
 
-static void thf_warn_damage(struct thf_state *s)
-{
-	if (s->rec_err)
-		th_warn("ftrace_pages: %s at %lx; records read before it "
-			"are shown", s->rec_err, s->rec_bad);
-	if (s->ops_err)
-		th_warn("ftrace_ops_list: %s at %lx", s->ops_err, s->ops_bad);
-}
-
 static void thf_cat_enabled(ulong mask)
 {
 	struct thf_state *s = thf_load();

@@ -54,6 +54,8 @@ struct thf_state {
 	long npages;
 	const char *rec_err;	/* damage met walking ftrace_pages */
 	ulong rec_bad;
+	long rec_missing;	/* records of unreadable pages, skipped */
+	int rec_stopped;	/* the walk stopped at rec_bad */
 	struct thf_ops *ops;
 	int nops;
 	const char *ops_err;	/* damage met walking ftrace_ops_list */
@@ -75,6 +77,8 @@ struct thf_state {
  * and thf_load_why() prints the one-line reason. */
 struct thf_state *thf_load(void);
 void thf_load_why(void);
+void thf_warn_recs(struct thf_state *s);
+void thf_warn_damage(struct thf_state *s);
 /* One struct ftrace_ops and its hashes (thf_ops_release() frees them). */
 int thf_ops_read(ulong addr, struct thf_ops *op);
 void thf_ops_release(struct thf_ops *op);

@@ -108,7 +108,15 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 	}
 	ab = tr + (max ? L.tr_max : L.tr_ab);
 	rb->array_buffer = ab;
-	rb->trace_buffer = th_rd_ulong(ab, L.ab_buffer, "array_buffer.buffer");
+	if (!th_read_ulong(ab + L.ab_buffer, &rb->trace_buffer,
+			   "array_buffer.buffer")) {
+		/* not the same as NULL (never allocated): e.g. the page is
+		 * missing from a filtered dump */
+		snprintf(err, elen, "cannot read the %s buffer pointer "
+			 "(array_buffer.buffer at %lx)", max ? "snapshot" :
+			 "ring", ab + L.ab_buffer);
+		return FALSE;
+	}
 	rb->data = th_rd_ulong(ab, L.ab_data, "array_buffer.data");
 	if (L.ab_time_start >= 0)
 		th_read_u64(ab + L.ab_time_start, &rb->time_start,
