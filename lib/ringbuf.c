@@ -175,3 +175,30 @@ bad:
 	it->off = pg->commit;
 	return 1;
 }
+
+static void rb_put(unsigned char *p, uint64_t v, int n, int be)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[be ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+int rb_page_cut(unsigned char *out, size_t outlen, const struct rb_page *pg,
+		int long_size, size_t data_off, size_t cut, uint64_t ts)
+{
+	size_t n;
+
+	if ((long_size != 4 && long_size != 8) ||
+	    data_off < 8 + (size_t)long_size || outlen < data_off ||
+	    !pg->data || cut > pg->commit)
+		return -1;
+	n = pg->commit - cut;
+	if (n > outlen - data_off)
+		return -1;
+	memset(out, 0, outlen);
+	rb_put(out, ts, 8, pg->big_endian);
+	rb_put(out + 8, n, long_size, pg->big_endian);
+	memcpy(out + data_off, pg->data + cut, n);
+	return 0;
+}

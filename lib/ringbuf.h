@@ -75,6 +75,17 @@ void rb_iter_init(struct rb_iter *it, const struct rb_page *pg);
 /* Next record within the committed bytes: 1, 0 at the end. */
 int rb_iter_next(struct rb_iter *it, struct rb_event *ev);
 
+/*
+ * The sub-buffer PG (header and data as parsed from its bytes) from its
+ * record at offset CUT on, into OUT (OUTLEN bytes, the sub-buffer size):
+ * what ring_buffer_read_page() hands the reader of a partly read page.
+ * TS is the running time stamp before that record (its time minus its
+ * delta); the copy's commit counts the bytes from CUT on, the rest is
+ * zeroed, the RB_MISSED_* flags are dropped.  0; -1 on bad arguments.
+ */
+int rb_page_cut(unsigned char *out, size_t outlen, const struct rb_page *pg,
+		int long_size, size_t data_off, size_t cut, uint64_t ts);
+
 /* 5 MSBs of a previous full time stamp onto an absolute one. */
 uint64_t rb_fix_abs_ts(uint64_t abs, uint64_t save_ts);
 

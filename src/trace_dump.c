@@ -596,17 +596,10 @@ static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 			size_t used = data_off + c->pg.commit;
 			size_t cut = first ? c->ev.offset : 0;
 
-			memset(pg, 0, page);
-			if (cut && cut < c->pg.commit) {
-				uint64_t ts = c->ev.ts - c->ev.delta;
-				uint64_t commit = c->pg.commit - cut;
-
-				memcpy(pg, &ts, 8);
-				memcpy(pg + 8, &commit, data_off - 8 < 8 ?
-				       data_off - 8 : 8);
-				memcpy(pg + data_off, c->buf + data_off + cut,
-				       commit);
-			} else {
+			if (!cut || rb_page_cut(pg, page, &c->pg,
+						sizeof(long), data_off, cut,
+						c->ev.ts - c->ev.delta) < 0) {
+				memset(pg, 0, page);
 				memcpy(pg, c->buf, used < page ? used : page);
 			}
 			td_raw(o, pg, page);

@@ -160,6 +160,68 @@ static int unhex(const char *h, unsigned char *out, size_t max)
 	return n;
 }
 
+/* The data records of PG from offset FROM on: time, offset of payload. */
+static size_t data_records(const struct rb_page *pg, size_t from,
+			   uint64_t *ts, const unsigned char **pay,
+			   uint32_t *len, size_t max)
+{
+	struct rb_iter it;
+	struct rb_event ev;
+	size_t n = 0;
+
+	rb_iter_init(&it, pg);
+	while (n < max && rb_iter_next(&it, &ev)) {
+		if (ev.kind != RB_EV_DATA || ev.offset < from)
+			continue;
+		ts[n] = ev.ts;
+		pay[n] = ev.payload;
+		len[n] = ev.len;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * rb_page_cut() at each data record of a fixture's sub-buffer: the copy
+ * decodes to the same records from that one on, with the same times
+ * (what trace.dat gets for a partly consumed page).
+ */
+static void check_cuts(const struct rb_page *pg, unsigned long data_off,
+		       unsigned long data_size)
+{
+	enum { MAX = 1024 };
+	static unsigned char cut[65536];
+	static uint64_t ta[MAX], tb[MAX];
+	static const unsigned char *pa[MAX], *pb[MAX];
+	static uint32_t la[MAX], lb[MAX];
+	size_t outlen = data_off + data_size, na, nb, i;
+	struct rb_iter it;
+	struct rb_event ev;
+	struct rb_page cp;
+
+	if (outlen > sizeof(cut))
+		return;
+	rb_iter_init(&it, pg);
+	while (rb_iter_next(&it, &ev)) {
+		if (ev.kind != RB_EV_DATA)
+			continue;
+		CHECK(rb_page_cut(cut, outlen, pg, 8, data_off, ev.offset,
+				  ev.ts - ev.delta) == 0);
+		CHECK(rb_page_parse(&cp, cut, outlen, 8, data_off, data_size,
+				    0) == 0);
+		CHECK(cp.commit == pg->commit - ev.offset);
+		na = data_records(pg, ev.offset, ta, pa, la, MAX);
+		nb = data_records(&cp, 0, tb, pb, lb, MAX);
+		CHECK(na == nb && na > 0);
+		for (i = 0; i < na && i < nb; i++)
+			CHECK(ta[i] == tb[i] && la[i] == lb[i] &&
+			      memcmp(pa[i], pb[i], la[i]) == 0);
+	}
+	/* bad arguments */
+	CHECK(rb_page_cut(cut, outlen, pg, 8, data_off, pg->commit + 1, 0) < 0);
+	CHECK(rb_page_cut(cut, 8, pg, 8, data_off, 0, 0) < 0);
+}
+
 /*
  * Sub-buffers saved from a fixture (scripts/extract-ringbuf.py) decoded
  * in the iterator's order: every data record's time stamp, as the trace
@@ -198,6 +260,7 @@ static void test_fixture(const char *name)
 			n = unhex(h + 1, buf, sizeof(buf));
 			CHECK(rb_page_parse(&pg, buf, n, 8, data_off, data_size,
 					    0) >= 0);
+			check_cuts(&pg, data_off, data_size);
 			rb_iter_init(&it, &pg);
 			while (rb_iter_next(&it, &ev)) {
 				unsigned long long us = (ev.ts + 500) / 1000;
