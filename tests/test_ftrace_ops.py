@@ -86,7 +86,9 @@ def test_sites_agree_with_live(dump):
                              if s["verdict"] != "ok"][:20]
     assert enabled == len(live) and patched == len(live), (summary,
                                                           len(live))
-    assert records > enabled
+    # Not every record is enabled on 5.10/6.1; function_graph on 6.12 and
+    # 7.2 enables them all (the live file lists every record there).
+    assert records >= enabled
     by_name = {}
     for s in sites:
         by_name.setdefault((s["name"], s["mod"]), []).append(s)
