@@ -29,6 +29,7 @@ MY_EXTRA = [
     "ftrace tracers -x",
     "ftrace cat current_tracer",
 ]
+thlib.batch(MY_EXTRA)
 
 
 def out(dump, cmd):

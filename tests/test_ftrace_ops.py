@@ -38,6 +38,13 @@ def parse_sites(text):
     return sites, summary
 
 
+# outs() of the tests below, in each dump's one crash session
+thlib.batch(["ftrace sites -a"])
+thlib.batch(["ftrace sites %s" % thlib.scenario_defines(
+    "modules").get("TH_HID_OPS_FUNC1"), "ftrace sites -m no_such_module",
+    "ftrace sites no_such_symbol_xyz"], scenarios=["modules"])
+
+
 def outs(dump, cmds):
     """Outputs of CMDS, the ones not in the default batch run together in
     one more crash process."""
@@ -211,10 +218,12 @@ def test_damaged_call_sites(dump, tmp_path):
     """An ELF copy of the dump with two call sites rewritten: the enabled
     kretprobe site becomes a NOP, a disabled site gets a call.  Exactly
     those two are reported, each at its address."""
+    import conftest
+    thlib.once_per_suite(dump, "damaged call sites")
     elf = thlib.Dump(dump.suite, "modules", "elf")
     d = thlib.scenario_defines("modules")
-    all_sites, _ = parse_sites(elf.run(["ftrace sites -a"])[
-        "ftrace sites -a"])
+    all_sites, _ = parse_sites(conftest.get_dump(
+        (dump.suite, "modules", "elf")).out("ftrace sites -a"))
     by = {}
     for s in all_sites:
         by.setdefault(s["name"], s)

@@ -110,6 +110,9 @@ def _kprobe_blocks(text):
     return out
 
 
+thlib.batch(["struct kprobe -o"], scenarios=["modules"])
+
+
 def test_damaged_hlist(dump, tmp_path):
     """A cycle or a garbage pointer planted in a real dump's kprobe hlist
     ends the walk with a warning naming the bucket; everything else is
@@ -118,8 +121,9 @@ def test_damaged_hlist(dump, tmp_path):
     import damage
     if dump.scenario != "modules":
         pytest.skip("run once per suite and variant")
+    thlib.once_per_suite(dump, "damaged hlist")
     d = conftest.get_dump((dump.suite, "modules", "elf"))
-    info = d.run(["kprobes -v", "struct kprobe -o"])
+    info = {c: d.out(c) for c in ("kprobes -v", "struct kprobe -o")}
     probes = _kprobe_blocks(info["kprobes -v"])
     # a probe struct that is not an aggregate child: its hlist is live
     victim = [p for p in probes if "aggregate" not in p["head"]][0]

@@ -12,6 +12,7 @@ import pytest
 
 import conftest
 import damage
+import thlib
 
 
 def _hooks_json(out):
@@ -53,6 +54,7 @@ def test_jmp_over_entry(dump, tmp_path):
     elsewhere; its bytes and both decodings are shown."""
     if dump.scenario != "events":
         pytest.skip("run once per suite and variant")
+    thlib.once_per_suite(dump, "jmp over entry")
     d = conftest.get_dump((dump.suite, "events", "elf"))
     cmds = ["sym %s" % v for v in VICTIMS + ("do_exit",)]
     info = d.run(cmds)

@@ -19,6 +19,7 @@ HEADER = ("events", "modules", "wrap", "graph")
 EXTRA = ["ftrace trace -n 3", "ftrace trace -n x",
          "ftrace trace -i no_such_instance", "ftrace trace -c 99x",
          "ftrace cat per_cpu/cpu7x/trace"]
+thlib.batch(EXTRA)
 
 
 def _out(dump, cmd):
