@@ -3,6 +3,7 @@
 once and opened by ONE crash process that runs every command."""
 
 import os
+import resource
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -83,6 +84,25 @@ def pytest_collection_finish(session):
         tr.write_line("fixtures ready in %.0f s; crash on %d dumps in %.0f s"
                       " (%d jobs)" % (t1 - t0, len(dumps), time.time() - t1,
                                       jobs))
+
+
+_t0 = time.time()
+_load0 = os.getloadavg()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where the time went: wall, CPU of every process the tests started,
+    crash sessions, and the load (the machine may be shared)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    terminalreporter.write_line(
+        "tracehunt: %.0f s wall, %.0f s CPU (tests %.0f, their processes "
+        "%.0f), %d crash sessions through thlib, %d CPUs, load %.1f at the "
+        "start, %.1f at the end" % (
+            time.time() - _t0, me.ru_utime + me.ru_stime + ch.ru_utime +
+            ch.ru_stime, me.ru_utime + me.ru_stime, ch.ru_utime +
+            ch.ru_stime, thlib.crash_sessions, os.cpu_count() or 1,
+            _load0[0], os.getloadavg()[0]))
 
 
 def _get(key):

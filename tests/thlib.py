@@ -31,6 +31,8 @@ class DumpError(Exception):
 
 
 _so_built = {}
+# crash processes started through Dump (the session summary counts them)
+crash_sessions = 0
 # Extra crash options a crash turned out to need (see Dump.run).
 _crash_flags = {}
 
@@ -48,7 +50,8 @@ def so_for(suite):
     cs.ensure()
     bdir = os.path.join(SO_BASE, cs.name)
     so = os.path.join(bdir, "tracehunt.so")
-    p = subprocess.run(["make", "-s", "CRASH_INCLUDE=" +
+    p = subprocess.run(["make", "-s", "-j%d" % (os.cpu_count() or 1),
+                        "CRASH_INCLUDE=" +
                         cs.path("/usr/include/crash"), "BUILD=" + bdir,
                         "SO=" + so, so], cwd=ROOT, capture_output=True,
                        text=True)
@@ -256,6 +259,8 @@ class Dump:
         return m.get("crash_suite", m["suite"])
 
     def _crash(self, args, binds):
+        global crash_sessions
+        crash_sessions += 1
         try:
             return subprocess.run(self.crash_argv(args, binds),
                                   stdin=subprocess.DEVNULL,
