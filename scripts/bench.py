@@ -70,6 +70,7 @@ class Session:
         lines = ["!date +%%s.%%N >> %s" % ts,
                  "extend %s" % self.so,
                  "!date +%%s.%%N >> %s" % ts,
+                 "!date +%%s.%%N >> %s" % ts,
                  "!date +%%s.%%N >> %s" % ts]
         for i in range(repeat if cmd else 1):
             if cmd:
@@ -93,13 +94,14 @@ class Session:
             raise SystemExit("bench: crash session failed (%d):\n%s\n%s"
                              % (p.returncode, p.stdout[-2000:],
                                 p.stderr[-2000:]))
-        if len(t) != 3 + (repeat if cmd else 1) or \
+        if len(t) != 4 + (repeat if cmd else 1) or \
                 "shared object loaded" not in p.stdout:
             raise SystemExit("bench: the extension did not load:\n%s"
                              % p.stdout[-2000:])
-        escape = t[2] - t[1]          # one "!date" and crash's turn-around
+        # one "!date" and crash's turn-around: the faster of two
+        escape = min(t[2] - t[1], t[3] - t[2])
         cmds = [max(0.0, t[i + 1] - t[i] - escape)
-                for i in range(2, len(t) - 1)]
+                for i in range(3, len(t) - 1)]
         return {"load": max(0.0, t[1] - t[0] - escape),
                 "cmd": cmds[0], "again": cmds[1:],
                 "hwm_kb": hwm, "loadavg": la}
@@ -249,8 +251,10 @@ def main():
     w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
       "and idle; with the command:" % (base_hwm >> 10))
     for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
-        w("  - `%s`: %d MB (%+d MB)" % (R[k]["cmd"], R[k]["hwm_kb"] >> 10,
-                                      (R[k]["hwm_kb"] - base_hwm) >> 10))
+        w("  - `%s`%s: %d MB (%+d MB)"
+          % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
+             else "", R[k]["hwm_kb"] >> 10,
+             (R[k]["hwm_kb"] - base_hwm) >> 10))
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(a.out, exist_ok=True)

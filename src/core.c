@@ -167,6 +167,86 @@ long th_member_any(const char *sname, const char *const *names,
 	return -1;
 }
 
+/*
+ * Every enumerator asked of gdb is a symbol search through the whole
+ * debuginfo (0.05-0.3 s each on a distro vmlinux; a trace command asks
+ * for some thirty).  "ptype NAME" costs one such search and prints the
+ * whole enum NAME belongs to ("type = enum T {A, B = 4, C}": a value is
+ * printed only where it is not the previous one + 1): every enumerator of
+ * it is cached at once.  FALSE when NAME is not an enumerator of a parsed
+ * enum (the caller then asks enumerator_value()).
+ */
+static int th_enum_batch(const char *name, long *val)
+{
+	char cmd[160], *buf, *p, *end;
+	FILE *f;
+	long n, next = 0;
+	int found = FALSE;
+
+	if (strlen(name) > 120 || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+					 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					 "0123456789_") != strlen(name))
+		return FALSE;
+	f = tmpfile();
+	if (!f)
+		return FALSE;
+	snprintf(cmd, sizeof(cmd), "ptype %s", name);
+	if (!gdb_pass_through(cmd, f, GNU_RETURN_ON_ERROR)) {
+		fclose(f);
+		return FALSE;
+	}
+	n = ftell(f);
+	if (n <= 0 || n > (1L << 20) || !(buf = malloc(n + 1))) {
+		fclose(f);
+		return FALSE;
+	}
+	rewind(f);
+	n = fread(buf, 1, n, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "type = enum ");
+	if (p)
+		p = strchr(p, '{');
+	end = p ? strchr(p, '}') : NULL;
+	if (!p || !end) {
+		free(buf);
+		return FALSE;
+	}
+	*end = '\0';
+	for (p++; *p; ) {
+		char ename[128], key[134];
+		size_t l;
+		long v = next;
+
+		p += strspn(p, " \t\n,");
+		l = strcspn(p, " \t\n,=");
+		if (!l || l >= sizeof(ename))
+			break;
+		memcpy(ename, p, l);
+		ename[l] = '\0';
+		p += l;
+		p += strspn(p, " \t\n");
+		if (*p == '=') {
+			char *e;
+
+			v = strtol(p + 1, &e, 0);
+			if (e == p + 1)
+				break;
+			p = e;
+		}
+		next = v + 1;
+		snprintf(key, sizeof(key), "enum:%s", ename);
+		if (!th_tc_get(key, &v))
+			th_tc_put(key, v);
+		if (strcmp(ename, name) == 0) {
+			*val = v;
+			found = TRUE;
+		}
+	}
+	free(buf);
+	return found;
+}
+
 long th_enum(const char *name, long def)
 {
 	char key[128];
@@ -174,6 +254,8 @@ long th_enum(const char *name, long def)
 
 	snprintf(key, sizeof(key), "enum:%s", name);
 	if (th_tc_get(key, &v))
+		return v;
+	if (th_enum_batch(name, &v))
 		return v;
 	if (!enumerator_value((char *)name, &v))
 		v = def;

@@ -473,7 +473,7 @@ static int th_ksym_lookup_uncached(ulong addr, struct th_sym *s)
  * lookups, of fixed size.  Like the tables it is built from, it holds for
  * the whole session (one dump).
  */
-#define TH_KSYM_CACHE 4096
+#define TH_KSYM_CACHE 16384
 static struct th_ksym_cached {
 	ulong addr;
 	int valid, found;

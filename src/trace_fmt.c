@@ -590,8 +590,29 @@ void th_print_lat_fmt(const unsigned char *ent)
 
 int th_tflag(struct th_tctx *t, const char *bit)
 {
-	long b = th_enum(bit, -1);
+	/* Asked several times per entry: the bit numbers in a small cache
+	 * found by the name's address first (th_enum() formats a key) */
+	static struct {
+		const char *name;
+		long b;
+	} c[32];
+	static int n;
+	long b;
+	int i;
 
+	for (i = 0; i < n; i++)
+		if (c[i].name == bit && strcmp(c[i].name, bit) == 0)
+			break;
+	if (i < n)
+		b = c[i].b;
+	else {
+		b = th_enum(bit, -1);
+		if (n < 32) {
+			c[n].name = bit;
+			c[n].b = b;
+			n++;
+		}
+	}
 	return b >= 0 && b < 32 && (t->trace_flags & (1U << b));
 }
 
