@@ -34,6 +34,7 @@ import damage  # noqa: E402
 
 PYTHON = "/usr/bin/python3"
 LIMIT = float(os.environ.get("TRACEHUNT_DAMAGE_LIMIT", "10"))
+LOOP_LINES = 64		# a line repeated more often than this is a loop
 STARTUP = 600		# crash opening a dump on a loaded machine
 NONCANON = 0x00dead0000000100
 USERPTR = 0x00007fffdead0000
@@ -189,6 +190,12 @@ EXPRS = {
     "tr_list": "&global_trace.list",
     "tr_list_next": "global_trace.list.next",
     "kp_table": "&kprobe_table",
+    # objects whose page a filtered copy leaves out (the "excl-" damages)
+    "global_trace": "&global_trace",
+    "dyn_ftrace": "ftrace_pages_start->records",
+    "trace_buffer": "global_trace.array_buffer.buffer",
+    "ops_func": "&ftrace_ops_list->func",
+    "ops_hash": "&ftrace_ops_list->func_hash",
 }
 RB = "((struct trace_buffer *)global_trace.array_buffer.buffer)"
 for _cpu in range(2):
@@ -198,8 +205,14 @@ for _cpu in range(2):
             RB, _cpu, _w)
         EXPRS["%s%d_bp" % (_w, _cpu)] = "%s->buffers[%d]->%s" % (
             RB, _cpu, _w)
+    EXPRS["cpu_buffer%d" % _cpu] = "%s->buffers[%d]" % (RB, _cpu)
+    EXPRS["reader_page%d_ptr" % _cpu] = "&%s->buffers[%d]->reader_page" % (
+        RB, _cpu)
     EXPRS["commit_page%d_pageptr" % _cpu] = \
         "&%s->buffers[%d]->commit_page->page" % (RB, _cpu)
+
+
+KP_FIELDS = ("addr", "symbol_name", "pre_handler")
 
 
 def crash_batch(man, named):
@@ -233,6 +246,8 @@ def probe(man):
     named += [("kptable", "p/x kprobe_table"),
               ("hlist_off", "p/x (unsigned long)&((struct kprobe *)0)"
                "->hlist")]
+    named += [("kpoff_" + f, "p/x (unsigned long)&((struct kprobe *)0)->"
+               + f) for f in KP_FIELDS]
     res = crash_batch(man, named)
     virt = {}
     for n, text in res.items():
@@ -244,8 +259,14 @@ def probe(man):
              if int(x, 16)]
     if nodes:
         virt["kp_node"] = nodes[0]
+        # fields of that kprobe (the struct around its hlist node)
+        for f in KP_FIELDS:
+            if "kpoff_" + f in virt and "hlist_off" in virt:
+                virt["kp_" + f] = nodes[0] - virt["hlist_off"] + \
+                    virt.pop("kpoff_" + f)
     res = crash_batch(man, [(n, "vtop %x" % v) for n, v in virt.items()
-                            if v and n != "hlist_off"])
+                            if v and n != "hlist_off" and
+                            not n.startswith("kpoff_")])
     phys = {}
     for n, text in res.items():
         try:
@@ -343,7 +364,16 @@ def damages(virt, phys):
         lambda: [(P["kp_node"], u64(NONCANON))])
     add("kprobe-table-garbage", "random bytes over kprobe_table",
         ["kp_table"], lambda: [(P["kp_table"], rnd(7, 512))])
+    add("kprobe-fields-bad", "first kprobe: addr NULL, symbol_name and "
+        "pre_handler non-canonical", ["kp_addr", "kp_symbol_name",
+                                      "kp_pre_handler"],
+        lambda: [(P["kp_addr"], u64(0)),
+                 (P["kp_symbol_name"], u64(NONCANON)),
+                 (P["kp_pre_handler"], u64(NONCANON))])
     # ftrace
+    add("ftrace-ops-func-null", "ftrace_ops_list->func = NULL, its "
+        "func_hash non-canonical", ["ops_func", "ops_hash"],
+        lambda: [(P["ops_func"], u64(0)), (P["ops_hash"], u64(NONCANON))])
     add("ftrace-ops-cycle", "ftrace_ops_list->next = ftrace_ops_list",
         ["ops_next", "ops"], lambda: [(P["ops_next"], u64(V["ops"]))])
     add("ftrace-ops-null", "ftrace_ops_list->next = NULL", ["ops_next"],
@@ -359,12 +389,49 @@ def damages(virt, phys):
     add("trace-types-cycle", "trace_types->next = trace_types",
         ["types_next", "types"], lambda: [(P["types_next"],
                                            u64(V["types"]))])
+    add("trace-types-next-noncanonical", "trace_types->next "
+        "non-canonical", ["types_next"],
+        lambda: [(P["types_next"], u64(NONCANON))])
+    add("rb-reader-page-null", "CPU 0's reader_page = NULL",
+        ["reader_page0_ptr"], lambda: [(P["reader_page0_ptr"], u64(0))])
     add("trace-types-name-null", "trace_types->name = NULL", ["types_name"],
         lambda: [(P["types_name"], u64(0))])
     add("trace-arrays-cycle", "the first instance's list.next points to "
         "itself (a cycle not through the head)", ["tr_list_next"],
         lambda: [(P["tr_list_next"], u64(V["tr_list_next"]))]
         if V.get("tr_list_next") != V.get("tr_list") else [])
+    # pages missing from the dump: a copy of the filtered (makedumpfile -c
+    # -d 31) dump of the same boot with the page's bit cleared in the
+    # dumpable bitmap, as makedumpfile leaves out a page it excludes
+    def excl(name, desc, keys):
+        if all(k in P for k in keys):
+            d.append((name, desc, [],
+                      ("exclude", sorted({P[k] >> 12 for k in keys}))))
+    excl("excl-rb-data-page", "CPU 0's commit page (ring-buffer data) "
+         "excluded", ["commit_page0"])
+    excl("excl-rb-all-data", "every ring-buffer data page excluded",
+         [k for k in P if re.match(r"(commit|reader|head|tail)_page\d$",
+                                   k)] or ["commit_page0"])
+    excl("excl-buffer-page", "CPU 0's commit struct buffer_page excluded",
+         ["commit_page0_bp"])
+    excl("excl-cpu-buffer", "CPU 0's ring_buffer_per_cpu excluded",
+         ["cpu_buffer0"])
+    excl("excl-trace-buffer", "global_trace's struct trace_buffer excluded",
+         ["trace_buffer"])
+    excl("excl-trace-array", "the pages of global_trace (trace_array) "
+         "excluded", ["global_trace", "arr_buffer", "tr_list"])
+    excl("excl-kprobe", "the page of the first kprobe in kprobe_table "
+         "excluded", ["kp_node"])
+    excl("excl-kprobe-table", "the page of kprobe_table excluded",
+         ["kp_table"])
+    excl("excl-ftrace-ops", "the page of the first ftrace_ops excluded",
+         ["ops"])
+    excl("excl-ftrace-page", "the first struct ftrace_page excluded",
+         ["pages"])
+    excl("excl-dyn-ftrace", "the first page of dyn_ftrace records excluded",
+         ["dyn_ftrace"])
+    # (no tracer page: the tracers share their pages with what crash
+    # itself needs to open the dump, _totalram_pages on 6.1)
     # the file itself
     add("truncated-half", "the dump file cut to half its size", [], None,
         ("truncate", 0.5))
@@ -385,6 +452,70 @@ def other_vmlinux(man):
     return None
 
 
+EXCLUDED = {}		# damage name -> the pfns its copy left out
+
+
+def sibling_vmcore(man, variant):
+    """The vmcore of VARIANT from the same boot as MAN's dump (built when
+    missing: the filtered dump is made from the ELF one)."""
+    d = os.path.join(os.path.dirname(os.path.dirname(man["vmcore"])),
+                     variant)
+    if not os.path.exists(os.path.join(d, "manifest.json")):
+        d = fixture_dir(man["scenario"], variant)
+    return load_manifest(d)["vmcore"]
+
+
+def kdump_exclude(path, pfns):
+    """Leave PFNS out of the kdump-compressed dump PATH the way makedumpfile
+    excludes a page: its bit cleared in the dumpable (2nd) bitmap and its
+    page descriptor removed from the table (descriptors are indexed by the
+    number of dumpable pages before the pfn).  Layout: crash's diskdump.h
+    (struct disk_dump_header, struct kdump_sub_header, page_desc_t).
+    Returns the pfns that were dumpable before (the others were already
+    excluded)."""
+    import struct
+    with open(path, "r+b") as f:
+        h = f.read(448)
+        if h[:8] != b"KDUMP   ":
+            raise ValueError("%s is not a kdump-compressed dump" % path)
+        version, = struct.unpack_from("<i", h, 8)
+        # new_utsname (6 x 65) ends at 402; struct timeval is 8-aligned
+        block, sub_blocks, bm_blocks, mapnr = struct.unpack_from("<iiII",
+                                                                 h, 428)
+        f.seek(block)
+        sub = f.read(112)
+        split, = struct.unpack_from("<i", sub, 12)
+        if version >= 6:
+            mapnr, = struct.unpack_from("<Q", sub, 96)
+        if split:
+            raise ValueError("%s is a split dump" % path)
+        bm_off = block * (1 + sub_blocks)
+        bm_len = bm_blocks * block
+        one = -(-(-(-mapnr // 8)) // block) * block
+        bm2 = bm_off + (bm_len // 2 if bm_len >= 2 * one else 0)
+        f.seek(bm2)
+        bm = bytearray(f.read(-(-mapnr // 8)))
+        desc_off = block * (1 + sub_blocks + bm_blocks)
+        total = sum(bin(b).count("1") for b in bm)
+        f.seek(desc_off)
+        table = bytearray(f.read(24 * total))
+        done = []
+        for pfn in sorted(set(pfns), reverse=True):
+            if pfn >= mapnr or not bm[pfn >> 3] & 1 << (pfn & 7):
+                continue
+            pos = sum(bin(b).count("1") for b in bm[:pfn >> 3]) + \
+                bin(bm[pfn >> 3] & ((1 << (pfn & 7)) - 1)).count("1")
+            del table[24 * pos:24 * pos + 24]
+            table += table[-24:]
+            bm[pfn >> 3] &= ~(1 << (pfn & 7)) & 0xff
+            done.append(pfn)
+        f.seek(bm2)
+        f.write(bm)
+        f.seek(desc_off)
+        f.write(table)
+    return sorted(done)
+
+
 def make_copy(man, dmg, workdir):
     """The damaged copy: (vmlinux, vmcore path)."""
     name, _, patches, op = dmg
@@ -392,6 +523,12 @@ def make_copy(man, dmg, workdir):
     vmlinux = man["vmlinux"]
     if op and op[0] == "vmlinux":
         return other_vmlinux(man), man["vmcore"]
+    if op and op[0] == "exclude":
+        subprocess.run(["cp", sibling_vmcore(man, "filtered"), dst],
+                       check=True)
+        os.chmod(dst, 0o600)
+        EXCLUDED[name] = kdump_exclude(dst, op[1])
+        return vmlinux, dst
     subprocess.run(["cp", "--sparse=always", man["vmcore"], dst], check=True)
     os.chmod(dst, 0o600)
     for paddr, data in patches:
@@ -406,7 +543,7 @@ def baseline(man, cmds, so):
     r = Run(man["vmlinux"], man["vmcore"], cmds, so)
     sizes = dict(r.sizes)
     r.outputs = {c: r.out(c) or "" for c in cmds}
-    r.base_problems = check(r, None) if r.opened else ["crash could not "
+    r.base_problems = check(r, None, base=r) if r.opened else ["crash could not "
                                                        "open the dump"]
     r.cleanup()
     return r, {c: max(8 * sizes.get(c, 0), 4 << 20) for c in cmds}
@@ -428,9 +565,55 @@ def messages(run, base):
     return res
 
 
-def check(run, dmg, opened_expected=True):
-    """Problems of a run on a damaged copy (empty: it passed)."""
+def loops(run, base):
+    """Output that repeats itself: a line printed more than LOOP_LINES
+    times and more than twice as often as in the undamaged output."""
+    res = []
+    for c in run.cmds:
+        out = run.out(c)
+        if not out:
+            continue
+        counts = {}
+        for line in out.splitlines():
+            if line.strip():
+                counts[line] = counts.get(line, 0) + 1
+        if not counts:
+            continue
+        line, n = max(counts.items(), key=lambda kv: kv[1])
+        old = (base.outputs.get(c) or "").splitlines().count(line) \
+            if base else 0
+        if n > max(LOOP_LINES, 2 * old):
+            res.append("'%s' prints one line %d times: %r" % (c, n,
+                                                              line[:80]))
+    return res
+
+
+def bad_json(run):
+    """hooks -j must stay one JSON document whatever the dump holds."""
+    import json
+    out = run.out("hooks -j") if "hooks -j" in run.cmds else None
+    if not out or run.killed:
+        return []
+    try:
+        json.loads(out)
+    except ValueError as e:
+        return ["'hooks -j' is not valid JSON (%s): %r" % (e, out[:120])]
+    return []
+
+
+def check(run, dmg, opened_expected=True, base=None):
+    """Problems of a run on a damaged copy (empty: it passed).  With BASE
+    (the undamaged run): no output loops, and a copy with pages left out
+    names in some command what it could not read."""
     probs = list(run.problems)
+    if run.opened:
+        probs += loops(run, base) + bad_json(run)
+        if base is not None and dmg and dmg[3] and \
+                dmg[3][0] == "exclude" and EXCLUDED.get(dmg[0]) and \
+                not messages(run, base):
+            probs.append("pages %s left out, but no command says what it "
+                         "could not read" % ", ".join(
+                             "%#x" % (p << 12) for p in EXCLUDED[dmg[0]]))
     if FATAL.search(run.log):
         probs.append("fatal: " + FATAL.search(run.log).group(0))
     for c, t in run.times.items():
@@ -485,7 +668,7 @@ def main():
     for x in dmgs:
         vml, core = make_copy(man, x, work)
         r = Run(vml, core, cmds, a.so, out_bound=bound)
-        probs = check(r, x)
+        probs = check(r, x, base=base)
         slow = max(r.times.items(), key=lambda kv: kv[1],
                    default=("-", 0))
         print("%-28s %-4s slowest %-28s %5.1f s%s" % (

@@ -1,8 +1,11 @@
 """Damaged-dump matrix (scripts/damage-matrix.py): damaged copies of the
-real "modules" ELF dump, each opened by one crash process running every
-tracehunt command.  For each: crash does not crash, no command runs longer
-than 10 s (TRACEHUNT_DAMAGE_LIMIT), no command's output runs away, and a
-later crash command works.  TRACEHUNT_DAMAGE=name,... narrows the matrix;
+real "modules" ELF dump (and, for pages left out of the dump, of its
+filtered makedumpfile -c -d 31 sibling), each opened by one crash process
+running every tracehunt command.  For each: crash does not crash, no
+command runs longer than 10 s (TRACEHUNT_DAMAGE_LIMIT), no command's output
+runs away or repeats a line in a loop, hooks -j stays valid JSON, a copy
+with pages left out names what it could not read, and a later crash
+command works.  TRACEHUNT_DAMAGE=name,... narrows the matrix;
 TRACEHUNT_DAMAGE_SCENARIO picks another scenario's ELF dump."""
 
 import importlib.util
@@ -25,6 +28,7 @@ def _all_names():
     every = {k: 0xffff888000001000 for k in dm.EXPRS}
     every.update(kp_node=0xffff888000002000, hlist_off=0,
                  tr_list_next=0xffff888000003000)
+    every.update(("kp_" + f, 0xffff888000004000) for f in dm.KP_FIELDS)
     return [d[0] for d in dm.damages(every, every)]
 
 
@@ -51,7 +55,8 @@ def _setup():
             raise
         _state.update(man=man, dmgs={d[0]: d for d in dm.damages(virt,
                                                                  phys)},
-                      cmds=cmds, bound=bound, work=os.path.dirname(
+                      cmds=cmds, bound=bound, base=base,
+                      work=os.path.dirname(
                           man["vmcore"]))
     return _state
 
@@ -69,7 +74,7 @@ def test_damaged_dump(name, tmp_path):
     try:
         run = dm.Run(vmlinux, core, st["cmds"], SO, out_bound=st["bound"])
         try:
-            probs = dm.check(run, dmg)
+            probs = dm.check(run, dmg, base=st["base"])
             assert not probs, "%s (%s):\n  %s\ncrash log tail:\n%s" % (
                 name, dmg[1], "\n  ".join(probs), run.log[-1500:])
             if dmg[3] and dmg[3][0] in ("vmlinux",):
