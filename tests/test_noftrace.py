@@ -8,8 +8,8 @@ the kernel lacks, and crash keeps working after each.  The live guest's
 own capture (every tracefs and debugfs/kprobes file missing) and crash's
 own symbol lookups are the truth the lines are checked against.
 
-Runs only when selected: "make check SUITES=bookworm-noftrace" (a cold run
-builds the kernel first).
+Runs only when selected: "make check-noftrace" (SUITES=bookworm-noftrace;
+a cold run builds the kernel first).
 """
 
 import os
