@@ -1122,9 +1122,12 @@ int th_text_check(th_text_cb cb, void *arg, struct th_text_stats *st)
 			ft.kind = TH_TX_FTRACE;
 			ft.aux = r.rec_idx[ri];
 			ftp = &ft;
-		} else if (!r.nrec && T.fentry) {
-			/* no records to read (a damaged ftrace_pages list):
-			 * a call __fentry__ in the file may be the NOP */
+		} else if ((!r.nrec || (r.fs && r.fs->rec_err)) &&
+			   T.fentry) {
+			/* no records to read, or not all of them (a damaged
+			 * ftrace_pages list, a records page missing from the
+			 * dump): a call __fentry__ in the file may be the
+			 * NOP */
 			if (f->end - f->addr >= 9 && insn_is_endbr(d, 4))
 				site = f->addr + 4;
 			if (f->end - site < 5 || d[site - f->addr] != 0xe8 ||
