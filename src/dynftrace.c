@@ -473,6 +473,13 @@ static int thf_recfl_load(struct thf_recfl *f)
 	return TRUE;
 }
 
+static void thf_rec_take(struct thf_rec *r, const unsigned char *rec,
+			 long o_ip, long o_flags)
+{
+	memcpy(&r->ip, rec + o_ip, sizeof(ulong));
+	memcpy(&r->flags, rec + o_flags, sizeof(ulong));
+}
+
 static void thf_recs_load(void)
 {
 	ulong start = th_symbol("ftrace_pages_start");
@@ -544,31 +551,47 @@ static void thf_recs_load(void)
 				free(buf);
 				buf = malloc(bufsz);
 			}
-			if (!buf || !th_read(records, buf, index * rsz,
-					     "ftrace_page.records")) {
-				/* e.g. the page left out of a filtered dump:
-				 * the ftrace_page itself is fine, so the
-				 * next pages' records are still shown */
+			if (!buf) {
+				S.rec_err = "out of memory for dyn_ftrace "
+					"records";
+				S.rec_bad = records;
+				break;
+			}
+			if (S.nrec + index > cap) {
+				cap = (S.nrec + index) * 2;
+				S.rec = realloc(S.rec, cap * sizeof(*S.rec));
+				if (!S.rec) {
+					S.nrec = cap = 0;
+					S.rec_err = "out of memory for dyn_ftrace "
+						"records";
+					S.rec_bad = records;
+					break;
+				}
+			}
+			if (th_read(records, buf, index * rsz,
+				    "ftrace_page.records")) {
+				for (i = 0; i < index; i++)
+					thf_rec_take(&S.rec[S.nrec++],
+						     buf + i * rsz, o_ip,
+						     o_flags);
+			} else {
+				/* e.g. pages left out of a filtered dump:
+				 * page by page, the records on readable
+				 * pages are still shown */
 				if (!S.rec_err) {
 					S.rec_err = "unreadable dyn_ftrace "
 						"records";
 					S.rec_bad = records;
 				}
-				S.rec_missing += index;
-				pg = next;
-				continue;
-			}
-			if (S.nrec + index > cap) {
-				cap = (S.nrec + index) * 2;
-				S.rec = realloc(S.rec, cap * sizeof(*S.rec));
-			}
-			for (i = 0; i < index; i++) {
-				struct thf_rec *r = &S.rec[S.nrec++];
-
-				memcpy(&r->ip, buf + i * rsz + o_ip,
-				       sizeof(ulong));
-				memcpy(&r->flags, buf + i * rsz + o_flags,
-				       sizeof(ulong));
+				for (i = 0; i < index; i++) {
+					if (!th_read(records + i * rsz, buf,
+						     rsz, "dyn_ftrace")) {
+						S.rec_missing++;
+						continue;
+					}
+					thf_rec_take(&S.rec[S.nrec++], buf,
+						     o_ip, o_flags);
+				}
 			}
 		}
 		pg = next;
