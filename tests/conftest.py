@@ -53,7 +53,14 @@ def pytest_collection_finish(session):
             continue
         if k and k not in keys:
             keys.append(k)
-    if not keys or session.config.option.collectonly:
+    if session.config.option.collectonly:
+        return
+    for item in session.items:
+        starter = getattr(getattr(item, "function", None), "th_start_early",
+                          None)
+        if starter:
+            thlib.early(starter)
+    if not keys:
         return
     tr = session.config.pluginmanager.get_plugin("terminalreporter")
     t0 = time.time()

@@ -93,17 +93,37 @@ def test_dump_does_not_match_vmlinux(tmp_path):
     assert "do not match" in msg, msg
 
 
-def test_guest_never_panics(tmp_path):
+def _hang_build():
+    """The hanging scenario's build, started with the session (its guest
+    mostly sleeps through the 120 s)."""
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="th-hang-")
+    scen = os.path.join(tmp, "hang")
+    os.mkdir(scen)
+    with open(os.path.join(scen, "setup.sh"), "w") as f:
+        f.write("echo 'th-hang: sleeping forever' > /dev/console\n"
+                "sleep 100000\n")
+    p = subprocess.Popen([PY, FIXTURE, "--timeout", "120", "--out",
+                          os.path.join(tmp, "fx"), scen],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    return p, tmp
+
+
+@thlib.start_early(_hang_build)
+def test_guest_never_panics():
     """A scenario that hangs: the build gives up after the (configurable)
     timeout and shows the console's tail."""
-    scen = tmp_path / "hang"
-    scen.mkdir()
-    (scen / "setup.sh").write_text(
-        "echo 'th-hang: sleeping forever' > /dev/console\n"
-        "sleep 100000\n")
-    p = subprocess.run([PY, FIXTURE, "--timeout", "120", "--out",
-                        str(tmp_path / "fx"), str(scen)],
-                       capture_output=True, text=True, timeout=600)
+    import shutil
+    proc, tmp = thlib.early(_hang_build)
+    try:
+        _, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    p = subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
     assert p.returncode == 1, p.stderr
     err = p.stderr
     assert "the guest did not panic within 120 s" in err, err

@@ -175,6 +175,26 @@ def once_per_suite(dump, what):
     _once[key] = dump.id
 
 
+_early = {}
+
+
+def start_early(starter):
+    """Decorator for a test that waits on something slow but nearly idle
+    (a guest that sleeps until a timeout): STARTER() runs when the session
+    starts, before the dumps are opened, if the test is selected; the test
+    gets what it returned with thlib.early(STARTER)."""
+    def deco(f):
+        f.th_start_early = starter
+        return f
+    return deco
+
+
+def early(starter):
+    if starter not in _early:
+        _early[starter] = starter()
+    return _early[starter]
+
+
 def truth_to_command(name):
     """The tracehunt command that reproduces a captured live file."""
     if name == "debug/kprobes/list":
