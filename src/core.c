@@ -173,8 +173,9 @@ long th_member_any(const char *sname, const char *const *names,
  * for some thirty).  "ptype NAME" costs one such search and prints the
  * whole enum NAME belongs to ("type = enum T {A, B = 4, C}": a value is
  * printed only where it is not the previous one + 1): every enumerator of
- * it is cached at once.  FALSE when NAME is not an enumerator of a parsed
- * enum (the caller then asks enumerator_value()).
+ * it is cached at once.  1 when found; -1 when gdb knows no NAME at all;
+ * 0 when NAME is not an enumerator of a parsed enum (the caller then asks
+ * enumerator_value()).
  */
 static int th_enum_batch(const char *name, long *val)
 {
@@ -192,8 +193,9 @@ static int th_enum_batch(const char *name, long *val)
 		return FALSE;
 	snprintf(cmd, sizeof(cmd), "ptype %s", name);
 	if (!gdb_pass_through(cmd, f, GNU_RETURN_ON_ERROR)) {
+		/* no such symbol: "p NAME" would fail the same way */
 		fclose(f);
-		return FALSE;
+		return -1;
 	}
 	n = ftell(f);
 	if (n <= 0 || n > (1L << 20) || !(buf = malloc(n + 1))) {
@@ -255,10 +257,16 @@ long th_enum(const char *name, long def)
 	snprintf(key, sizeof(key), "enum:%s", name);
 	if (th_tc_get(key, &v))
 		return v;
-	if (th_enum_batch(name, &v))
+	switch (th_enum_batch(name, &v)) {
+	case 1:
 		return v;
-	if (!enumerator_value((char *)name, &v))
+	case -1:
 		v = def;
+		break;
+	default:
+		if (!enumerator_value((char *)name, &v))
+			v = def;
+	}
 	th_tc_put(key, v);
 	return v;
 }
