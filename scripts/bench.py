@@ -145,6 +145,8 @@ def main():
     ap.add_argument("--big-runs", type=int, default=3,
                     help="runs of the full 'cat trace' of the big buffer")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--note", default="",
+                    help="said next to the extension in the results")
     ap.add_argument("--timeout", type=int, default=3600,
                     help="seconds for the big fixture's guest")
     a = ap.parse_args()
@@ -206,8 +208,9 @@ def main():
          big_m["variant"], big_m["crash_version"]))
     w("- machine: %s, %d cores, load average at start %s, at end %s"
       % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
-    w("- extension: %s (git %s)" % (os.path.relpath(so, ROOT) if
-                                    so.startswith(ROOT) else so, git_rev()))
+    w("- extension: %s (git %s)%s" % (os.path.relpath(so, ROOT) if
+                                      so.startswith(ROOT) else so, git_rev(),
+                                      " " + a.note if a.note else ""))
     w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
       % (entries, subbufs, nbytes / 1e6))
     w("- times: median of N crash sessions, each running one command with "
