@@ -33,6 +33,7 @@
 #define TX_CHUNK	(1UL << 20)	/* dump text read per readmem */
 #define TX_PAGE		4096UL
 #define TX_MAX_ENTRIES	(1L << 22)	/* bound on any table's entries */
+#define TX_GRAPH_CALL	(~1UL)		/* ftrace site aux: ftrace_graph_call */
 
 static const char *const tx_kind_names[TH_TX_NKINDS] = {
 	[TH_TX_FTRACE] = "ftrace",
@@ -790,6 +791,17 @@ static int tx_site_ok(struct tx_run *r, const struct tx_site *s)
 		const char *ew = "";
 		ulong expect;
 
+		if (s->aux == TX_GRAPH_CALL) {
+			/* ftrace_enable_ftrace_graph_caller() and its disable
+			 * write a jmp to ftrace_graph_caller or ftrace_stub */
+			if (in.kind == INSN_JMP &&
+			    (in.target == th_symbol("ftrace_graph_caller") ||
+			     in.target == th_symbol("ftrace_stub")))
+				return TRUE;
+			tx_why(r, "ftrace_graph_call holds %s, not a jmp to "
+			       "ftrace_graph_caller or ftrace_stub", in.text);
+			return FALSE;
+		}
 		if (insn_nop_run(m, s->len, s->len) == s->len)
 			return TRUE;
 		if (s->aux == ~0UL) {
@@ -1017,7 +1029,7 @@ static void tx_report(struct tx_run *r, const struct tx_func *f, ulong at,
 static void tx_dynamic(struct tx_run *r)
 {
 	struct kp_probe *kp = NULL;
-	ulong lo = T.text + r->off, hi = lo + T.text_size;
+	ulong lo = T.text + r->off, hi = lo + T.text_size, g;
 	long i, n;
 
 	r->fs = thf_load();
@@ -1039,10 +1051,24 @@ static void tx_dynamic(struct tx_run *r)
 		}
 		free(pair);
 	}
-	if (!th_kprobes_init())
-		return;
-	n = th_kprobes_collect(&kp);
-	r->dyn = calloc(n > 0 ? n : 1, sizeof(*r->dyn));
+	n = th_kprobes_init() ? th_kprobes_collect(&kp) : 0;
+	r->dyn = calloc(n > 0 ? n + 1 : 1, sizeof(*r->dyn));
+	/*
+	 * Before Linux kernel commit 0c0593b45c9b ("x86/ftrace: Make function
+	 * graph use ftrace directly") (in v5.16) the function graph tracer is
+	 * switched on by rewriting the jmp at ftrace_graph_call, which is the
+	 * first instruction of ftrace_epilogue (5.10): the symbol exists only
+	 * in those kernels.
+	 */
+	g = th_symbol("ftrace_graph_call");
+	if (r->dyn && g >= lo && g < hi) {
+		struct tx_site *s = &r->dyn[r->ndyn++];
+
+		s->start = g - r->off;
+		s->aux = TX_GRAPH_CALL;
+		s->kind = TH_TX_FTRACE;
+		s->len = 5;
+	}
 	for (i = 0; r->dyn && i < n; i++) {
 		ulong a = kp[i].addr;
 		struct tx_site *s;
@@ -1097,7 +1123,8 @@ int th_text_check(th_text_cb cb, void *arg, struct th_text_stats *st)
 	memcpy(st->sites, T.tables, sizeof(st->sites));
 	st->sites[TH_TX_FTRACE] = r.nrec;
 	for (i = 0; i < r.ndyn; i++)
-		st->sites[r.dyn[i].kind]++;
+		if (r.dyn[i].aux != TX_GRAPH_CALL)	/* not a record */
+			st->sites[r.dyn[i].kind]++;
 
 	for (i = 0; i < T.nfn; i++) {
 		const struct tx_func *f = &T.fn[i];
