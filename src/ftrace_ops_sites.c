@@ -59,8 +59,19 @@ static int site_role(struct thf_state *s, const struct thf_rec *r, ulong t,
 				 t - op->trampoline);
 			return FALSE;
 		}
-		snprintf(buf, len, "tramp: %s (ops %lx)%s", os->tramp,
-			 op->addr, os->arrow);
+		/* The trampoline calls the ops' func, or a helper in front
+		 * of it: ftrace_ops_assist_func for an ops that is not
+		 * recursion safe before Linux kernel commit a25d036d939a
+		 * ("ftrace: Reverse what the RECURSION flag means in the
+		 * ftrace_ops") (in v5.11).  Name the func then, as
+		 * enabled_functions does. */
+		if (strncmp(os->arrow, " ->", 3) == 0 &&
+		    strcmp(os->arrow + 3, os->func) != 0)
+			snprintf(buf, len, "tramp: %s (ops %lx: %s)%s",
+				 os->tramp, op->addr, os->func, os->arrow);
+		else
+			snprintf(buf, len, "tramp: %s (ops %lx)%s", os->tramp,
+				 op->addr, os->arrow);
 		return TRUE;
 	}
 	if (thf_hash_has(&s->direct, r->ip, &d) && d && d == t) {
@@ -97,7 +108,7 @@ static void site_check(struct thf_state *s, const struct thf_rec *r,
 		       int show_all, struct site_count *c)
 {
 	unsigned char b[SITE_BYTES], pre[4];
-	char sym[400], fl[64], role[700], why[400], hex[20];
+	char sym[400], fl[64], role[1000], why[400], hex[20];
 	const char *exp_why = "", *verdict = "ok";
 	int enabled = !!(r->flags & s->fl.enabled), bad = 0, show = show_all;
 	struct insn in;
