@@ -171,7 +171,7 @@ def test_killed_dump_leaves_no_file(dump):
     cmdfile.close()
     argv = dump.crash_argv(["-s", dump.manifest["vmlinux"],
                             dump.manifest["vmcore"], "-i", cmdfile.name],
-                           binds=[d])
+                           binds=[d, os.path.dirname(so)])
     p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
