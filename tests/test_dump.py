@@ -117,16 +117,92 @@ def _compare(live_text, report_lines, path, plain_lines=None):
 
 
 def _run(dump, cmds):
-    return dump.run(cmds)
+    """Outputs of CMDS: from the dump's one crash session (_batch put them
+    there, after removing what they write), else from a session of their
+    own."""
+    if dump.outputs is None:
+        dump.prefetch()
+    missing = [c for c in cmds if c not in (dump.outputs or {})]
+    if missing:
+        dump.outputs.update(dump.run(missing))
+    return {c: dump.outputs[c] for c in cmds}
+
+
+def _rm(path):
+    import shutil
+    if os.path.isdir(path):
+        shutil.rmtree(path, ignore_errors=True)
+    elif os.path.exists(path):
+        os.unlink(path)
+
+
+def _dat_cmds(dump):
+    path = os.path.join(_outdir(dump), "%s.dat" % dump.id)
+    return path, ["ftrace dump -t %s" % path, "ftrace dump -t %s " % path,
+                  "ftrace dump -x", "ftrace cat current_tracer"]
+
+
+def _inst_names(dump):
+    return sorted(set(n.split("/")[2] for n in dump.truth_names()
+                      if n.startswith("tracing/instances/") and
+                      n.endswith("/trace")))
+
+
+def _inst_cmds(dump, names):
+    d = _outdir(dump)
+    allp = os.path.join(d, "%s-all.dat" % dump.id)
+    paths = {n: os.path.join(d, "%s-%s.dat" % (dump.id, n)) for n in names}
+    cmds = ["ftrace dump -f -a -t %s" % allp] + \
+        ["ftrace dump -f -i %s -t %s" % (n, paths[n]) for n in names] + \
+        ["ftrace dump -i no_such_instance -t %s" % allp + ".x"]
+    return allp, paths, cmds
+
+
+def _dir_cmds(dump):
+    d = os.path.join(_outdir(dump), "%s-dir" % dump.id)
+    return d, ["ftrace dump -d %s" % d, "ftrace dump -d %s " % d]
+
+
+def _dat_path_cmds(dump, name):
+    path = os.path.join(_outdir(dump), "%s-%s.dat" % (dump.id, name))
+    return path, ["ftrace dump -t %s" % path, "ftrace trace -r"]
+
+
+def _batch(dump):
+    """The commands of the tests below for DUMP, in its one crash session
+    (thlib.batch); what they write is removed first."""
+    sc, out, files = dump.scenario, [], []
+    if sc in ("events", "modules"):
+        path, cmds = _dat_cmds(dump)
+        out += cmds
+        files.append(path)
+    if sc == "graph":
+        names = _inst_names(dump)
+        if names:
+            allp, paths, cmds = _inst_cmds(dump, names)
+            out += cmds
+            files += [allp, allp + ".x"] + list(paths.values())
+    if sc == "modules":
+        d, cmds = _dir_cmds(dump)
+        out += cmds
+        files.append(d)
+    for name, scens in (("cat", ("wrap", "live")), ("rec", ("graph",
+                                                             "wrap"))):
+        if sc in scens:
+            path, cmds = _dat_path_cmds(dump, name)
+            out += cmds
+            files.append(path)
+    for f in files:
+        _rm(f)
+    return out
+
+
+thlib.batch(_batch)
 
 
 @scenarios("events", "modules")
 def test_trace_dat_matches_live_trace(dump):
-    path = os.path.join(_outdir(dump), "%s.dat" % dump.id)
-    if os.path.exists(path):
-        os.unlink(path)
-    cmds = ["ftrace dump -t %s" % path, "ftrace dump -t %s " % path,
-            "ftrace dump -x", "ftrace cat current_tracer"]
+    path, cmds = _dat_cmds(dump)
     outs = _run(dump, cmds)
     assert b"exists" in outs[cmds[1]], outs[cmds[1]]
     assert outs[cmds[2]].startswith(b"usage:"), outs[cmds[2]]
@@ -202,16 +278,9 @@ def test_killed_dump_leaves_no_file(dump):
 def test_instances_in_trace_dat(dump):
     """-i NAME: the instance's buffer alone; -a: every instance as an
     extra buffer, its lines (prefixed "NAME:") equal to its live trace."""
-    names = sorted(set(n.split("/")[2] for n in dump.truth_names()
-                       if n.startswith("tracing/instances/") and
-                       n.endswith("/trace")))
+    names = _inst_names(dump)
     assert names
-    d = _outdir(dump)
-    allp = os.path.join(d, "%s-all.dat" % dump.id)
-    paths = {n: os.path.join(d, "%s-%s.dat" % (dump.id, n)) for n in names}
-    cmds = ["ftrace dump -f -a -t %s" % allp] + \
-        ["ftrace dump -f -i %s -t %s" % (n, paths[n]) for n in names] + \
-        ["ftrace dump -i no_such_instance -t %s" % allp + ".x"]
+    allp, paths, cmds = _inst_cmds(dump, names)
     outs = _run(dump, cmds)
     assert b"no trace instance" in outs[cmds[-1]]
     assert not os.path.exists(allp + ".x")
@@ -234,9 +303,7 @@ def test_dump_dir(dump):
     lines, the unlinked module's trace_printk format is in printk_formats,
     each per-CPU trace_pipe_raw is whole sub-buffers."""
     import shutil
-    d = os.path.join(_outdir(dump), "%s-dir" % dump.id)
-    shutil.rmtree(d, ignore_errors=True)
-    cmds = ["ftrace dump -d %s" % d, "ftrace dump -d %s " % d]
+    d, cmds = _dir_cmds(dump)
     outs = _run(dump, cmds)
     assert b"exists" in outs[cmds[1]]
     for f in ("events/header_page", "events/header_event", "kallsyms",
@@ -264,10 +331,8 @@ def test_dump_dir(dump):
 
 
 def _dump_dat(dump, name):
-    path = os.path.join(_outdir(dump), "%s-%s.dat" % (dump.id, name))
-    if os.path.exists(path):
-        os.unlink(path)
-    outs = _run(dump, ["ftrace dump -t %s" % path, "ftrace trace -r"])
+    path, cmds = _dat_path_cmds(dump, name)
+    outs = _run(dump, cmds)
     assert os.path.exists(path), outs
     return path, outs["ftrace trace -r"]
 

@@ -156,8 +156,11 @@ def batch(cmds, scenarios=None):
     """Run CMDS in the one crash session of every dump (of SCENARIOS, if
     given), after the default commands, instead of in a session of their
     own: a crash session costs 5-25 s of CPU before its first command.
-    Call at import time of a test module; dump.out(c) then has them."""
-    _batched.append((list(cmds), tuple(scenarios) if scenarios else None))
+    Call at import time of a test module; dump.out(c) then has them.
+    CMDS may be a function of the dump returning its commands (it may
+    first remove what they will write)."""
+    _batched.append((cmds if callable(cmds) else list(cmds),
+                     tuple(scenarios) if scenarios else None))
 
 
 _once = {}
@@ -257,6 +260,8 @@ class Dump:
                 cmds.append(c)
         for more, only in _batched:
             if only is None or self.scenario in only:
+                if callable(more):
+                    more = more(self)
                 cmds += [c for c in more if c not in cmds]
         return cmds
 
