@@ -155,6 +155,7 @@ def main():
         ap.error("no extension at %s (make first)" % so)
 
     t_start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    rev = git_rev()
     la_start = open("/proc/loadavg").read().split()[:3]
     big_dir = fixture.build(a.suite, "big", a.variant, timeout=a.timeout)
     small_dir = fixture.build(a.suite, "events", a.variant)
@@ -209,7 +210,7 @@ def main():
     w("- machine: %s, %d cores, load average at start %s, at end %s"
       % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
     w("- extension: %s (git %s)%s" % (os.path.relpath(so, ROOT) if
-                                      so.startswith(ROOT) else so, git_rev(),
+                                      so.startswith(ROOT) else so, rev,
                                       " " + a.note if a.note else ""))
     w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
       % (entries, subbufs, nbytes / 1e6))
