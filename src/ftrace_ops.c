@@ -44,6 +44,61 @@ static int thf_unique_ops(struct thf_state *s, ulong ip)
 	return found;
 }
 
+/*
+ * print_subops(): the subops of the manager ops at OPS_ADDR that are
+ * enabled and contain the record's ip.  Linux kernel commit "ftrace: Show
+ * subops in enabled_functions" (in v6.15) added it together with
+ * FTRACE_OPS_FL_GRAPH, whose presence tells the two layouts apart.
+ */
+static void thf_show_subops(ulong ops_addr, ulong ip)
+{
+	long o_sub = th_member("ftrace_ops", "subop_list");
+	long o_list = th_member("ftrace_ops", "list");
+	long o_gops = th_member("fgraph_ops", "ops");
+	long o_ent = th_member("fgraph_ops", "entryfunc");
+	long o_ret = th_member("fgraph_ops", "retfunc");
+	ulong fl_graph = thf_ops_flag("GRAPH");
+	ulong fl_enabled = thf_ops_flag("ENABLED");
+	struct th_walk w;
+	struct thf_ops sub;
+	char b1[300], b2[300];
+	int first = TRUE;
+	long i;
+
+	if (!th_enum_exists("FTRACE_OPS_FL_GRAPH") || o_sub < 0 || o_list < 0)
+		return;
+	th_list_walk(ops_addr + o_sub, 1024, &w);
+	for (i = 0; i < w.n; i++) {
+		ulong a = w.ent[i] - o_list, ent = 0, ret = 0;
+
+		if (!thf_ops_read(a, &sub) || !(sub.flags & fl_enabled) ||
+		    !thf_ops_contains(&sub, ip))
+			continue;
+		if (first) {
+			fputs("\tsubops:", fp);
+			first = FALSE;
+		}
+		if ((sub.flags & fl_graph) && o_gops >= 0 && o_ent >= 0 &&
+		    o_ret >= 0) {
+			th_read_ulong(a - o_gops + o_ent, &ent,
+				      "fgraph_ops.entryfunc");
+			th_read_ulong(a - o_gops + o_ret, &ret,
+				      "fgraph_ops.retfunc");
+			fprintf(fp, " {ent:%s ret:%s}",
+				th_ksym_pS(ent, b1, sizeof(b1)),
+				th_ksym_pS(ret, b2, sizeof(b2)));
+		} else if (sub.trampoline) {
+			fprintf(fp, " {%s (%s)}",
+				th_ksym_pS(sub.trampoline, b1, sizeof(b1)),
+				th_ksym_pS(sub.func, b2, sizeof(b2)));
+		} else {
+			fprintf(fp, " {%s}", th_ksym_pS(sub.func, b1,
+							 sizeof(b1)));
+		}
+	}
+	th_walk_free(&w);
+}
+
 /* t_show() with FTRACE_ITER_ENABLED (or _TOUCHED) for one record */
 static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 {
@@ -75,6 +130,7 @@ static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 				break;
 			fprintf(fp, "\ttramp: %s (%s)%s", o->tramp, o->func,
 				o->arrow);
+			thf_show_subops(s->ops[i].addr, r->ip);
 		}
 	} else {
 		fputs(thf_static_arrow(s, !!(r->flags & f->regs_en)), fp);
@@ -83,9 +139,10 @@ static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 		const struct thf_opstr *o;
 
 		i = thf_unique_ops(s, r->ip);
-		if (i >= 0 && (o = thf_ops_str(s, i)))
+		if (i >= 0 && (o = thf_ops_str(s, i))) {
 			fprintf(fp, "\tops: %s (%s)", o->self, o->func);
-		else
+			thf_show_subops(s->ops[i].addr, r->ip);
+		} else
 			fputs("\tops: ERROR!", fp);
 	}
 	if (f->direct && (r->flags & f->direct)) {
