@@ -353,6 +353,58 @@ static void ff_trace_options(struct th_tr *tr)
 }
 
 /*
+ * Tracer options kept per trace array: a list of struct tracers (tracer,
+ * its flags for this array) at trace_array.tracers, where a tracer's own
+ * tracer_flags may be NULL (7.2; struct tracers appeared with the
+ * per-instance tracer options).  Calls FN for each option and returns
+ * TRUE when the layout exists (whether or not FN stopped), FALSE to use
+ * the global tracer list.  *STOP tells whether FN asked to stop.
+ */
+static int ff_tracers_list(struct th_tr *tr,
+			   int (*fn)(const char *, int, void *), void *arg,
+			   int *stop)
+{
+	long o_head = th_member("trace_array", "tracers");
+	long o_list = th_member("tracers", "list");
+	long o_fl = th_member("tracers", "flags");
+	long o_t = th_member("tracers", "tracer");
+	struct ff_opt o[64];
+	struct th_walk w;
+	ulong tf;
+	long i;
+	int n, k;
+
+	*stop = FALSE;
+	if (o_head < 0 || o_list < 0 || o_fl < 0 || th_size("tracers") <= 0)
+		return FALSE;
+	th_list_walk(tr->addr + o_head, FF_MAX_TRACERS, &w);
+	for (i = 0; i < w.n && !*stop; i++) {
+		ulong e = w.ent[i] - o_list;
+
+		ulong t = 0;
+
+		tf = 0;
+		if (!th_read_ulong(e + o_fl, &tf, "tracers.flags"))
+			continue;
+		/* no per-array copy: the tracer's own flags */
+		if (!tf && o_t >= 0 &&
+		    th_read_ulong(e + o_t, &t, "tracers.tracer") && t)
+			th_read_ulong(t + th_member("tracer", "flags"), &tf,
+				      "tracer.flags");
+		if (!tf)
+			continue;
+		n = ff_tracer_opts(tf, o, 64);
+		for (k = 0; k < n; k++)
+			if (fn(o[k].name, o[k].set, arg)) {
+				*stop = TRUE;
+				break;
+			}
+	}
+	th_walk_free(&w);
+	return TRUE;
+}
+
+/*
  * The files of options/: core flags (trace_options_core_read), all of them
  * in the global array and all but TOP_LEVEL_TRACE_FLAGS in an instance;
  * then each tracer's options (trace_options_read) for the tracers allowed
@@ -366,7 +418,7 @@ static void ff_each_option(struct th_tr *tr,
 	char names[64][32];
 	struct ff_opt o[64];
 	uint64_t flags = 0, top = tr->name[0] ? ff_top_level_flags() : 0;
-	int n, i, j, k, nt, nd = 0;
+	int n, i, j, k, nt, nd = 0, stop;
 
 	n = ff_core_options(names, 64);
 	if (n > 0 && ff_trace_flags(tr, &flags))
@@ -374,6 +426,8 @@ static void ff_each_option(struct th_tr *tr,
 			if (!(top & (1ULL << i)) &&
 			    fn(names[i], (flags >> i) & 1, arg))
 				return;
+	if (ff_tracers_list(tr, fn, arg, &stop))
+		return;
 	nt = ff_tracers(ts, FF_MAX_TRACERS);
 	for (j = 0; j < nt; j++) {
 		if (!ff_tracer_ok(tr, ts[j]))
