@@ -47,8 +47,9 @@ static int thf_unique_ops(struct thf_state *s, ulong ip)
 /*
  * print_subops(): the subops of the manager ops at OPS_ADDR that are
  * enabled and contain the record's ip.  Linux kernel commit "ftrace: Show
- * subops in enabled_functions" (in v6.15) added it together with
- * FTRACE_OPS_FL_GRAPH, whose presence tells the two layouts apart.
+ * subops in enabled_functions" (posted April 2025: not in 6.12, in 7.2)
+ * added it together with FTRACE_OPS_FL_GRAPH, whose presence tells the
+ * two layouts apart.
  */
 static void thf_show_subops(ulong ops_addr, ulong ip)
 {
