@@ -62,8 +62,21 @@ static void th_graph_init(void)
 	G.o_ret_func = ro + MAX(th_member("ftrace_graph_ret", "func"), 0);
 	G.o_ret_depth = ro + MAX(th_member("ftrace_graph_ret", "depth"), 8);
 	G.o_ret_overrun = ro + th_member("ftrace_graph_ret", "overrun");
-	G.o_ret_calltime = ro + th_member("ftrace_graph_ret", "calltime");
-	G.o_ret_rettime = ro + th_member("ftrace_graph_ret", "rettime");
+	if (th_member("ftrace_graph_ret", "calltime") >= 0) {
+		G.o_ret_calltime = ro + th_member("ftrace_graph_ret",
+						  "calltime");
+		G.o_ret_rettime = ro + th_member("ftrace_graph_ret",
+						 "rettime");
+	} else {
+		/* calltime/rettime moved from struct ftrace_graph_ret to the
+		 * ring-buffer entry (struct ftrace_graph_ret_entry) in v6.14,
+		 * Linux kernel commit 66611c047570 ("fgraph: Remove calltime
+		 * and rettime from generic operations") */
+		G.o_ret_calltime = th_member("ftrace_graph_ret_entry",
+					     "calltime");
+		G.o_ret_rettime = th_member("ftrace_graph_ret_entry",
+					    "rettime");
+	}
 	G.irq_start = th_symbol("__irqentry_text_start");
 	G.irq_end = th_symbol("__irqentry_text_end");
 	/* max_bytes_for_cpu: digits of nr_cpu_ids - 1 */
