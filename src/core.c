@@ -249,6 +249,10 @@ static int th_enum_batch(const char *name, long *val)
 	return found;
 }
 
+/* What the cache holds for an enumerator the dump does not have: the
+ * caller's default is returned, never cached (callers pass different ones). */
+#define TH_ENUM_MISSING ((long)0x7eadbeefcafe1234L)
+
 long th_enum(const char *name, long def)
 {
 	char key[128];
@@ -256,24 +260,24 @@ long th_enum(const char *name, long def)
 
 	snprintf(key, sizeof(key), "enum:%s", name);
 	if (th_tc_get(key, &v))
-		return v;
+		return v == TH_ENUM_MISSING ? def : v;
 	switch (th_enum_batch(name, &v)) {
 	case 1:
 		return v;
 	case -1:
-		v = def;
+		v = TH_ENUM_MISSING;
 		break;
 	default:
 		if (!enumerator_value((char *)name, &v))
-			v = def;
+			v = TH_ENUM_MISSING;
 	}
 	th_tc_put(key, v);
-	return v;
+	return v == TH_ENUM_MISSING ? def : v;
 }
 
 int th_enum_exists(const char *name)
 {
-	const long missing = (long)0x7eadbeefcafe1234L;
+	const long missing = TH_ENUM_MISSING;
 
 	return th_enum(name, missing) != missing;
 }
