@@ -342,8 +342,9 @@ class Dump:
                     r"FILE: kernel\.c.*FUNCTION: module_init", self.log,
                     re.S):
                 flags.append("--no_modules")
-                _crash_flags.setdefault(self.crash_suite(), []).append(
-                    "--no_modules")
+                known = _crash_flags.setdefault(self.crash_suite(), [])
+                if "--no_modules" not in known:    # (dumps run in threads)
+                    known.append("--no_modules")
                 continue
             break
         self.crash_flags = flags
