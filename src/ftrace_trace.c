@@ -245,7 +245,11 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 	th_trace_start(&rb, s, header ? -1 : last);
 	if (header)
 		th_trace_header(&t, &rb);
-	if (last >= 0) {
+	if (last >= 0 && t.graph) {
+		n = th_graph_count(&rb, th_sel_want, (void *)s);
+		skip = n > last ? n - last : 0;
+		th_trace_start(&rb, s, last);
+	} else if (last >= 0) {
 		while ((c = th_trace_next(&rb)) != NULL) {
 			if (th_sel_event(s, c->ev.payload))
 				n++;

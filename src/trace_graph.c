@@ -496,6 +496,58 @@ static void th_graph_skip(struct th_tctx *t, struct th_graph *g,
 	}
 }
 
+/*
+ * How many items th_graph_print() walks over from RB's current position:
+ * one per record, except that a leaf entry and the return right after it
+ * on its CPU (printed as one "func();" line, and skipped as one item) are
+ * one.  The "last N" count must be made in these units, or the skip runs
+ * past the end.
+ */
+long th_graph_count(struct th_rb *rb,
+		    int (*want)(const unsigned char *ent, void *arg), void *arg)
+{
+	long T_ENT = th_trace_type("TRACE_GRAPH_ENT");
+	long T_RET = th_trace_type("TRACE_GRAPH_RET");
+	struct th_rbcpu *rc;
+	long n = 0;
+	int i;
+
+	th_graph_init();
+	for (;;) {
+		struct th_rbcpu *best = NULL;
+		const unsigned char *e;
+		unsigned type;
+		ulong func;
+		int pid, ok;
+
+		for (i = 0; i < rb->ncpus; i++) {
+			rc = &rb->cpus[i];
+			if (th_rb_cpu_peek(rc) &&
+			    (!best || rc->ev.ts < best->ev.ts))
+				best = rc;
+		}
+		if (!best)
+			break;
+		rc = best;
+		e = rc->ev.payload;
+		ok = rc->ev.len >= 8 && rc->cpu < NR_CPUS && want(e, arg);
+		type = ok ? th_ent_type(e) : 0;
+		func = ok && type == T_ENT ?
+			th_g_ul(e, rc->ev.len, G.o_ent_func) : 0;
+		pid = ok ? th_ent_pid(e) : -1;
+		th_rb_cpu_advance(rc);
+		if (!ok)
+			continue;
+		n++;
+		if (type == T_ENT && th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
+		    th_ent_type(rc->ev.payload) == T_RET &&
+		    th_ent_pid(rc->ev.payload) == pid &&
+		    th_g_ul(rc->ev.payload, rc->ev.len, G.o_ret_func) == func)
+			th_rb_cpu_advance(rc);
+	}
+	return n;
+}
+
 void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg,
 		    long skip)
