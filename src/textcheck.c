@@ -608,6 +608,7 @@ struct tx_run {
 	struct tx_site *dyn;	/* kprobe sites, file addresses */
 	long ndyn;
 	char why[160];		/* why the last site did not explain */
+	ulong why_at;		/* ... and where that site starts */
 };
 
 static int tx_ul_cmp(const void *a, const void *b)
@@ -949,9 +950,13 @@ static const struct tx_site *tx_cover_in(struct tx_run *r,
 		else
 			hi = mid - 1;
 	}
-	for (i = hi; i >= 0 && v[i].start + 256 > a; i--)
-		if (a < v[i].start + v[i].len && tx_site_ok(r, &v[i]))
+	for (i = hi; i >= 0 && v[i].start + 256 > a; i--) {
+		if (a >= v[i].start + v[i].len)
+			continue;
+		if (tx_site_ok(r, &v[i]))
 			return &v[i];
+		r->why_at = v[i].start;
+	}
 	return NULL;
 }
 
@@ -960,9 +965,11 @@ static const struct tx_site *tx_cover(struct tx_run *r,
 {
 	const struct tx_site *s;
 
-	if (ft && a >= ft->start && a < ft->start + ft->len &&
-	    tx_site_ok(r, ft))
-		return ft;
+	if (ft && a >= ft->start && a < ft->start + ft->len) {
+		if (tx_site_ok(r, ft))
+			return ft;
+		r->why_at = ft->start;
+	}
 	if ((s = tx_cover_in(r, r->dyn, r->ndyn, a)))
 		return s;
 	return tx_cover_in(r, T.site, T.nsite, a);
@@ -1178,6 +1185,7 @@ compare:
 			continue;
 		st->differing++;
 		r.why[0] = '\0';
+		r.why_at = 0;
 		for (a = f->addr; a < end; a++) {
 			const struct tx_site *s;
 
@@ -1222,6 +1230,12 @@ compare:
 		}
 		if (bad) {
 			st->unexplained++;
+			/* a site that does not hold what it may: the finding
+			 * is at the site's instruction, not at its first
+			 * differing byte (a jump label's e9 stays e9) */
+			if (r.why[0] && r.why_at && r.why_at <= a &&
+			    r.why_at >= f->addr)
+				a = r.why_at;
 			if (cb)
 				tx_report(&r, f, a, end, cb, arg);
 			continue;
