@@ -87,8 +87,13 @@ export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS
 
 # (MAKEFLAGS emptied: the builds the tests run are make processes of their
 # own, not part of a "make -j" jobserver)
+# The default "make check" (SUITES not chosen) also runs check-noftrace.
+ifeq ($(origin SUITES),file)
+CHECK_NOFTRACE ?= 1
+endif
 check: $(SO) unit
 	MAKEFLAGS= TRACEHUNT_SO=$(abspath $(SO)) $(PYTEST) -q tests $(PYTEST_ARGS)
+	$(if $(filter 1,$(CHECK_NOFTRACE)),$(MAKE) check-noftrace)
 
 check-host:
 	$(MAKE) check SUITES="$(HOST_SUITE)"
