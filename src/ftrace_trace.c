@@ -277,6 +277,11 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 		}
 	}
 	for (i = 0; i < rb.ncpus; i++) {
+		if (rb.cpus[i].cpu_unreadable && th_sel_cpu(s, rb.cpus[i].cpu))
+			fprintf(fp, "# tracehunt: CPU %d: cannot read its "
+				"ring_buffer_per_cpu %lx (not in the dump): no "
+				"entries of this CPU\n", rb.cpus[i].cpu,
+				rb.cpus[i].cpu_buffer);
 		if (rb.cpus[i].bad)
 			fprintf(fp, "# tracehunt: CPU %d: %ld malformed or "
 				"unreadable records/sub-buffers skipped\n",

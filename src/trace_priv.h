@@ -33,6 +33,7 @@ struct th_rbcpu {
 	ulong entries, overrun, read;
 	ulong skipped;
 	ulong uncommitted;		/* bytes reserved past the commit */
+	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
 };
 
 /* The ring buffer of an array buffer. */

@@ -98,6 +98,7 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 	ulong ab, buffers, subbuf = 0;
 	int cpus[NR_CPUS], n, i;
 	int nbuf = 0;
+	ulong unread = 0;
 
 	memset(rb, 0, sizeof(*rb));
 	if (!th_rb_layout(err, elen))
@@ -150,13 +151,25 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 	rb->cpus = calloc(n ? n : 1, sizeof(*rb->cpus));
 	for (i = 0; i < n; i++) {
 		struct th_rbcpu *c = &rb->cpus[rb->ncpus];
-		ulong pc = th_rd_ulong(buffers + cpus[i] * sizeof(ulong), 0,
-				       "trace_buffer.buffers[cpu]");
+		ulong pc = 0;
 
+		if (!th_read_ulong(buffers + cpus[i] * sizeof(ulong), &pc,
+				   "trace_buffer.buffers[cpu]")) {
+			if (!unread)
+				unread = buffers + cpus[i] * sizeof(ulong);
+			continue;
+		}
 		if (!pc)
 			continue;
 		c->cpu = cpus[i];
 		c->cpu_buffer = pc;
+		{
+			ulong probe;
+
+			c->cpu_unreadable = L.pc_reader >= 0 &&
+				!th_read_ulong(pc + L.pc_reader, &probe,
+					       "ring_buffer_per_cpu");
+		}
 		c->reader = th_rd_ulong(pc, L.pc_reader, "reader_page");
 		c->head = th_rd_ulong(pc, L.pc_head, "head_page");
 		c->commit = th_rd_ulong(pc, L.pc_commit, "commit_page");
@@ -174,6 +187,14 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 		c->done = TRUE;
 		rb->ncpus++;
 		nbuf++;
+	}
+	if (!nbuf && unread) {
+		snprintf(err, elen, "cannot read the per-CPU ring buffer "
+			 "pointers (trace_buffer.buffers[] at %lx: not in the "
+			 "dump)", unread);
+		free(rb->cpus);
+		rb->cpus = NULL;
+		return FALSE;
 	}
 	if (!nbuf) {
 		snprintf(err, elen, "no per-CPU ring buffers");
