@@ -1202,7 +1202,10 @@ compare:
 				int found = 0;
 
 				for (w = a > f->addr + 3 ? a - 3 : f->addr;
-				     w <= a && w + 4 <= end; w++) {
+				     /* the window may run past the compared
+				      * bytes: a disp32 starting at the last
+				      * one (sid: hrtimer_run_queues.cold+0x4) */
+				     w <= a && tx_readable(&r, w, 4); w++) {
 					unsigned int dv, mv;
 
 					memcpy(&dv, d + (w - f->addr), 4);
