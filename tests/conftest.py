@@ -17,14 +17,31 @@ _dumps = {}
 
 
 def _xfail_unopenable(key, err):
-    """Not ours: the suite's makedumpfile (-d 31) left out a page crash
-    itself needs to open the dump (trixie 6.12 and sid 7.2: "xa_node
-    shift"; makedumpfile's page-type detection predates these kernels).
+    """Not ours: the suite's makedumpfile (-d 31) left out pages crash
+    itself needs to open the dump (trixie 6.12: "page excluded ... xa_node
+    shift"; sid 7.2: crash gives up after "SLUB: cannot determine how
+    compound pages are linked"): makedumpfile's page-type detection
+    predates these kernels.
     Expected to fail, and reported, until a makedumpfile that knows them
     exists; see docs/KERNELS.md."""
-    if key[2] == "filtered" and "page excluded" in str(err):
-        pytest.xfail("crash cannot open the makedumpfile -d 31 dump %s: %s"
-                     % ("-".join(key), str(err).strip().splitlines()[-1]))
+    if key[2] != "filtered" or "crash could not open" not in str(err):
+        return
+    # only when the same boot's unfiltered ELF dump opens: the filtering,
+    # not the dump or the extension, is what crash cannot get past
+    elf = _dumps.get((key[0], key[1], "elf"))
+    if elf is None:
+        try:
+            elf = get_dump((key[0], key[1], "elf"))
+        except BaseException:
+            return
+    if isinstance(elf, Exception):
+        return
+    elf.prefetch()          # no-op when this session already opened it
+    if elf.error is not None:
+        return
+    lines = [l for l in str(err).strip().splitlines()[1:] if l.strip()]
+    pytest.xfail("crash opens %s-%s-elf but not its makedumpfile -d 31 copy: "
+                 "%s" % (key[0], key[1], " / ".join(lines[-2:])))
 
 
 def get_dump(key):
