@@ -75,7 +75,7 @@ static void th_trace_start(struct th_rb *rb, const struct th_sel *s,
 }
 
 /* trace_find_next_entry(): the CPU holding the oldest entry, or NULL. */
-static struct th_rbcpu *th_trace_next(struct th_rb *rb)
+struct th_rbcpu *th_trace_next(struct th_rb *rb)
 {
 	struct th_rbcpu *best = NULL;
 	int i;

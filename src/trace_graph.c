@@ -510,25 +510,16 @@ long th_graph_count(struct th_rb *rb,
 	long T_RET = th_trace_type("TRACE_GRAPH_RET");
 	struct th_rbcpu *rc;
 	long n = 0;
-	int i;
 
 	th_graph_init();
 	for (;;) {
-		struct th_rbcpu *best = NULL;
 		const unsigned char *e;
 		unsigned type;
 		ulong func;
 		int pid, ok;
 
-		for (i = 0; i < rb->ncpus; i++) {
-			rc = &rb->cpus[i];
-			if (th_rb_cpu_peek(rc) &&
-			    (!best || rc->ev.ts < best->ev.ts))
-				best = rc;
-		}
-		if (!best)
+		if (!(rc = th_trace_next(rb)))
 			break;
-		rc = best;
 		e = rc->ev.payload;
 		ok = rc->ev.len >= 8 && rc->cpu < NR_CPUS && want(e, arg);
 		type = ok ? th_ent_type(e) : 0;
@@ -570,18 +561,10 @@ void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 			g->cpu[i].enter_funcs[j] = 0;
 	}
 	for (;;) {
-		struct th_rbcpu *best = NULL;
 		unsigned type;
 
-		for (i = 0; i < rb->ncpus; i++) {
-			rc = &rb->cpus[i];
-			if (th_rb_cpu_peek(rc) &&
-			    (!best || rc->ev.ts < best->ev.ts))
-				best = rc;
-		}
-		if (!best)
+		if (!(rc = th_trace_next(rb)))
 			break;
-		rc = best;
 		/* the entry outlives its sub-buffer once the CPU moves on */
 		t->len = MIN(rc->ev.len, 65536);
 		memcpy(ent, rc->ev.payload, t->len);

@@ -115,6 +115,7 @@ void th_sym_plain(ulong ip, int offset, char *buf, size_t len);
 /* --------------------------------------------------- trace_graph.c --- */
 
 void th_graph_header(struct th_tctx *t);
+struct th_rbcpu *th_trace_next(struct th_rb *rb);
 long th_graph_count(struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg);
 void th_graph_print(struct th_tctx *t, struct th_rb *rb,

@@ -214,14 +214,7 @@ def test_trace_dat_matches_live_trace(dump):
     _compare(dump.truth("tracing/trace"), _report(path), path, _plain(path))
 
     # page size: the header_page's data size plus its offset
-    p = subprocess.run([TRACE_CMD, "dump", "--summary", "--head-page",
-                        "-i", path], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT)
-    m = re.search(rb"(\d+)\s+\[Page size", p.stdout)
-    d = re.search(rb"field: char data;\s+offset:(\d+);\s+size:(\d+);",
-                  p.stdout)
-    assert m and d, p.stdout
-    assert int(m.group(1)) == int(d.group(1)) + int(d.group(2))
+    _page_size_ok(path)
     os.unlink(path)
 
 
