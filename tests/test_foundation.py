@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 import thlib
+from conftest import scenarios
 
 
 def test_builds_warning_free(tmp_path):
@@ -68,3 +69,23 @@ def test_fixture_key_tracks_scenario(tmp_path, monkeypatch):
     assert fixture.scenario_hash(str(dst)) != b1
     assert fixture.scenario_hash(
         os.path.join(fixture.SCENARIOS, "modules")) == a1
+
+
+# Commands whose output must not depend on which vmlinux file crash read.
+SAME = ["kprobes -v", "ftrace", "ftrace ops", "ftrace sites -a",
+        "ftrace cat enabled_functions", "ftrace cat trace", "hooks -v",
+        "hooks -j", "ftrace trace -n 50"]
+
+
+@scenarios("modules")
+def test_fast_vmlinux_copy_prints_the_same(dump):
+    """The sessions open a copy of the vmlinux with a gdb index and its
+    line tables hidden (thlib.indexed_vmlinux); tracehunt prints the same
+    from the distribution's vmlinux itself.  Once per kernel (kdump)."""
+    orig = dump.manifest["vmlinux"]
+    if dump.variant != "kdump" or dump.vmlinux() == orig:
+        pytest.skip("kdump variant only, with a fast copy")
+    theirs = dump.run(SAME, vmlinux=orig)
+    for c in SAME:
+        thlib.assert_same(theirs[c], dump.out(c), c + " (vmlinux itself vs "
+                          "the fast copy)")

@@ -20,9 +20,10 @@ SO_BASE = os.path.dirname(os.path.abspath(SO)) \
     if os.environ.get("TRACEHUNT_SO") else os.path.join(ROOT, "build")
 CRASH_TIMEOUT = int(os.environ.get("TRACEHUNT_CRASH_TIMEOUT", "1800"))
 # crash spends most of its start (5-25 s of CPU per session) in gdb
-# reading the vmlinux's DWARF; a copy with a .gdb_index section starts 2-3
-# times faster and is otherwise the same file.  TRACEHUNT_GDB_INDEX=0
-# opens the plain vmlinux.
+# reading the vmlinux's DWARF and scanning its line tables; the tests open
+# a copy with a .gdb_index section and no line tables (indexed_vmlinux):
+# 3-4 times faster, same tracehunt output.  TRACEHUNT_GDB_INDEX=0 opens
+# the plain vmlinux.
 GDB_INDEX = os.environ.get("TRACEHUNT_GDB_INDEX", "1") != "0"
 
 
@@ -63,14 +64,17 @@ def so_for(suite):
 
 
 _indexed = {}
+HIDE_LINES = os.path.join(ROOT, "scripts", "hide-line-tables.py")
 
 
 def indexed_vmlinux(path):
-    """PATH, or a copy of it with a .gdb_index section (gdb-add-index)
-    beside it, built once and kept in the cache: same sections, symbols
-    and debuginfo, so crash and tracehunt print the same; crash just
-    starts faster.  Only for vmlinux files in the fixture cache; PATH
-    itself when indexing is off or fails."""
+    """PATH, or a copy of it beside it, built once and kept in the cache:
+    with a .gdb_index section (gdb-add-index) and its line tables hidden
+    from gdb (scripts/hide-line-tables.py).  Same sections, symbols, types
+    and debuginfo otherwise, so tracehunt prints the same (a test compares
+    it with PATH); crash just starts 3-4 times faster.  Only for vmlinux
+    files in the fixture cache; PATH itself when this is off
+    (TRACEHUNT_GDB_INDEX=0) or fails."""
     if not GDB_INDEX or not os.path.isfile(path) or \
             not os.path.realpath(path).startswith(
                 os.path.realpath(fixture.CACHE) + os.sep):
@@ -79,38 +83,48 @@ def indexed_vmlinux(path):
         return _indexed[path]
     st = os.stat(path)
     key = "%d %d\n" % (st.st_size, st.st_mtime_ns)
-    out = path + ".indexed"
+    out = path + ".fast"
     stamp = out + ".src"
+    # (vmlinux.indexed: the index-only copy of earlier rounds; reused as
+    # the starting point when it is current, gdb-add-index takes minutes)
+    older = path + ".indexed"
 
-    def fresh():
+    def fresh(f, want):
         try:
-            with open(stamp) as f:
-                return f.read() == key and os.path.isfile(out)
+            with open(f + ".src") as s:
+                return s.read() == want and os.path.isfile(f)
         except OSError:
             return False
 
-    if not fresh():
+    def fail(why):
+        sys.stderr.write("thlib: no fast vmlinux copy for %s (%s); crash "
+                         "reads its DWARF\n" % (path, why))
+        _indexed[path] = path
+        return path
+
+    if not fresh(out, "fast-2 " + key):
         with fixture.Lock(out + ".lock"):
-            if not fresh():
+            if not fresh(out, "fast-2 " + key):
                 tmp = out + ".tmp"
-                ok = subprocess.run(["cp", "--reflink=auto", path, tmp]
-                                    ).returncode == 0
-                if ok:
+                start = older if fresh(older, key) else path
+                if subprocess.run(["cp", "--reflink=auto", start, tmp]
+                                  ).returncode != 0:
+                    return fail("cp failed")
+                if start == path:
                     p = subprocess.run(["gdb-add-index", tmp],
                                        stdin=subprocess.DEVNULL,
                                        capture_output=True, text=True)
-                    ok = p.returncode == 0 and fixture.is_elf(tmp)
-                if not ok:
-                    if os.path.exists(tmp):
+                    if p.returncode != 0 or not fixture.is_elf(tmp):
                         os.unlink(tmp)
-                    sys.stderr.write("thlib: no gdb index for %s (%s); "
-                                     "crash reads its DWARF\n" % (
-                                         path, "gdb-add-index failed"))
-                    _indexed[path] = path
-                    return path
+                        return fail("gdb-add-index failed")
+                p = subprocess.run([sys.executable, HIDE_LINES, tmp],
+                                   capture_output=True, text=True)
+                if p.returncode != 0:
+                    os.unlink(tmp)
+                    return fail(p.stderr.strip() or "hide-line-tables")
                 os.rename(tmp, out)
                 with open(stamp, "w") as f:
-                    f.write(key)
+                    f.write("fast-2 " + key)
     _indexed[path] = out
     return out
 
@@ -310,7 +324,7 @@ class Dump:
                             "delete it and rebuild the fixture"
                             % m["vmlinux"])
 
-    def run(self, cmds=None, so=None):
+    def run(self, cmds=None, so=None, vmlinux=None):
         cmds = cmds or self.commands()
         self.check_inputs()
         so = so or so_for(self.suite)
@@ -328,7 +342,7 @@ class Dump:
             f.write("\n".join(lines) + "\nexit\n")
         flags = list(_crash_flags.get(self.crash_suite(), []))
         while True:
-            p = self._crash(flags + ["-s", self.vmlinux(),
+            p = self._crash(flags + ["-s", vmlinux or self.vmlinux(),
                                      self.manifest["vmcore"], "-i",
                                      cmdfile], [outdir, os.path.dirname(so)])
             self.log = p.stdout.decode(errors="replace")
