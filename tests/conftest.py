@@ -5,6 +5,7 @@ once and opened by ONE crash process that runs every command."""
 import os
 import resource
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -44,13 +45,17 @@ def _xfail_unopenable(key, err):
                  "%s" % (key[0], key[1], " / ".join(lines[-2:])))
 
 
+_dumps_lock = threading.RLock()
+
+
 def get_dump(key):
-    if key not in _dumps:
-        try:
-            _dumps[key] = thlib.Dump(*key)
-        except (thlib.fixture.FixtureError, thlib.DumpError) as e:
-            _dumps[key] = e
-    d = _dumps[key]
+    with _dumps_lock:       # (tests marked @background run in threads)
+        if key not in _dumps:
+            try:
+                _dumps[key] = thlib.Dump(*key)
+            except (thlib.fixture.FixtureError, thlib.DumpError) as e:
+                _dumps[key] = e
+        d = _dumps[key]
     if isinstance(d, Exception):
         _xfail_unopenable(key, d)
         pytest.fail("fixture %s: %s" % ("-".join(key), d), pytrace=False)
@@ -113,13 +118,38 @@ def pytest_collection_finish(session):
             for d in dumps:
                 if d.suite == s:
                     d.error = e
+    # Every dump's session, then the slow tests marked @thlib.background,
+    # go to one pool; pytest's thread goes on with the tests meanwhile
+    # and waits only for what a test reads.
     jobs = int(os.environ.get("TRACEHUNT_JOBS") or os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
-        list(ex.map(lambda d: d.prefetch(), dumps))
+    thlib._pool = ThreadPoolExecutor(max_workers=jobs,
+                                     thread_name_prefix="th")
+    for d in dumps:
+        thlib._pool.submit(d.prefetch)
+    for item in session.items:
+        bg = getattr(getattr(item, "function", None), "th_background", None)
+        cs = getattr(item, "callspec", None)
+        key = cs.params.get("dump_key") if cs else None
+        if bg and isinstance(key, tuple):
+            d = _dumps.get(key)
+            if d is not None and not isinstance(d, Exception):
+                thlib.start_background(bg[0], bg[1], d)
+    started = set()
+    for item in session.items:
+        st = getattr(getattr(item, "function", None), "th_pool_starter",
+                     None)
+        if st and st not in started:
+            started.add(st)
+            st()
     if tr:
-        tr.write_line("fixtures ready in %.0f s; crash on %d dumps in %.0f s"
-                      " (%d jobs)" % (t1 - t0, len(dumps), time.time() - t1,
-                                      jobs))
+        tr.write_line("fixtures ready in %.0f s; crash opens %d dumps, %d "
+                      "at a time, while the tests run" % (
+                          t1 - t0, len(dumps), jobs))
+
+
+def pytest_sessionfinish(session):
+    if thlib._pool is not None:
+        thlib._pool.shutdown(wait=True, cancel_futures=True)
 
 
 _t0 = time.time()

@@ -12,6 +12,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -42,12 +43,32 @@ _only = os.environ.get("TRACEHUNT_DAMAGE")
 if _only:
     NAMES = [n for n in NAMES if n in _only.split(",")]
 _state = {}
-# The copies are made and opened TRACEHUNT_JOBS at a time (default: the
-# CPU count) from the first test on; each test checks its own run.
+# The copies are made and opened in the session's pool (thlib.pool(),
+# TRACEHUNT_JOBS at a time) behind the dump sessions, or in a pool of our
+# own from the first test on; each test checks its own run.
 JOBS = int(os.environ.get("TRACEHUNT_JOBS") or os.cpu_count() or 1)
 
 
+_setup_lock = threading.Lock()
+
+
 def _setup():
+    with _setup_lock:
+        return _setup_locked()
+
+
+def _kickoff():
+    """The baseline and every damaged copy, queued in the session's pool
+    behind the dump sessions."""
+    def quiet():
+        try:
+            _setup()
+        except BaseException:       # each test reports it
+            pass
+    thlib.pool().submit(quiet)
+
+
+def _setup_locked():
     if "err" in _state:
         pytest.fail(_state["err"], pytrace=False)
     if "man" not in _state:
@@ -68,8 +89,10 @@ def _setup():
                       cmds=cmds, bound=bound, base=base,
                       work=os.path.dirname(
                           man["vmcore"]))
-        pool = ThreadPoolExecutor(max_workers=JOBS)
-        _state["pool"] = pool
+        pool = thlib.pool()
+        if pool is None:
+            pool = ThreadPoolExecutor(max_workers=JOBS)
+            _state["own_pool"] = pool
         _state["runs"] = {n: pool.submit(_run, _state, n) for n in NAMES
                           if _runs(_state, n)}
     return _state
@@ -100,10 +123,11 @@ def _run(st, name):
 @pytest.fixture(scope="module", autouse=True)
 def _stop_pool():
     yield
-    if "pool" in _state:
-        _state["pool"].shutdown(wait=True, cancel_futures=True)
+    if "own_pool" in _state:
+        _state["own_pool"].shutdown(wait=True, cancel_futures=True)
 
 
+@thlib.pool_starter(_kickoff)
 @pytest.mark.parametrize("name", NAMES)
 def test_damaged_dump(name, tmp_path):
     st = _setup()

@@ -219,6 +219,7 @@ def test_trace_dat_matches_live_trace(dump):
 
 
 @scenarios("events")
+@thlib.background
 def test_killed_dump_leaves_no_file(dump):
     """SIGKILL to crash while it writes: FILE never appears (only the
     FILE.tmpXXXXXX being written, which the test removes)."""
@@ -238,7 +239,7 @@ def test_killed_dump_leaves_no_file(dump):
     cmdfile.write("extend %s\n" % so +
                   "ftrace dump -f -t %s\n" % path * 200 + "exit\n")
     cmdfile.close()
-    argv = dump.crash_argv(["-s", dump.manifest["vmlinux"],
+    argv = dump.crash_argv(["-s", dump.vmlinux(),
                             dump.manifest["vmcore"], "-i", cmdfile.name],
                            binds=[d, os.path.dirname(so)])
     p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,

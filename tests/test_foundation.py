@@ -78,6 +78,7 @@ SAME = ["kprobes -v", "ftrace", "ftrace ops", "ftrace sites -a",
 
 
 @scenarios("modules")
+@thlib.background
 def test_fast_vmlinux_copy_prints_the_same(dump):
     """The sessions open a copy of the vmlinux with a gdb index and its
     line tables hidden (thlib.indexed_vmlinux); tracehunt prints the same

@@ -214,6 +214,7 @@ def _phys(out, vaddr):
 
 
 @scenarios("modules")
+@thlib.background
 def test_damaged_call_sites(dump, tmp_path):
     """An ELF copy of the dump with two call sites rewritten: the enabled
     kretprobe site becomes a NOP, a disabled site gets a call.  Exactly

@@ -113,6 +113,7 @@ def _kprobe_blocks(text):
 thlib.batch(["struct kprobe -o"], scenarios=["modules"])
 
 
+@thlib.background
 def test_damaged_hlist(dump, tmp_path):
     """A cycle or a garbage pointer planted in a real dump's kprobe hlist
     ends the walk with a warning naming the bucket; everything else is

@@ -46,6 +46,7 @@ def is_host(dump):
 
 
 @scenarios("events")
+@thlib.background
 def test_repeated_commands_do_not_grow_memory(dump):
     if not is_host(dump) or dump.variant != "kdump":
         pytest.skip("one crash session per suite: host suite, kdump only")

@@ -48,6 +48,7 @@ def _sym(text):
     return int(m.group(1), 16) if m else None
 
 
+@thlib.background
 def test_jmp_over_entry(dump, tmp_path):
     """A jmp written over core functions' entries in a copy of a real dump
     gives exactly one suspicious text finding at each function, and none

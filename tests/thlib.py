@@ -1,12 +1,17 @@
 """tracehunt test harness: fixtures (real vmcores with live truth) and one
 crash process per dump with every command batched."""
 
+import functools
+import inspect
 import json
 import os
+import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -185,11 +190,11 @@ def once_per_suite(dump, what):
     that works on one fixed dump of the suite (a planted copy of the ELF
     dump, say), whatever dump it was parametrized with."""
     key = (dump.suite, what)
-    if key in _once:
+    with _bg_lock:
+        done = _once.setdefault(key, dump.id)
+    if done != dump.id:
         import pytest
-        pytest.skip("%s: runs once per suite, done with %s" % (
-            what, _once[key]))
-    _once[key] = dump.id
+        pytest.skip("%s: runs once per suite, done with %s" % (what, done))
 
 
 _early = {}
@@ -210,6 +215,66 @@ def early(starter):
     if starter not in _early:
         _early[starter] = starter()
     return _early[starter]
+
+
+# The session's worker pool (conftest): every dump's crash session, then
+# the slow parts of tests marked @background, TRACEHUNT_JOBS at a time,
+# while pytest's own thread goes through the tests in order.
+_pool = None
+_bg = {}
+_bg_lock = threading.Lock()
+
+
+def pool():
+    return _pool
+
+
+def background(f):
+    """Decorator for a slow test of a dump (a planted copy, a long
+    session): the whole test function runs in the session's pool as soon
+    as every dump session is queued, with its own dump and a temporary
+    directory as tmp_path (its only other argument, if any); at its turn
+    pytest gets the result, or the failure or skip it raised there.  Run
+    directly when there is no pool (a test selected on its own)."""
+    names = list(inspect.signature(f).parameters)
+    assert set(names) <= {"dump", "tmp_path"}, names
+
+    @functools.wraps(f)
+    def wrapper(**kw):
+        fut = _bg.get((f, kw["dump"].id))
+        if fut is None:
+            return f(**kw)
+        return fut.result()
+    wrapper.th_background = (f, names)
+    return wrapper
+
+
+def start_background(f, names, dump):
+    """Queue F(DUMP, ...) in the pool (conftest, at the session start)."""
+    def run():
+        kw = {"dump": dump}
+        tmp = None
+        if "tmp_path" in names:
+            tmp = tempfile.mkdtemp(prefix="th-bg-")
+            kw["tmp_path"] = pathlib.Path(tmp)
+        try:
+            return f(**kw)
+        finally:
+            if tmp:
+                shutil.rmtree(tmp, ignore_errors=True)
+    with _bg_lock:
+        if (f, dump.id) not in _bg:
+            _bg[(f, dump.id)] = _pool.submit(run)
+
+
+def pool_starter(starter):
+    """Decorator: STARTER() runs once, when the session's pool has every
+    dump session and @background test queued, if the test is selected
+    (to queue more slow work behind them)."""
+    def deco(f):
+        f.th_pool_starter = starter
+        return f
+    return deco
 
 
 def truth_to_command(name):
@@ -251,6 +316,7 @@ class Dump:
         self.error = None
         self.crash_flags = []
         self.log = ""
+        self._lock = threading.Lock()   # one session per dump at a time
 
     # ---- truth ----
     def truth_names(self):
@@ -386,11 +452,12 @@ class Dump:
     def prefetch(self):
         """Run every command now (conftest does this for all dumps in
         parallel); a failure is kept and reported by each out()."""
-        if self.outputs is None and self.error is None:
-            try:
-                self.outputs = self.run()
-            except DumpError as e:
-                self.error = e
+        with self._lock:
+            if self.outputs is None and self.error is None:
+                try:
+                    self.outputs = self.run()
+                except DumpError as e:
+                    self.error = e
 
     def out(self, cmd):
         if self.error is not None:
@@ -399,7 +466,9 @@ class Dump:
             self.prefetch()
             return self.out(cmd)
         if cmd not in self.outputs:
-            self.outputs.update(self.run([cmd]))
+            with self._lock:
+                if cmd not in self.outputs:
+                    self.outputs.update(self.run([cmd]))
         return self.outputs[cmd]
 
 
