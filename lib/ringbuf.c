@@ -87,9 +87,15 @@ int rb_iter_next(struct rb_iter *it, struct rb_event *ev)
 	uint32_t hdr, a0 = 0;
 	int be = pg->big_endian;
 
-	memset(ev, 0, sizeof(*ev));
-	if (it->done || it->off >= pg->commit)
+	/* every field is set below (no memset: once per record) */
+	ev->payload = NULL;
+	ev->len = 0;
+	ev->type_len = 0;
+	ev->delta = 0;
+	if (it->done || it->off >= pg->commit) {
+		memset(ev, 0, sizeof(*ev));
 		return 0;
+	}
 	left = pg->commit - it->off;
 	p = pg->data + it->off;
 	ev->offset = it->off;

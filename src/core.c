@@ -275,6 +275,18 @@ long th_enum(const char *name, long def)
 	return v == TH_ENUM_MISSING ? def : v;
 }
 
+int th_enum_cached(const char *name, long *val)
+{
+	char key[128];
+	long v;
+
+	snprintf(key, sizeof(key), "enum:%s", name);
+	if (!th_tc_get(key, &v) || v == TH_ENUM_MISSING)
+		return FALSE;
+	*val = v;
+	return TRUE;
+}
+
 int th_enum_exists(const char *name)
 {
 	const long missing = TH_ENUM_MISSING;

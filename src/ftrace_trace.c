@@ -26,18 +26,22 @@ static int th_sel_cpu(const struct th_sel *s, int cpu)
 	return TRUE;
 }
 
-static int th_sel_event(const struct th_sel *s, const unsigned char *ent)
+static int th_sel_event_name(const struct th_sel *s, const unsigned char *ent)
 {
 	const char *name;
 	int i;
 
-	if (!s->nevents)
-		return TRUE;
 	name = th_event_name(th_ent_type(ent));
 	for (i = 0; i < s->nevents; i++)
 		if (name && strcmp(name, s->events[i]) == 0)
 			return TRUE;
 	return FALSE;
+}
+
+static inline int th_sel_event(const struct th_sel *s,
+			       const unsigned char *ent)
+{
+	return !s->nevents || th_sel_event_name(s, ent);
 }
 
 static int th_sel_want(const unsigned char *ent, void *arg)
@@ -77,16 +81,16 @@ static void th_trace_start(struct th_rb *rb, const struct th_sel *s,
 /* trace_find_next_entry(): the CPU holding the oldest entry, or NULL. */
 struct th_rbcpu *th_trace_next(struct th_rb *rb)
 {
-	struct th_rbcpu *best = NULL;
-	int i;
+	struct th_rbcpu *c = rb->cpus, *end = c + rb->ncpus, *best = NULL;
+	uint64_t ts = 0;
 
-	for (i = 0; i < rb->ncpus; i++) {
-		struct th_rbcpu *c = &rb->cpus[i];
-
-		if (!th_rb_cpu_peek(c))
+	for (; c < end; c++) {
+		if (!c->have && (c->done || !th_rb_cpu_peek(c)))
 			continue;
-		if (!best || c->ev.ts < best->ev.ts)
+		if (!best || c->ev.ts < ts) {
 			best = c;
+			ts = c->ev.ts;
+		}
 	}
 	return best;
 }
@@ -196,8 +200,10 @@ static void th_out_end(void *interrupted)
 	th_out_saved = NULL;
 	pc->cmd_cleanup = NULL;
 	pc->cmd_cleanup_arg = NULL;
-	if (interrupted)
+	if (interrupted) {
+		th_ob_reset();
 		__fpurge(b);
+	}
 	fclose(b);
 }
 
@@ -238,6 +244,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 		return;
 	}
 	th_out_begin();
+	th_ob_reset();
 	th_tctx_init(&t, tr->addr);
 	t.cpu_file = s->cpu;
 	t.annotate = th_rb_overruns(&rb) > 0 &&
@@ -261,21 +268,40 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 	if (t.graph) {
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
 	} else {
+		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
+		uint64_t lim;
+
 		while ((c = th_trace_next(&rb)) != NULL) {
-			if (c->ev.len >= 8 && th_sel_event(s, c->ev.payload)) {
-				if (skip > 0) {
-					skip--;
-				} else {
-					t.cpu = c->cpu;
-					t.ts = c->ev.ts;
-					t.ent = c->ev.payload;
-					t.len = c->ev.len;
-					th_print_entry(&t);
+			/* C's entries come next while they are older than the
+			 * next of every other CPU (on a tie, the lower CPU
+			 * first, as th_trace_next() picks) */
+			lim = ~0ULL;
+			limc = end;
+			for (o = rb.cpus; o < end; o++)
+				if (o != c && o->have && o->ev.ts < lim) {
+					lim = o->ev.ts;
+					limc = o;
 				}
-			}
-			th_rb_cpu_advance(c);
+			do {
+				if (c->ev.len >= 8 &&
+				    th_sel_event(s, c->ev.payload)) {
+					if (skip > 0) {
+						skip--;
+					} else {
+						t.cpu = c->cpu;
+						t.ts = c->ev.ts;
+						t.ent = c->ev.payload;
+						t.len = c->ev.len;
+						th_print_entry(&t);
+					}
+				}
+				th_rb_cpu_advance(c);
+			} while (th_rb_cpu_peek(c) &&
+				 (c->ev.ts < lim ||
+				  (c->ev.ts == lim && c < limc)));
 		}
 	}
+	th_ob_flush();
 	for (i = 0; i < rb.ncpus; i++) {
 		if (rb.cpus[i].cpu_unreadable && th_sel_cpu(s, rb.cpus[i].cpu))
 			fprintf(fp, "# tracehunt: CPU %d: cannot read its "

@@ -38,6 +38,9 @@ long th_member_any(const char *sname, const char *const *names,
 /* Value of an enumerator, or DEFAULT when it does not exist. */
 long th_enum(const char *name, long def);
 int th_enum_exists(const char *name);
+/* NAME's value when already known (an earlier lookup read its whole enum);
+ * FALSE without asking gdb otherwise. */
+int th_enum_cached(const char *name, long *val);
 
 /* Kernel-pointer sanity: canonical, kernel half, non-NULL. */
 int th_kptr(ulong addr);

@@ -3,6 +3,7 @@
  * prints it (kernel/trace/trace.c print_trace_fmt, trace_output.c): the
  * context columns, then the event's own text.
  */
+#define _GNU_SOURCE		/* fwrite_unlocked */
 #include "trace_priv.h"
 #include "bprint.h"
 #include "printfmt.h"
@@ -48,9 +49,67 @@ static struct {
 	     TRACE_GRAPH_ENT, TRACE_GRAPH_RET, TRACE_USER_STACK, TRACE_FUNC_REPEATS;
 } T;
 
+/*
+ * The kernel's own entries (kernel/trace/trace_entries.h) are also events
+ * of the "ftrace" system, registered with their enum trace_type value as
+ * event.type (trace_export.c: .event.type = etype): their types are read
+ * from ftrace_events, which is walked anyway, instead of asking gdb for the
+ * enumerators (a symbol search through the whole debuginfo each); gdb is
+ * asked for any of them that list does not hold.
+ */
+static const struct {
+	const char *type, *event;
+} th_ftrace_ents[] = {
+	{ "TRACE_FN", "function" },
+	{ "TRACE_PRINT", "print" },
+	{ "TRACE_BPRINT", "bprint" },
+	{ "TRACE_BPUTS", "bputs" },
+	{ "TRACE_STACK", "kernel_stack" },
+	{ "TRACE_USER_STACK", "user_stack" },
+	{ "TRACE_GRAPH_ENT", "funcgraph_entry" },
+	{ "TRACE_GRAPH_RET", "funcgraph_exit" },
+	{ "TRACE_FUNC_REPEATS", "func_repeats" },
+};
+#define TH_NFTRACE_ENTS (sizeof(th_ftrace_ents) / sizeof(th_ftrace_ents[0]))
+static long th_ftrace_type[TH_NFTRACE_ENTS];	/* 0: not found */
+
+static void th_events_load(void);
+
 long th_trace_type(const char *name)
 {
+	unsigned i;
+
+	if (th_nevs < 0)
+		th_events_load();
+	for (i = 0; i < TH_NFTRACE_ENTS; i++)
+		if (strcmp(th_ftrace_ents[i].type, name) == 0) {
+			if (!th_ftrace_type[i])
+				th_ftrace_type[i] = th_enum(name, -1);
+			return th_ftrace_type[i];
+		}
 	return th_enum(name, -1);
+}
+
+/* Whether CALL is the "ftrace" system's event NAME, one of ours. */
+static void th_ftrace_ent_probe(ulong call, const char *name, int type)
+{
+	long o_class = th_member("trace_event_call", "class");
+	long o_sys = th_member("trace_event_class", "system");
+	ulong class = 0, sp = 0;
+	char sys[16];
+	unsigned i;
+
+	for (i = 0; i < TH_NFTRACE_ENTS; i++)
+		if (strcmp(th_ftrace_ents[i].event, name) == 0)
+			break;
+	if (i == TH_NFTRACE_ENTS || th_ftrace_type[i] || o_class < 0 ||
+	    o_sys < 0 ||
+	    !th_read_ulong(call + o_class, &class, "trace_event_call.class") ||
+	    !th_read_ulong(class + o_sys, &sp, "trace_event_class.system") ||
+	    !th_read_cstr(sp, sys, sizeof(sys), "trace_event_class.system") ||
+	    strcmp(sys, "ftrace") != 0)
+		return;
+	th_ftrace_type[i] = type;
 }
 
 static char *th_read_str(ulong p, char *buf, size_t len)
@@ -58,6 +117,20 @@ static char *th_read_str(ulong p, char *buf, size_t len)
 	if (!p || !th_read_cstr(p, buf, len, "string"))
 		buf[0] = '\0';
 	return buf;
+}
+
+/* T: from the ftrace events found, else from gdb */
+static void th_types_load(void)
+{
+	T.TRACE_FN = th_trace_type("TRACE_FN");
+	T.TRACE_PRINT = th_trace_type("TRACE_PRINT");
+	T.TRACE_BPRINT = th_trace_type("TRACE_BPRINT");
+	T.TRACE_BPUTS = th_trace_type("TRACE_BPUTS");
+	T.TRACE_STACK = th_trace_type("TRACE_STACK");
+	T.TRACE_USER_STACK = th_trace_type("TRACE_USER_STACK");
+	T.TRACE_GRAPH_ENT = th_trace_type("TRACE_GRAPH_ENT");
+	T.TRACE_GRAPH_RET = th_trace_type("TRACE_GRAPH_RET");
+	T.TRACE_FUNC_REPEATS = th_trace_type("TRACE_FUNC_REPEATS");
 }
 
 static void th_events_load(void)
@@ -78,21 +151,13 @@ static void th_events_load(void)
 	struct th_walk w;
 	long i;
 
-	T.TRACE_FN = th_enum("TRACE_FN", -1);
-	T.TRACE_PRINT = th_enum("TRACE_PRINT", -1);
-	T.TRACE_BPRINT = th_enum("TRACE_BPRINT", -1);
-	T.TRACE_BPUTS = th_enum("TRACE_BPUTS", -1);
-	T.TRACE_STACK = th_enum("TRACE_STACK", -1);
-	T.TRACE_USER_STACK = th_enum("TRACE_USER_STACK", -1);
-	T.TRACE_GRAPH_ENT = th_enum("TRACE_GRAPH_ENT", -1);
-	T.TRACE_GRAPH_RET = th_enum("TRACE_GRAPH_RET", -1);
-	T.TRACE_FUNC_REPEATS = th_enum("TRACE_FUNC_REPEATS", -1);
-
 	th_nevs = 0;
 	th_ev_idx = malloc(65536 * sizeof(int));
 	memset(th_ev_idx, 0xff, 65536 * sizeof(int));
-	if (!head || o_list < 0 || o_ev < 0 || o_type < 0)
+	if (!head || o_list < 0 || o_ev < 0 || o_type < 0) {
+		th_types_load();
 		return;
+	}
 	th_list_walk(head, 100000, &w);
 	th_evs = calloc(w.n ? w.n : 1, sizeof(*th_evs));
 	for (i = 0; i < w.n; i++) {
@@ -110,6 +175,8 @@ static void th_events_load(void)
 		if (flags & fl_tp)	/* name is tp->name */
 			th_read_ulong(np, &np, "tracepoint.name");
 		th_read_str(np, e->name, sizeof(e->name));
+		if (!(flags & fl_tp))
+			th_ftrace_ent_probe(call, e->name, type);
 		if (o_funcs >= 0 && o_trace >= 0 &&
 		    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") &&
 		    funcs)
@@ -129,6 +196,7 @@ static void th_events_load(void)
 		th_nevs++;
 	}
 	th_walk_free(&w);
+	th_types_load();
 }
 
 static struct th_tevent *th_event(unsigned type)
@@ -447,18 +515,6 @@ void th_find_cmdline(int pid, char *comm)
 
 /* ------------------------------------------------------- context --- */
 
-unsigned th_ent_type(const unsigned char *ent)
-{
-	return ent[0] | ent[1] << 8;
-}
-
-int th_ent_pid(const unsigned char *ent)
-{
-	int pid;
-
-	memcpy(&pid, ent + 4, 4);
-	return pid;
-}
 
 static struct {
 	int init;
@@ -521,8 +577,9 @@ int th_lat_migrate(void)
 
 /* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
  * preempt-depth, migrate-disable */
-void th_print_lat_fmt(const unsigned char *ent)
+int th_lat_str(const unsigned char *ent, char *out)
 {
+	static const char hex[] = "0123456789abcdef";
 	unsigned flags = ent[2], pc = ent[3];
 	char irqs_off, need_resched, hs;
 	int nmi, hardirq, softirq, bh_off;
@@ -539,7 +596,16 @@ void th_print_lat_fmt(const unsigned char *ent)
 		 * "tracing: Record task flag NEED_RESCHED_LAZY."): with it,
 		 * the need-resched column has eight values.
 		 */
-		F.lazy = th_enum("TRACE_FLAG_NEED_RESCHED_LAZY", 0);
+		if (th_enum_cached("TRACE_FLAG_NEED_RESCHED_LAZY", &F.lazy))
+			;
+		else if (th_enum_cached("TRACE_FLAG_IRQS_NOSUPPORT",
+					&F.nosupport))
+			/* the enum, read whole with IRQS_OFF, holds the
+			 * older flag at that bit: no LAZY (a lookup of a
+			 * name the debuginfo lacks searches all of it) */
+			F.lazy = 0;
+		else
+			F.lazy = th_enum("TRACE_FLAG_NEED_RESCHED_LAZY", 0);
 		F.nosupport = F.lazy ? 0 :
 			      th_enum("TRACE_FLAG_IRQS_NOSUPPORT", 0x02);
 		F.need_resched = th_enum("TRACE_FLAG_NEED_RESCHED", 0x04);
@@ -570,22 +636,85 @@ void th_print_lat_fmt(const unsigned char *ent)
 	hs = (nmi && hardirq) ? 'Z' : nmi ? 'z' :
 	     (hardirq && softirq) ? 'H' : hardirq ? 'h' :
 	     softirq ? 's' : '.';
-	fprintf(fp, "%c%c%c", irqs_off, need_resched, hs);
+	out[0] = irqs_off;
+	out[1] = need_resched;
+	out[2] = hs;
 	if (!th_lat_migrate()) {
-		if (pc)
-			fprintf(fp, "%x", pc);
-		else
-			fputc('.', fp);
-		return;
+		/* the whole preempt_count: "%x" of a byte, or '.' */
+		if (!pc) {
+			out[3] = '.';
+			return 4;
+		}
+		if (pc >> 4) {
+			out[3] = hex[pc >> 4];
+			out[4] = hex[pc & 0xf];
+			return 5;
+		}
+		out[3] = hex[pc];
+		return 4;
 	}
-	if (pc & 0xf)
-		fprintf(fp, "%x", pc & 0xf);
-	else
-		fputc('.', fp);
-	if (pc & 0xf0)
-		fprintf(fp, "%x", pc >> 4);
-	else
-		fputc('.', fp);
+	out[3] = (pc & 0xf) ? hex[pc & 0xf] : '.';
+	out[4] = (pc & 0xf0) ? hex[pc >> 4] : '.';
+	return 5;
+}
+
+void th_print_lat_fmt(const unsigned char *ent)
+{
+	char s[8];
+
+	fwrite_unlocked(s, 1, th_lat_str(ent, s), fp);
+}
+
+/*
+ * The bit of a trace option (enum trace_iterator_bits): its index in the
+ * kernel's trace_options[] names, which trace.c builds from the same
+ * TRACE_FLAGS list as the enum (C(a, b) gives TRACE_ITER_a_BIT there and
+ * "b" here).  Read from the dump, it spares a gdb symbol search; gdb is
+ * asked for a bit not in this table or not among those names.
+ */
+static long th_iter_bit(const char *bit)
+{
+	static const struct {
+		const char *bit, *opt;
+	} opts[] = {
+		{ "TRACE_ITER_PRINT_PARENT_BIT", "print-parent" },
+		{ "TRACE_ITER_SYM_OFFSET_BIT", "sym-offset" },
+		{ "TRACE_ITER_SYM_ADDR_BIT", "sym-addr" },
+		{ "TRACE_ITER_VERBOSE_BIT", "verbose" },
+		{ "TRACE_ITER_PRINTK_BIT", "trace_printk" },
+		{ "TRACE_ITER_ANNOTATE_BIT", "annotate" },
+		{ "TRACE_ITER_PRINTK_MSGONLY_BIT", "printk-msg-only" },
+		{ "TRACE_ITER_CONTEXT_INFO_BIT", "context-info" },
+		{ "TRACE_ITER_LATENCY_FMT_BIT", "latency-format" },
+		{ "TRACE_ITER_RECORD_TGID_BIT", "record-tgid" },
+		{ "TRACE_ITER_IRQ_INFO_BIT", "irq-info" },
+		{ "TRACE_ITER_HASH_PTR_BIT", "hash-ptr" },
+	};
+	static char names[64][32];
+	static int n = -1;
+	unsigned i;
+	int j;
+
+	if (n < 0) {
+		ulong arr = th_symbol("trace_options"), p;
+
+		for (n = 0; arr && n < 64; n++) {
+			if (!th_read_ulong(arr + n * sizeof(ulong), &p,
+					   "trace_options[]") || !p ||
+			    !th_read_cstr(p, names[n], sizeof(names[n]),
+					  "trace_options[]"))
+				break;
+		}
+	}
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (strcmp(opts[i].bit, bit) != 0)
+			continue;
+		for (j = 0; j < n; j++)
+			if (strcmp(names[j], opts[i].opt) == 0)
+				return j;
+		break;
+	}
+	return th_enum(bit, -1);
 }
 
 int th_tflag(struct th_tctx *t, const char *bit)
@@ -606,7 +735,7 @@ int th_tflag(struct th_tctx *t, const char *bit)
 	if (i < n)
 		b = c[i].b;
 	else {
-		b = th_enum(bit, -1);
+		b = th_iter_bit(bit);
 		if (n < 32) {
 			c[n].name = bit;
 			c[n].b = b;
@@ -645,6 +774,17 @@ int th_tctx_init(struct th_tctx *t, ulong tr)
 		th_read_str(np, t->tracer_name, sizeof(t->tracer_name));
 	t->tracer = t->tracer_name;
 	t->graph = strcmp(t->tracer_name, "function_graph") == 0;
+	/* the bits every entry asks for, once */
+	t->f_context = th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT");
+	t->f_irq = th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT");
+	t->f_printk_msgonly = th_tflag(t, "TRACE_ITER_PRINTK_BIT") &&
+			      th_tflag(t, "TRACE_ITER_PRINTK_MSGONLY_BIT");
+	t->f_hash_ptr = th_tflag(t, "TRACE_ITER_HASH_PTR_BIT");
+	t->f_lat_fmt = th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT");
+	/* TRACE_ITER_SYM_MASK: print-parent, sym-offset, sym-addr */
+	t->sym_flags = (th_tflag(t, "TRACE_ITER_PRINT_PARENT_BIT") ? 4 : 0) |
+		       (th_tflag(t, "TRACE_ITER_SYM_OFFSET_BIT") ? 1 : 0) |
+		       (th_tflag(t, "TRACE_ITER_SYM_ADDR_BIT") ? 2 : 0);
 	return TRUE;
 }
 
@@ -694,6 +834,170 @@ static int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset,
 	return snprintf(out, len, "%s", name);
 }
 
+/*
+ * A function trace names the same few thousand addresses millions of
+ * times: the text th_ip_sym() and th_ksym_ps() give each one, kept for
+ * the session (the dump does not change) in an open-addressing table
+ * that grows up to a fixed bound; past it, the text is made anew each time.
+ */
+#define TH_SYMC_MAX	(1U << 15)	/* entries, at most */
+#define TH_SYMC_CHUNK	(64 * 1024)
+
+enum { TH_SYMC_OFFSET = 1, TH_SYMC_ADDR = 2, TH_SYMC_PS = 4 };
+
+/* One cache line a slot: the address, its mode and the text when short
+ * (else a pointer into the arena). */
+#define TH_SYMC_INLINE	52
+struct th_symc {
+	ulong ip;
+	unsigned char tag;		/* mode + 1, 0: empty */
+	unsigned char pad;
+	unsigned short len;
+	char in[TH_SYMC_INLINE];	/* the text, or its address */
+} __attribute__((aligned(64)));
+static struct th_symc *th_symc;
+static unsigned th_symc_slots, th_symc_n;
+static char *th_symc_arena;
+static size_t th_symc_left;
+
+static unsigned th_symc_hash(ulong ip, unsigned mode)
+{
+	return (unsigned)(((ip ^ mode) * 0x9e3779b97f4a7c15UL) >> 32);
+}
+
+static const char *th_symc_text(const struct th_symc *e)
+{
+	const char *p;
+
+	if (e->len < TH_SYMC_INLINE)
+		return e->in;
+	memcpy(&p, e->in, sizeof(p));
+	return p;
+}
+
+/* A copy of S (N bytes, NUL added) in the cache's arena, or NULL. */
+static char *th_symc_store(const char *s, size_t n)
+{
+	char *p;
+
+	if (n + 1 > th_symc_left) {
+		th_symc_arena = malloc(TH_SYMC_CHUNK);
+		if (!th_symc_arena) {
+			th_symc_left = 0;
+			return NULL;
+		}
+		th_symc_left = TH_SYMC_CHUNK;
+	}
+	p = th_symc_arena;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	th_symc_arena += n + 1;
+	th_symc_left -= n + 1;
+	return p;
+}
+
+/* Twice the slots (at most 2 x TH_SYMC_MAX), the entries moved over;
+ * FALSE when there is no memory (the old table stays). */
+static int th_symc_grow(void)
+{
+	unsigned slots = th_symc_slots ? th_symc_slots * 2 : 4096, i, h;
+	struct th_symc *t = aligned_alloc(64, slots * sizeof(*t));
+
+	if (!t)
+		return FALSE;
+	memset(t, 0, slots * sizeof(*t));
+	for (i = 0; i < th_symc_slots; i++) {
+		if (!th_symc[i].tag)
+			continue;
+		h = th_symc_hash(th_symc[i].ip, th_symc[i].tag - 1);
+		while (t[h & (slots - 1)].tag)
+			h++;
+		t[h & (slots - 1)] = th_symc[i];
+	}
+	free(th_symc);
+	th_symc = t;
+	th_symc_slots = slots;
+	return TRUE;
+}
+
+static int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset,
+		     int sym_addr);
+
+/* th_sym_cached() of an address not in the cache */
+static const char * __attribute__((noinline))
+th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
+{
+	unsigned h, m, tag = mode + 1;
+	struct th_symc *e;
+	char *p;
+	size_t n;
+
+	if (mode & TH_SYMC_PS)
+		th_ksym_ps(ip, tmp, 512);
+	else
+		th_ip_sym(tmp, 512, ip, mode & TH_SYMC_OFFSET,
+			  mode & TH_SYMC_ADDR);
+	n = strlen(tmp);
+	*len = n;
+	if (th_symc_n >= TH_SYMC_MAX)
+		return tmp;
+	/* at most half full: probes stay short and always end */
+	if ((th_symc_n + 1) * 2 > th_symc_slots && !th_symc_grow())
+		return tmp;
+	m = th_symc_slots - 1;
+	for (h = th_symc_hash(ip, mode) & m; th_symc[h].tag; h = (h + 1) & m)
+		;
+	e = &th_symc[h];
+	if (n < TH_SYMC_INLINE)
+		memcpy(e->in, tmp, n + 1);
+	else if ((p = th_symc_store(tmp, n)) != NULL)
+		memcpy(e->in, &p, sizeof(p));
+	else
+		return tmp;
+	e->len = n;
+	e->ip = ip;
+	e->tag = tag;
+	th_symc_n++;
+	return th_symc_text(e);
+}
+
+/* The text for IP in MODE (TH_SYMC_*), as a 512-byte buffer holds it;
+ * TMP (512 bytes) holds it when it cannot be kept.  A text of at most 48
+ * bytes is followed by readable bytes up to 48 (th_copy_short()). */
+static inline const char *th_sym_cached(ulong ip, unsigned mode,
+					size_t *len, char *tmp)
+{
+	unsigned h, m = th_symc_slots - 1, tag = mode + 1;
+
+	if (th_symc_slots) {
+		for (h = th_symc_hash(ip, mode) & m; th_symc[h].tag;
+		     h = (h + 1) & m)
+			if (th_symc[h].ip == ip && th_symc[h].tag == tag) {
+				*len = th_symc[h].len;
+				return th_symc_text(&th_symc[h]);
+			}
+	}
+	return th_sym_miss(ip, mode, len, tmp);
+}
+
+/* Copy L bytes of S to P: a fixed 48 when L is at most that (P has room
+ * for them; S is readable that far, see th_sym_cached()). */
+static inline char *th_copy_short(char *p, const char *s, size_t l)
+{
+	if (l <= 48)
+		memcpy(p, s, 48);
+	else
+		memcpy(p, s, l);
+	return p + l;
+}
+
+const char *th_ksym_ps_cached(ulong addr, size_t *len)
+{
+	static char tmp[512];
+
+	return th_sym_cached(addr, TH_SYMC_PS, len, tmp);
+}
+
 /* ------------------------------------------------------- printers --- */
 
 struct th_sb {
@@ -717,6 +1021,21 @@ static void th_sb_printf(struct th_sb *b, const char *fmt, ...)
 		b->pos += n;
 	if (b->pos >= b->len)
 		b->pos = b->len - 1;
+}
+
+/* th_sb_printf(b, "%s", s) for the N bytes of S (no NUL among them) */
+static void th_sb_put(struct th_sb *b, const char *s, size_t n)
+{
+	size_t room;
+
+	if (b->pos >= b->len)
+		return;
+	room = b->len - 1 - b->pos;
+	if (n > room)
+		n = room;
+	memcpy(b->buf + b->pos, s, n);
+	b->pos += n;
+	b->buf[b->pos] = '\0';
 }
 
 static ulong th_get_ul(const unsigned char *ent, uint32_t len, unsigned off)
@@ -863,22 +1182,21 @@ static void th_print_syscall(struct th_tctx *t, struct th_tevent *e,
 static void th_print_tracepoint(struct th_tctx *t, struct th_tevent *e,
 				struct th_sb *b)
 {
-	char *out = malloc(8192);
+	static char out[8192];
 	struct pf_field *pf;
 	int n = -1;
 
 	th_event_detail(e);
 	th_sb_printf(b, "%s: ", e->name);
-	th_pfc.flags = th_tflag(t, "TRACE_ITER_HASH_PTR_BIT") ? 0 :
-		       PF_CTX_NO_HASH_PTR;
+	th_pfc.flags = t->f_hash_ptr ? 0 : PF_CTX_NO_HASH_PTR;
 	if (e->pf) {
 		n = pf_format(e->pf, t->ent, t->len, &th_pfc, out, 8192);
 		if (n >= 0) {
 			th_sb_printf(b, "%s\n", out);
-			free(out);
 			return;
 		}
-		snprintf(e->pf_err, sizeof(e->pf_err), "%s", out);
+		snprintf(e->pf_err, sizeof(e->pf_err), "%.*s",
+			 (int)sizeof(e->pf_err) - 1, out);
 	}
 	pf = th_pf_fields(e);
 	pf_fields(pf, e->nfields, t->ent, t->len, &th_pfc, out, 8192);
@@ -891,7 +1209,6 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_tevent *e,
 			     "(%s): fields shown as name=value\n", e->name,
 			     e->pf_err);
 	}
-	free(out);
 }
 
 void th_event_text(struct th_tctx *t, char *buf, size_t len)
@@ -906,26 +1223,23 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 	buf[0] = '\0';
 	if (th_nevs < 0)
 		th_events_load();
-	/* TRACE_ITER_SYM_MASK: print-parent, sym-offset, sym-addr */
-	if (th_tflag(t, "TRACE_ITER_PRINT_PARENT_BIT"))
-		sym_flags |= 4;
-	if (th_tflag(t, "TRACE_ITER_SYM_OFFSET_BIT"))
-		sym_flags |= 1;
-	if (th_tflag(t, "TRACE_ITER_SYM_ADDR_BIT"))
-		sym_flags |= 2;
+	sym_flags = t->sym_flags;
 
 	if (type == T.TRACE_FN) {
 		ulong ip = th_get_ul(ent, t->len, 8);
 		ulong parent = th_get_ul(ent, t->len, 8 + sizeof(ulong));
+		unsigned mode = sym_flags & 3;	/* TH_SYMC_OFFSET, _ADDR */
+		const char *s;
+		size_t l;
 
-		th_ip_sym(s1, sizeof(s1), ip, sym_flags & 1, sym_flags & 2);
-		th_sb_printf(&b, "%s", s1);
+		s = th_sym_cached(ip, mode, &l, s1);
+		th_sb_put(&b, s, l);
 		if ((sym_flags & 4) && parent) {
-			th_ip_sym(s1, sizeof(s1), parent, sym_flags & 1,
-				  sym_flags & 2);
-			th_sb_printf(&b, " <-%s", s1);
+			th_sb_put(&b, " <-", 3);
+			s = th_sym_cached(parent, mode, &l, s1);
+			th_sb_put(&b, s, l);
 		}
-		th_sb_printf(&b, "\n");
+		th_sb_put(&b, "\n", 1);
 	} else if (type == T.TRACE_PRINT) {
 		unsigned off = 8 + sizeof(ulong);
 		int max = t->len > off ? t->len - off : 0;
@@ -1006,50 +1320,242 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		th_sb_printf(&b, "Unknown type %u\n", type);
 }
 
-/* print_trace_fmt() with trace_print_context() */
+struct th_ob th_ob;
+
+void th_ob_flush(void)
+{
+	if (th_ob.n)
+		fwrite_unlocked(th_ob.b, 1, th_ob.n, fp);
+	th_ob.n = 0;
+}
+
+void th_ob_reset(void)
+{
+	th_ob.n = 0;
+}
+
+void th_ob_put(const char *s, size_t n)
+{
+	if (n > TH_OB_SIZE - th_ob.n) {
+		th_ob_flush();
+		if (n > TH_OB_SIZE) {
+			fwrite_unlocked(s, 1, n, fp);
+			return;
+		}
+	}
+	memcpy(th_ob.b + th_ob.n, s, n);
+	th_ob.n += n;
+}
+
+static const char th_digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+char *th_put_udec(char *p, unsigned long long v, int width, char pad)
+{
+	char d[24], *q = d + sizeof(d);
+	int n;
+
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, th_digits2 + (v % 100) * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, th_digits2 + v * 2, 2);
+	} else
+		*--q = '0' + v;
+	n = d + sizeof(d) - q;
+	for (; width > n; width--)
+		*p++ = pad;
+	memcpy(p, q, n);
+	return p + n;
+}
+
+/* "%16s-%-7d " of the pid's saved comm: a direct-mapped cache (the same
+ * few pids name millions of entries; the dump does not change). */
+#define TH_PIDCOL_CACHE 1024
+static struct {
+	int pid, valid, len;
+	char s[40];
+} th_pidcol[TH_PIDCOL_CACHE];
+
+static const char *th_pid_column(int pid, int *len)
+{
+	unsigned h = (unsigned)pid % TH_PIDCOL_CACHE;
+
+	if (!th_pidcol[h].valid || th_pidcol[h].pid != pid) {
+		char comm[32];
+		int n;
+
+		th_find_cmdline(pid, comm);
+		n = snprintf(th_pidcol[h].s, sizeof(th_pidcol[h].s),
+			     "%16s-%-7d ", comm, pid);
+		if (n < 0 || n >= (int)sizeof(th_pidcol[h].s)) {
+			/* cannot happen: comm is at most 15 bytes */
+			*len = 0;
+			return "";
+		}
+		th_pidcol[h].len = n;
+		th_pidcol[h].pid = pid;
+		th_pidcol[h].valid = TRUE;
+	}
+	*len = th_pidcol[h].len;
+	return th_pidcol[h].s;
+}
+
+/*
+ * The columns before the time stamp ("comm-pid [cpu] flags") depend on
+ * the pid, the CPU and two bytes of the entry, which stay the same for
+ * long runs of a CPU's entries: the last ones of each CPU are kept.
+ */
+static struct th_prefix {
+	int pid, cpu;
+	unsigned key;			/* flags | pc << 8 | irq-info << 16 */
+	int len;
+	char s[64];
+} th_prefix[64];
+
+static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
+			   unsigned key)
+{
+	const char *col;
+	char *p = x->s;
+	int n;
+
+	col = th_pid_column(pid, &n);
+	memcpy(p, col, n);
+	p += n;
+	/* "[%03d] " */
+	*p++ = '[';
+	if (t->cpu >= 0 && t->cpu < 1000) {
+		*p++ = '0' + t->cpu / 100;
+		memcpy(p, th_digits2 + t->cpu % 100 * 2, 2);
+		p += 2;
+	} else
+		p += snprintf(p, 16, "%03d", t->cpu);
+	*p++ = ']';
+	*p++ = ' ';
+	if (t->f_irq)
+		p += th_lat_str(t->ent, p);
+	x->len = p - x->s;
+	x->pid = pid;
+	x->cpu = t->cpu;
+	x->key = key;
+}
+
+/* The context columns of trace_print_context() into P; their end. */
+static inline __attribute__((always_inline)) char *
+th_context_cols(struct th_tctx *t, char *p)
+{
+	/* the seconds of the last time stamp, formatted */
+	static unsigned long long last_sec = ~0ULL;
+	static char sec[24];
+	static int sec_len;
+	int pid = th_ent_pid(t->ent);
+	unsigned key = t->ent[2] | t->ent[3] << 8 | t->f_irq << 16 | 1 << 17;
+	struct th_prefix *x = &th_prefix[t->cpu & 63];
+
+	if (x->key != key || x->pid != pid || x->cpu != t->cpu)
+		th_prefix_make(t, x, pid, key);
+	if (x->len <= 48)
+		memcpy(p, x->s, 48);
+	else
+		memcpy(p, x->s, x->len);
+	p += x->len;
+	if (t->in_ns) {
+		/* " %5llu.%06llu" of the time in microseconds, rounded */
+		unsigned long long us = (t->ts + 500) / 1000;
+		unsigned long long s = us / 1000000;
+		unsigned u = us % 1000000;
+
+		if (s != last_sec) {
+			sec[0] = ' ';
+			sec_len = th_put_udec(sec + 1, s, 5, ' ') - sec;
+			sec[sec_len++] = '.';
+			last_sec = s;
+		}
+		if (sec_len <= 16)
+			memcpy(p, sec, 16);
+		else
+			memcpy(p, sec, sec_len);
+		p += sec_len;
+		memcpy(p, th_digits2 + u / 10000 * 2, 2);
+		memcpy(p + 2, th_digits2 + u / 100 % 100 * 2, 2);
+		memcpy(p + 4, th_digits2 + u % 100 * 2, 2);
+		p += 6;
+	} else {
+		*p++ = ' ';
+		p = th_put_udec(p, t->ts, 12, ' ');
+	}
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/* print_trace_fmt() with trace_print_context(): each line assembled in
+ * place in th_ob */
 void th_print_entry(struct th_tctx *t)
 {
-	char comm[32], *text;
-	int pid = th_ent_pid(t->ent);
+	enum { CTX = 128, TEXT = 8192 };
 	unsigned type = th_ent_type(t->ent);
+	char *p, *line;
 
 	t->idx++;
+	if (type == T.TRACE_FN && t->f_context &&
+	    t->len >= 8 + 2 * sizeof(ulong) &&
+	    (!t->annotate ||
+	     (t->cpu < 64 && (t->started & (1UL << t->cpu))))) {
+		/* the function tracer's line, as the code below makes it
+		 * through th_event_text(): two names of at most 511 bytes
+		 * fit in TEXT */
+		static char tmp[512];
+		ulong ip, parent;
+		unsigned mode = t->sym_flags & 3;
+		const char *s;
+		size_t l;
+
+		p = th_context_cols(t, th_ob_reserve(CTX + TEXT));
+		memcpy(&ip, t->ent + 8, sizeof(ulong));
+		memcpy(&parent, t->ent + 8 + sizeof(ulong), sizeof(ulong));
+		s = th_sym_cached(ip, mode, &l, tmp);
+		p = th_copy_short(p, s, l);
+		if ((t->sym_flags & 4) && parent) {
+			memcpy(p, " <-", 3);
+			s = th_sym_cached(parent, mode, &l, tmp);
+			p = th_copy_short(p + 3, s, l);
+		}
+		*p++ = '\n';
+		th_ob_commit(p);
+		return;
+	}
+	if (th_nevs < 0)	/* T.* below */
+		th_events_load();
 	/* print_trace_line(): printk-msg-only prints the bare message */
 	if ((type == T.TRACE_BPUTS || type == T.TRACE_BPRINT ||
-	     type == T.TRACE_PRINT) && th_tflag(t, "TRACE_ITER_PRINTK_BIT") &&
-	    th_tflag(t, "TRACE_ITER_PRINTK_MSGONLY_BIT")) {
-		text = malloc(8192);
+	     type == T.TRACE_PRINT) && t->f_printk_msgonly) {
+		line = th_ob_reserve(TEXT);
 		t->msg_only = TRUE;
-		th_event_text(t, text, 8192);
+		th_event_text(t, line, TEXT);
 		t->msg_only = FALSE;
-		fputs(text, fp);
-		free(text);
+		th_ob_commit(line + strlen(line));
 		return;
 	}
 	/* test_cpu_buff_start() */
 	if (t->annotate && t->cpu < 64 && !(t->started & (1UL << t->cpu))) {
 		t->started |= 1UL << t->cpu;
-		if (t->idx > 1)
-			fprintf(fp, "##### CPU %u buffer started ####\n",
-				t->cpu);
+		if (t->idx > 1) {
+			line = th_ob_reserve(64);
+			th_ob_commit(line + sprintf(line, "##### CPU %u buffer "
+						    "started ####\n", t->cpu));
+		}
 	}
-	if (th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT")) {
-		th_find_cmdline(pid, comm);
-		fprintf(fp, "%16s-%-7d ", comm, pid);
-		fprintf(fp, "[%03d] ", t->cpu);
-		if (th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT"))
-			th_print_lat_fmt(t->ent);
-		if (t->in_ns) {
-			unsigned long long us = (t->ts + 500) / 1000;
-
-			fprintf(fp, " %5llu.%06llu", us / 1000000,
-				us % 1000000);
-		} else
-			fprintf(fp, " %12llu", (unsigned long long)t->ts);
-		fprintf(fp, ": ");
-	}
-	text = malloc(8192);
-	th_event_text(t, text, 8192);
-	fputs(text, fp);
-	free(text);
+	p = th_ob_reserve(CTX + TEXT);
+	if (t->f_context)
+		p = th_context_cols(t, p);
+	th_event_text(t, p, TEXT);
+	/* fputs() of the text: up to its first NUL */
+	th_ob_commit(p + strlen(p));
 }

@@ -142,6 +142,32 @@ void th_graph_header(struct th_tctx *t)
 	fputs("               |   |   |   |\n", fp);
 }
 
+/* The lines go to th_ob (trace_priv.h). */
+static void th_gput(const char *s, size_t n)
+{
+	th_ob_put(s, n);
+}
+
+#define th_gputs(s) th_gput((s), strlen(s))
+
+static void th_gputc(char c)
+{
+	*th_ob_reserve(1) = c;
+	th_ob.n++;
+}
+
+static void th_gspaces(long n)
+{
+	static const char sp[] = "                                ";
+
+	while (n > 0) {
+		long k = n > 32 ? 32 : n;
+
+		th_gput(sp, k);
+		n -= k;
+	}
+}
+
 static ulong th_g_ul(const unsigned char *e, uint32_t len, long off)
 {
 	ulong v = 0;
@@ -171,14 +197,24 @@ static uint64_t th_g_u64(const unsigned char *e, uint32_t len, long off)
 
 static void th_graph_cpu(int cpu)
 {
-	fprintf(fp, " %*d) ", G.cpu_width, cpu);
+	char b[40], *p = b;
+
+	/* " %*d) " */
+	*p++ = ' ';
+	if (cpu >= 0)
+		p = th_put_udec(p, cpu, G.cpu_width, ' ');
+	else
+		p += snprintf(p, 24, "%*d", G.cpu_width, cpu);
+	*p++ = ')';
+	*p++ = ' ';
+	th_gput(b, p - b);
 }
 
 /* print_graph_proc(): comm-pid centred in 14 columns */
 static void th_graph_proc(int pid)
 {
 	char comm[32], pid_str[16];
-	int len, spaces = 0, i;
+	int len, spaces = 0;
 
 	th_find_cmdline(pid, comm);
 	comm[7] = '\0';
@@ -186,11 +222,11 @@ static void th_graph_proc(int pid)
 	len = strlen(comm) + strlen(pid_str) + 1;
 	if (len < 14)
 		spaces = 14 - len;
-	for (i = 0; i < spaces / 2; i++)
-		fputc(' ', fp);
-	fprintf(fp, "%s-%s", comm, pid_str);
-	for (i = 0; i < spaces - spaces / 2; i++)
-		fputc(' ', fp);
+	th_gspaces(spaces / 2);
+	th_gputs(comm);
+	th_gputc('-');
+	th_gputs(pid_str);
+	th_gspaces(spaces - spaces / 2);
 }
 
 static void th_verif_pid(struct th_graph *g, int pid, int cpu)
@@ -204,12 +240,12 @@ static void th_verif_pid(struct th_graph *g, int pid, int cpu)
 	c->last_pid = pid;
 	if (prev == -1)
 		return;
-	fputs(" ------------------------------------------\n", fp);
+	th_gputs(" ------------------------------------------\n");
 	th_graph_cpu(cpu);
 	th_graph_proc(prev);
-	fputs(" => ", fp);
+	th_gputs(" => ");
 	th_graph_proc(pid);
-	fputs("\n ------------------------------------------\n\n", fp);
+	th_gputs("\n ------------------------------------------\n\n");
 }
 
 static char th_find_mark(unsigned long long d)
@@ -233,72 +269,88 @@ enum { FILL_NONE, FILL_FULL, FILL_START, FILL_END };
 static void th_graph_duration(struct th_tctx *t, struct th_graph *g,
 			      unsigned long long d, int fill)
 {
-	char us[24], ns[8];
+	char b[64], *p = b, *us;
 	unsigned long nsecs_rem;
-	int len, i;
+	int len, nl;
 
-	if (!(g->flags & G.DURATION) ||
-	    !th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT"))
+	if (!(g->flags & G.DURATION) || !t->f_context)
 		return;
 	switch (fill) {
 	case FILL_FULL:
-		fputs("              |  ", fp);
+		th_gputs("              |  ");
 		return;
 	case FILL_START:
-		fputs("  ", fp);
+		th_gputs("  ");
 		return;
 	case FILL_END:
-		fputs(" |", fp);
+		th_gputs(" |");
 		return;
 	}
-	if (g->flags & G.OVERHEAD)
-		fprintf(fp, "%c ", th_find_mark(d));
-	else
-		fputs("  ", fp);
+	*p++ = (g->flags & G.OVERHEAD) ? th_find_mark(d) : ' ';
+	*p++ = ' ';
 	nsecs_rem = d % 1000;
 	d /= 1000;
-	snprintf(us, sizeof(us), "%lu", (unsigned long)d);
-	fputs(us, fp);
-	len = strlen(us);
+	/* "%lu" of the microseconds */
+	us = p;
+	p = th_put_udec(p, (unsigned long)d, 0, ' ');
+	len = p - us;
 	if (len < 7) {
-		size_t slen = MIN(sizeof(ns) - 3, 8UL - len);
+		/* ".%03lu" of the nanoseconds, cut to 8 - len - 1 digits:
+		 * snprintf(ns, MIN(5, 8 - len), "%03lu", nsecs_rem) */
+		char ns[8], *e = th_put_udec(ns, nsecs_rem, 3, '0');
 
-		snprintf(ns, slen, "%03lu", nsecs_rem);
-		fprintf(fp, ".%s", ns);
-		len += strlen(ns) + 1;
+		nl = MIN(5, 8 - len) - 1;
+		if (nl > e - ns)
+			nl = e - ns;
+		*p++ = '.';
+		memcpy(p, ns, nl);
+		p += nl;
+		len += nl + 1;
 	}
-	fputs(" us ", fp);
-	for (i = len; i < 8; i++)
-		fputc(' ', fp);
-	fputs("|  ", fp);
+	memcpy(p, " us ", 4);
+	p += 4;
+	for (; len < 8; len++)
+		*p++ = ' ';
+	memcpy(p, "|  ", 3);
+	p += 3;
+	th_gput(b, p - b);
 }
 
 static void th_graph_lat(struct th_tctx *t)
 {
-	fputc(' ', fp);
-	th_print_lat_fmt(t->ent);
-	fputs(" | ", fp);
+	char b[16];
+	int n;
+
+	b[0] = ' ';
+	n = 1 + th_lat_str(t->ent, b + 1);
+	memcpy(b + n, " | ", 3);
+	th_gput(b, n + 3);
 }
 
 static void th_graph_context(struct th_tctx *t, struct th_graph *g, int pid)
 {
-	if (!th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT"))
+	if (!t->f_context)
 		return;
 	if (g->flags & G.ABS_TIME) {
 		uint64_t ts = t->ts;
+		char b[48], *p = b;
 
-		fprintf(fp, "%5lu.%06lu |  ", (ulong)(ts / 1000000000ULL),
-			(ulong)(ts % 1000000000ULL) / 1000);
+		/* "%5lu.%06lu |  " */
+		p = th_put_udec(p, ts / 1000000000ULL, 5, ' ');
+		*p++ = '.';
+		p = th_put_udec(p, (ts % 1000000000ULL) / 1000, 6, '0');
+		memcpy(p, " |  ", 4);
+		th_gput(b, p + 4 - b);
 	}
 	if (g->flags & G.REL_TIME)
-		fprintf(fp, "%9llu us |  ", 0ULL);
+		th_gputs("        0 us |  ");	/* "%9llu us |  " of 0 */
 	if (g->flags & G.CPU)
 		th_graph_cpu(t->cpu);
 	if (g->flags & G.PROC) {
 		th_graph_proc(pid);
-		fputs(" | ", fp);
+		th_gputs(" | ");
 	}
-	if (th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT"))
+	if (t->f_lat_fmt)
 		th_graph_lat(t);
 }
 
@@ -310,9 +362,9 @@ static void th_graph_irq(struct th_tctx *t, struct th_graph *g, ulong addr,
 		return;
 	th_graph_context(t, g, pid);
 	th_graph_duration(t, g, 0, FILL_START);
-	fputs(enter ? "==========>" : "<==========", fp);
+	th_gputs(enter ? "==========>" : "<==========");
 	th_graph_duration(t, g, 0, FILL_END);
-	fputc('\n', fp);
+	th_gputc('\n');
 }
 
 static void th_graph_prologue(struct th_tctx *t, struct th_graph *g,
@@ -356,10 +408,7 @@ static int th_irq_return(struct th_graph *g, int cpu, int depth)
 
 static void th_indent(int n)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		fputc(' ', fp);
+	th_gspaces(n);
 }
 
 static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
@@ -369,13 +418,14 @@ static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
 	ulong func = th_g_ul(e, t->len, G.o_ent_func);
 	int depth = th_g_int(e, t->len, G.o_ent_depth);
 	struct th_gcpu *c = &g->cpu[t->cpu];
-	char name[512];
+	const char *name;
+	size_t nlen;
 	const unsigned char *n;
 
 	if (th_irq_entry(g, t->cpu, func, depth))
 		return;
 	th_graph_prologue(t, g, TRUE, func);
-	th_ksym_ps(func, name, sizeof(name));
+	name = th_ksym_ps_cached(func, &nlen);
 	/* get_return_for_leaf(): the next entry on this CPU */
 	if (th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
 	    th_ent_type(n = rc->ev.payload) == ret_type &&
@@ -392,7 +442,8 @@ static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
 			c->enter_funcs[depth] = 0;
 		th_graph_duration(t, g, d, FILL_NONE);
 		th_indent(depth * TH_GRAPH_INDENT);
-		fprintf(fp, "%s();\n", name);
+		th_gput(name, nlen);
+		th_gput("();\n", 4);
 		th_graph_irq(t, g, rfunc, FALSE, th_ent_pid(e));
 		return;
 	}
@@ -401,7 +452,8 @@ static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
 		c->enter_funcs[depth] = func;
 	th_graph_duration(t, g, 0, FILL_FULL);
 	th_indent(depth * TH_GRAPH_INDENT);
-	fprintf(fp, "%s() {\n", name);
+	th_gput(name, nlen);
+	th_gput("() {\n", 5);
 }
 
 static void th_graph_return(struct th_tctx *t, struct th_graph *g)
@@ -413,7 +465,6 @@ static void th_graph_return(struct th_tctx *t, struct th_graph *g)
 			       th_g_u64(e, t->len, G.o_ret_calltime);
 	struct th_gcpu *c = &g->cpu[t->cpu];
 	int match = 1;
-	char name[512];
 
 	if (th_irq_return(g, t->cpu, depth))
 		return;
@@ -427,13 +478,25 @@ static void th_graph_return(struct th_tctx *t, struct th_graph *g)
 	th_graph_duration(t, g, d, FILL_NONE);
 	th_indent(depth * TH_GRAPH_INDENT);
 	if (match && !(g->flags & G.TAIL))
-		fputs("}\n", fp);
-	else
-		fprintf(fp, "} /* %s */\n", th_ksym_ps(func, name,
-						       sizeof(name)));
-	if (g->flags & G.OVERRUN)
-		fprintf(fp, " (Overruns: %u)\n",
-			(unsigned)th_g_int(e, t->len, G.o_ret_overrun));
+		th_gput("}\n", 2);
+	else {
+		size_t nlen;
+		const char *name = th_ksym_ps_cached(func, &nlen);
+
+		th_gput("} /* ", 5);
+		th_gput(name, nlen);
+		th_gput(" */\n", 4);
+	}
+	if (g->flags & G.OVERRUN) {
+		char b[48], *p = b;
+
+		memcpy(p, " (Overruns: ", 12);
+		p = th_put_udec(p + 12,
+				(unsigned)th_g_int(e, t->len, G.o_ret_overrun),
+				0, ' ');
+		memcpy(p, ")\n", 2);
+		th_gput(b, p + 2 - b);
+	}
 	th_graph_irq(t, g, func, FALSE, th_ent_pid(e));
 }
 
@@ -453,7 +516,9 @@ static void th_graph_comment(struct th_tctx *t, struct th_graph *g)
 	l = strlen(text);
 	if (l && text[l - 1] == '\n')
 		text[--l] = '\0';
-	fprintf(fp, "/* %s */\n", text);
+	th_gput("/* ", 3);
+	th_gput(text, l);
+	th_gput(" */\n", 4);
 	free(text);
 }
 
@@ -590,6 +655,7 @@ void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		else
 			th_graph_comment(t, g);
 	}
+	th_ob_flush();
 	free(ent);
 	free(g);
 }

@@ -7,6 +7,11 @@
 #define TRACEHUNT_TRACE_PRIV_H
 
 #include "th.h"
+
+/* Internal to the extension: calls between its files are direct, not
+ * through the PLT (millions per "ftrace cat trace"). */
+#pragma GCC visibility push(hidden)
+
 #include "ringbuf.h"
 
 /* ------------------------------------------------------ trace_rb.c --- */
@@ -55,8 +60,21 @@ void th_rb_cpu_start(struct th_rbcpu *c);
  * are decoded backward from the commit page only as far as needed. */
 void th_rb_cpu_start_last(struct th_rbcpu *c, long n);
 /* Load the next data event into c->ev (c->have); FALSE at the end. */
-int th_rb_cpu_peek(struct th_rbcpu *c);
-void th_rb_cpu_advance(struct th_rbcpu *c);
+int th_rb_cpu_fill(struct th_rbcpu *c);
+static inline int th_rb_cpu_peek(struct th_rbcpu *c)
+{
+	if (c->have)
+		return TRUE;
+	if (!c->done && rb_iter_next_quick(&c->it, &c->ev)) {
+		c->have = TRUE;
+		return TRUE;
+	}
+	return th_rb_cpu_fill(c);
+}
+static inline void th_rb_cpu_advance(struct th_rbcpu *c)
+{
+	c->have = FALSE;
+}
 /* Header counts like get_total_entries(). */
 void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
 /* Raw records of one CPU for "ftrace trace -r". */
@@ -89,6 +107,9 @@ struct th_tctx {
 	int msg_only;			/* print/bprint/bputs: message only */
 	int notes;			/* fallback notes printed */
 	void *graph_state;
+	/* trace_flags bits asked per entry, resolved by th_tctx_init() */
+	int f_context, f_irq, f_printk_msgonly, f_hash_ptr, f_lat_fmt;
+	int sym_flags;			/* 1 sym-offset, 2 sym-addr, 4 parent */
 };
 
 int th_tctx_init(struct th_tctx *t, ulong tr);
@@ -100,17 +121,63 @@ void th_print_entry(struct th_tctx *t);
 /* Pieces shared with the graph printer. */
 void th_find_cmdline(int pid, char *comm);
 void th_print_lat_fmt(const unsigned char *ent);
+/* The same columns into OUT (at least 8 bytes); their length. */
+int th_lat_str(const unsigned char *ent, char *out);
+/* "%ps" of ADDR (th_ksym_ps) from a bounded per-address cache; *LEN set. */
+const char *th_ksym_ps_cached(ulong addr, size_t *len);
+/* Decimal V right-aligned in WIDTH columns padded with PAD, at P; the
+ * end of what was written. */
+char *th_put_udec(char *p, unsigned long long v, int width, char pad);
 /* Latency columns include migrate-disable (else preempt_count whole). */
 int th_lat_migrate(void);
 /* Event type of an entry; its name; whether it is one of ours. */
-unsigned th_ent_type(const unsigned char *ent);
-int th_ent_pid(const unsigned char *ent);
+static inline unsigned th_ent_type(const unsigned char *ent)
+{
+	return ent[0] | ent[1] << 8;
+}
+
+static inline int th_ent_pid(const unsigned char *ent)
+{
+	int pid;
+
+	memcpy(&pid, ent + 4, 4);
+	return pid;
+}
 const char *th_event_name(unsigned type);
 long th_trace_type(const char *name);
 /* The event's text as the kernel's funcs->trace prints it, without the
  * context columns, into BUF. */
 void th_event_text(struct th_tctx *t, char *buf, size_t len);
 void th_sym_plain(ulong ip, int offset, char *buf, size_t len);
+
+/*
+ * The output of the trace printers: lines are assembled in place in one
+ * large buffer, written to fp with one fwrite() when it fills
+ * (th_ob_flush()) and at the end of the command.  Whoever writes to fp
+ * directly while entries are printed flushes it first.
+ */
+#define TH_OB_SIZE	(32 * 1024)
+struct th_ob {
+	size_t n;
+	char b[TH_OB_SIZE];
+};
+extern struct th_ob th_ob;
+void th_ob_flush(void);
+/* Drop what an interrupted command left. */
+void th_ob_reset(void);
+/* Room for NEED (<= TH_OB_SIZE) bytes at the returned pointer; what was
+ * written there is kept by th_ob_commit(its end). */
+static inline char *th_ob_reserve(size_t need)
+{
+	if (TH_OB_SIZE - th_ob.n < need)
+		th_ob_flush();
+	return th_ob.b + th_ob.n;
+}
+static inline void th_ob_commit(const char *end)
+{
+	th_ob.n = end - th_ob.b;
+}
+void th_ob_put(const char *s, size_t n);
 
 /* --------------------------------------------------- trace_graph.c --- */
 
@@ -121,5 +188,7 @@ long th_graph_count(struct th_rb *rb,
 void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg,
 		    long skip);
+
+#pragma GCC visibility pop
 
 #endif

@@ -367,7 +367,7 @@ void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
 	th_rb_load(c, p, 0);
 }
 
-int th_rb_cpu_peek(struct th_rbcpu *c)
+int th_rb_cpu_fill(struct th_rbcpu *c)
 {
 	if (c->have)
 		return TRUE;
@@ -387,11 +387,6 @@ int th_rb_cpu_peek(struct th_rbcpu *c)
 		return TRUE;
 	}
 	return FALSE;
-}
-
-void th_rb_cpu_advance(struct th_rbcpu *c)
-{
-	c->have = FALSE;
 }
 
 /* get_total_entries_cpu() */
