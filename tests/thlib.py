@@ -56,6 +56,11 @@ def so_for(suite):
     cs.ensure()
     bdir = os.path.join(SO_BASE, cs.name)
     so = os.path.join(bdir, "tracehunt.so")
+    if SAN_LOGDIR:
+        bdir += "-chroot"
+        so = os.path.join(bdir, "tracehunt.so")
+        _so_built[cs.name] = _san_so_in_chroot(cs, bdir, so)
+        return so
     p = subprocess.run(["make", "-s", "-j%d" % (os.cpu_count() or 1),
                         "CRASH_INCLUDE=" +
                         cs.path("/usr/include/crash"), "BUILD=" + bdir,
@@ -65,6 +70,46 @@ def so_for(suite):
         raise DumpError("building the extension against %s's crash "
                         "failed:\n%s" % (cs.name, p.stderr[-3000:]))
     _so_built[cs.name] = so
+    return so
+
+
+# make SANITIZE=1 (fuzz/san): reports go to this directory.
+SAN_LOGDIR = os.environ.get("TH_SAN_LOGDIR")
+SAN_WRAPPER = os.path.join(ROOT, "fuzz", "san", "crash")
+# the sanitizer runtime inside each chroot (its crash preloads it)
+_san_runtime = {}
+
+
+def _san_so_in_chroot(cs, bdir, so):
+    """make SANITIZE=1 for another suite's crash: built inside its chroot
+    with its own gcc, so that the .so needs the libasan that suite has
+    (a host-built one needs the host's, which an older glibc cannot
+    load); libelf-dev is installed there on first use."""
+    if not os.path.exists(cs.path("/usr/include/gelf.h")):
+        with fixture.Lock(os.path.join(fixture.CACHE, "chroots",
+                                       cs.name + ".lock")):
+            if not os.path.exists(cs.path("/usr/include/gelf.h")):
+                try:
+                    cs.sh("DEBIAN_FRONTEND=noninteractive apt-get install "
+                          "-y -qq --no-install-recommends libelf-dev "
+                          ">/dev/null 2>&1 </dev/null")
+                except fixture.FixtureError as e:
+                    raise DumpError("installing libelf-dev in %s for "
+                                    "SANITIZE=1 failed (no network?): %s"
+                                    % (cs.name, e))
+    os.makedirs(bdir, exist_ok=True)
+    script = ("make -s -C %s SANITIZE=1 BUILD=%s SO=%s %s 2>&1; "
+              "gcc -print-file-name=libasan.so" % (ROOT, bdir, so, so))
+    try:
+        out = cs.sh(script, capture=True, binds=[ROOT, bdir])
+    except fixture.FixtureError as e:
+        raise DumpError("SANITIZE=1 build in %s failed: %s" % (cs.name, e))
+    lines = out.strip().splitlines()
+    if not os.path.isfile(so) or not lines or \
+            not lines[-1].startswith("/"):
+        raise DumpError("SANITIZE=1 build in %s failed:\n%s"
+                        % (cs.name, out[-3000:]))
+    _san_runtime[cs.name] = lines[-1]
     return so
 
 
@@ -353,7 +398,15 @@ class Dump:
         cs = fixture.Suite(m.get("crash_suite", m["suite"]))
         binds = list(binds) + [os.path.dirname(m["vmlinux"]),
                                os.path.dirname(m["vmcore"])]
-        return cs.argv(["crash"] + list(args), binds)
+        crash = ["crash"]
+        if SAN_LOGDIR and not cs.host:
+            # the suite's crash with its own sanitizer runtime preloaded
+            so_for(self.suite)
+            os.makedirs(SAN_LOGDIR, exist_ok=True)
+            crash = ["env", "TH_SAN_RUNTIME=" + _san_runtime[cs.name],
+                     SAN_WRAPPER]
+            binds += [os.path.dirname(SAN_WRAPPER), SAN_LOGDIR]
+        return cs.argv(crash + list(args), binds)
 
     def vmlinux(self):
         """The vmlinux crash opens: the manifest's, gdb-indexed."""
