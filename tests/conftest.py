@@ -72,6 +72,22 @@ def pytest_generate_tests(metafunc):
                              ids=["-".join(k) for k in sel])
 
 
+def pytest_collection_modifyitems(items):
+    """Order for the worker pool: first the tests that need no dump (their
+    work runs in pytest's thread while the pool opens the dumps), then the
+    tests that read the dumps' sessions, last the ones whose work the pool
+    does after every dump (@thlib.background, the damaged-dump matrix).
+    Stable: files and parameters keep their order inside each group."""
+    def group(item):
+        f = getattr(item, "function", None)
+        if getattr(f, "th_background", None) or \
+                getattr(f, "th_pool_starter", None):
+            return 2
+        cs = getattr(item, "callspec", None)
+        return 1 if cs and "dump_key" in cs.params else 0
+    items.sort(key=group)
+
+
 def pytest_collection_finish(session):
     """Build every selected fixture (one at a time: a TCG guest already
     uses both cores), then open each dump in crash, TRACEHUNT_JOBS
