@@ -24,6 +24,7 @@ struct th_tevent {
 	ulong call;
 	enum th_ekind kind;
 	char name[96];
+	int named;			/* name and kind read */
 	int loaded;
 	/* kprobes */
 	int nargs;
@@ -133,21 +134,60 @@ static void th_types_load(void)
 	T.TRACE_FUNC_REPEATS = th_trace_type("TRACE_FUNC_REPEATS");
 }
 
-static void th_events_load(void)
+/* An event's name and what prints it (read when first needed). */
+static void th_event_names(struct th_tevent *e)
 {
-	long o_list = th_member("trace_event_call", "list");
 	long o_ev = th_member("trace_event_call", "event");
 	long o_name = th_member("trace_event_call", "name");
 	long o_flags = th_member("trace_event_call", "flags");
-	long o_type = th_member("trace_event", "type");
 	long o_funcs = th_member("trace_event", "funcs");
 	long o_trace = th_member("trace_event_functions", "trace");
 	long fl_tp = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
-	ulong head = th_symbol("ftrace_events");
 	ulong s_kp = th_symbol("print_kprobe_event");
 	ulong s_krp = th_symbol("print_kretprobe_event");
 	ulong s_se = th_symbol("print_syscall_enter");
 	ulong s_sx = th_symbol("print_syscall_exit");
+	ulong call = e->call, funcs = 0, fn = 0, np = 0;
+	int flags = 0;
+
+	e->named = TRUE;
+	th_read_int(call + o_flags, &flags, "trace_event_call.flags");
+	th_read_ulong(call + o_name, &np, "trace_event_call.name");
+	if (flags & fl_tp)	/* name is tp->name */
+		th_read_ulong(np, &np, "tracepoint.name");
+	th_read_str(np, e->name, sizeof(e->name));
+	if (!(flags & fl_tp))
+		th_ftrace_ent_probe(call, e->name, e->type);
+	if (o_funcs >= 0 && o_trace >= 0 &&
+	    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") && funcs)
+		th_read_ulong(funcs + o_trace, &fn, "funcs->trace");
+	if (fn && fn == s_kp)
+		e->kind = TH_EK_KPROBE;
+	else if (fn && fn == s_krp)
+		e->kind = TH_EK_KRETPROBE;
+	else if (fn && fn == s_se)
+		e->kind = TH_EK_SYS_ENTER;
+	else if (fn && fn == s_sx)
+		e->kind = TH_EK_SYS_EXIT;
+	else
+		e->kind = TH_EK_TRACEPOINT;
+}
+
+/*
+ * Every event's type from ftrace_events (a thousand and more: one read
+ * each); names and printers are read when an event is first printed or
+ * asked for, except for the low types: the kernel's own entries have
+ * their enum trace_type values there (below __TRACE_LAST_TYPE, where
+ * dynamic types start), and T comes from their names.
+ */
+#define TH_EV_EAGER	64
+
+static void th_events_load(void)
+{
+	long o_list = th_member("trace_event_call", "list");
+	long o_ev = th_member("trace_event_call", "event");
+	long o_type = th_member("trace_event", "type");
+	ulong head = th_symbol("ftrace_events");
 	struct th_walk w;
 	long i;
 
@@ -162,35 +202,16 @@ static void th_events_load(void)
 	th_evs = calloc(w.n ? w.n : 1, sizeof(*th_evs));
 	for (i = 0; i < w.n; i++) {
 		struct th_tevent *e = &th_evs[th_nevs];
-		ulong call = w.ent[i] - o_list, funcs = 0, fn = 0, np = 0;
-		int type = 0, flags = 0;
+		ulong call = w.ent[i] - o_list;
+		int type = 0;
 
 		if (!th_read_int(call + o_ev + o_type, &type, "event.type") ||
 		    type <= 0 || type > 65535)
 			continue;
 		e->type = type;
 		e->call = call;
-		th_read_int(call + o_flags, &flags, "trace_event_call.flags");
-		th_read_ulong(call + o_name, &np, "trace_event_call.name");
-		if (flags & fl_tp)	/* name is tp->name */
-			th_read_ulong(np, &np, "tracepoint.name");
-		th_read_str(np, e->name, sizeof(e->name));
-		if (!(flags & fl_tp))
-			th_ftrace_ent_probe(call, e->name, type);
-		if (o_funcs >= 0 && o_trace >= 0 &&
-		    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") &&
-		    funcs)
-			th_read_ulong(funcs + o_trace, &fn, "funcs->trace");
-		if (fn && fn == s_kp)
-			e->kind = TH_EK_KPROBE;
-		else if (fn && fn == s_krp)
-			e->kind = TH_EK_KRETPROBE;
-		else if (fn && fn == s_se)
-			e->kind = TH_EK_SYS_ENTER;
-		else if (fn && fn == s_sx)
-			e->kind = TH_EK_SYS_EXIT;
-		else
-			e->kind = TH_EK_TRACEPOINT;
+		if (type < TH_EV_EAGER)
+			th_event_names(e);
 		if (th_ev_idx[type] < 0)
 			th_ev_idx[type] = th_nevs;
 		th_nevs++;
@@ -201,11 +222,16 @@ static void th_events_load(void)
 
 static struct th_tevent *th_event(unsigned type)
 {
+	struct th_tevent *e;
+
 	if (th_nevs < 0)
 		th_events_load();
 	if (type > 65535 || th_ev_idx[type] < 0)
 		return NULL;
-	return &th_evs[th_ev_idx[type]];
+	e = &th_evs[th_ev_idx[type]];
+	if (!e->named)
+		th_event_names(e);
+	return e;
 }
 
 const char *th_event_name(unsigned type)
