@@ -54,10 +54,11 @@ def cpu_model():
 class Session:
     """One crash process: extend, one command, peak RSS."""
 
-    def __init__(self, manifest, so, tmp):
+    def __init__(self, manifest, so, tmp, vmlinux=None):
         self.m = manifest
         self.so = so
         self.tmp = tmp
+        self.vmlinux = vmlinux or manifest["vmlinux"]
         if self.m.get("chroot"):
             raise SystemExit("bench: %s's dumps open in a chroot's crash; "
                              "bench the host suite" % self.m["suite"])
@@ -80,7 +81,7 @@ class Session:
         with open(os.path.join(d, "cmds"), "w") as f:
             f.write("\n".join(lines) + "\n")
         la = loadavg()
-        p = subprocess.run(self.m["crash"] + ["-s", self.m["vmlinux"],
+        p = subprocess.run(self.m["crash"] + ["-s", self.vmlinux,
                                               self.m["vmcore"], "-i",
                                               os.path.join(d, "cmds")],
                            stdin=subprocess.DEVNULL, capture_output=True,
@@ -187,6 +188,15 @@ def main():
                           note="big buffer", repeat=2)
     R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
                             note="small buffer (events)", repeat=2)
+    # The same with the vmlinux copy that has a .gdb_index section (made by
+    # gdb-add-index; the tests make it, tests/thlib.py): gdb's symbol
+    # searches, most of a first command's time, go through the index.
+    indexed = big_m["vmlinux"] + ".indexed"
+    if os.path.exists(indexed):
+        R["n50idx"] = measure(Session(big_m, so, tmp, indexed),
+                              "ftrace trace -n 50", a.runs,
+                              note="big buffer, gdb-indexed vmlinux",
+                              repeat=2)
     sitesout = os.path.join(tmp, "sites.out")
     R["sites"] = measure(big, "ftrace sites -a", a.runs, out=sitesout,
                          note="every dyn_ftrace record")
@@ -244,6 +254,9 @@ def main():
     row("`ftrace trace -n 50` (small: events), first command",
         R["n50small"], "< 0.2")
     row2("`ftrace trace -n 50` (small), again", R["n50small"], "< 0.2")
+    if "n50idx" in R:
+        row("`ftrace trace -n 50` (big), first command, vmlinux with "
+            "a .gdb_index", R["n50idx"], "(information)")
     row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
     row("`hooks`", R["hooks"], "< 5")
     w("")
@@ -255,6 +268,8 @@ def main():
     w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
       "and idle; with the command:" % (base_hwm >> 10))
     for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
+        if k not in R:
+            continue
         w("  - `%s`%s: %d MB (%+d MB)"
           % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
              else "", R[k]["hwm_kb"] >> 10,
