@@ -197,6 +197,9 @@ def _get(key):
 @pytest.fixture
 def dump(dump_key):
     d = get_dump(dump_key)
+    # its session may still be running in the pool: wait for it (or run
+    # it now), so that a dump crash cannot open fails or xfails here
+    d.prefetch()
     if d.error is not None:
         _xfail_unopenable(dump_key, d.error)
         pytest.fail("dump %s: %s" % (d.id, d.error), pytrace=False)
