@@ -3,17 +3,29 @@
  * Input: byte 0 selects the layout (bit 0: big endian, bit 1: 4-byte
  * local_t, bits 2-3: data capacity = all the bytes given, 4080, 16 or 0);
  * the rest is the buffer_data_page.
+ * Differential: rb_iter_next_quick() (the inline fast path for plain data
+ * records), falling back to rb_iter_next(), yields exactly the records of
+ * rb_iter_next() alone.
  */
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include "ringbuf.h"
+
+static int same(const struct rb_event *a, const struct rb_event *b)
+{
+	return a->kind == b->kind && a->offset == b->offset &&
+	       a->type_len == b->type_len && a->delta == b->delta &&
+	       a->ts == b->ts && a->payload == b->payload &&
+	       a->len == b->len && a->size == b->size;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t caps[] = { (size_t)-1, 4080, 16, 0 };
 	struct rb_page pg;
-	struct rb_iter it;
-	struct rb_event ev;
+	struct rb_iter it, qit;
+	struct rb_event ev, qev;
 	volatile unsigned sum = 0;
 	int ls, be, n = 0;
 	size_t off, cap, i;
@@ -32,7 +44,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	(void)sum;
 	rb_iter_init(&it, &pg);
-	while (rb_iter_next(&it, &ev) == 1) {
+	rb_iter_init(&qit, &pg);
+	for (;;) {
+		int r, q;
+
+		memset(&ev, 0, sizeof(ev));
+		memset(&qev, 0, sizeof(qev));
+		r = rb_iter_next(&it, &ev);
+		q = rb_iter_next_quick(&qit, &qev) ? 1 :
+		    rb_iter_next(&qit, &qev);
+		if (q != r || (r == 1 && !same(&ev, &qev)) ||
+		    qit.off != it.off || qit.ts != it.ts ||
+		    qit.done != it.done)
+			__builtin_trap();
+		if (r != 1)
+			break;
 		/* Every record is within the committed bytes ... */
 		if (ev.offset > pg.commit || ev.size > pg.commit - ev.offset)
 			__builtin_trap();
