@@ -286,7 +286,15 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 				if (c->ev.len >= 8 &&
 				    th_sel_event(s, c->ev.payload)) {
 					if (skip > 0) {
+						/* as "cat trace" saw it: its
+						 * CPU started, its index
+						 * counted (test_cpu_buff_start
+						 * annotates only what follows) */
 						skip--;
+						t.idx++;
+						if (c->cpu < 64)
+							t.started |=
+							    1UL << c->cpu;
 					} else {
 						t.cpu = c->cpu;
 						t.ts = c->ev.ts;
