@@ -72,6 +72,15 @@ def pytest_generate_tests(metafunc):
                              ids=["-".join(k) for k in sel])
 
 
+def _dump_key(item):
+    """The (suite, scenario, variant) a test item is parametrized with."""
+    cs = getattr(item, "callspec", None)
+    if not cs:
+        return None
+    return getattr(cs, "funcargs", {}).get("dump_key") or \
+        cs.params.get("dump_key")
+
+
 def pytest_collection_modifyitems(items):
     """Order for the worker pool: first the tests that need no dump (their
     work runs in pytest's thread while the pool opens the dumps), then the
@@ -94,14 +103,8 @@ def pytest_collection_finish(session):
     (default: number of CPUs) at a time."""
     keys = []
     for item in session.items:
-        cs = getattr(item, "callspec", None)
-        k = None
-        if cs:
-            k = getattr(cs, "funcargs", {}).get("dump_key") or \
-                cs.params.get("dump_key")
-        if not isinstance(k, tuple):
-            continue
-        if k and k not in keys:
+        k = _dump_key(item)
+        if isinstance(k, tuple) and k not in keys:
             keys.append(k)
     if session.config.option.collectonly:
         return
@@ -144,8 +147,7 @@ def pytest_collection_finish(session):
         thlib._pool.submit(d.prefetch)
     for item in session.items:
         bg = getattr(getattr(item, "function", None), "th_background", None)
-        cs = getattr(item, "callspec", None)
-        key = cs.params.get("dump_key") if cs else None
+        key = _dump_key(item)
         if bg and isinstance(key, tuple):
             d = _dumps.get(key)
             if d is not None and not isinstance(d, Exception):

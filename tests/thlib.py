@@ -133,6 +133,7 @@ def indexed_vmlinux(path):
         return _indexed[path]
     st = os.stat(path)
     key = "%d %d\n" % (st.st_size, st.st_mtime_ns)
+    fast_key = "fast-2 " + key      # (bumped when the recipe changes)
     out = path + ".fast"
     stamp = out + ".src"
     # (vmlinux.indexed: the index-only copy of earlier rounds; reused as
@@ -152,9 +153,9 @@ def indexed_vmlinux(path):
         _indexed[path] = path
         return path
 
-    if not fresh(out, "fast-2 " + key):
+    if not fresh(out, fast_key):
         with fixture.Lock(out + ".lock"):
-            if not fresh(out, "fast-2 " + key):
+            if not fresh(out, fast_key):
                 tmp = out + ".tmp"
                 start = older if fresh(older, key) else path
                 if subprocess.run(["cp", "--reflink=auto", start, tmp]
@@ -174,7 +175,7 @@ def indexed_vmlinux(path):
                     return fail(p.stderr.strip() or "hide-line-tables")
                 os.rename(tmp, out)
                 with open(stamp, "w") as f:
-                    f.write("fast-2 " + key)
+                    f.write(fast_key)
     _indexed[path] = out
     return out
 
