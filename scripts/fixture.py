@@ -208,12 +208,23 @@ class Suite:
         most every RELEASE_TTL seconds (the answer is remembered, so a warm
         run needs no network); offline, the remembered answer is used."""
         memo = os.path.join(CACHE, "suites", self.name + ".release")
+        rel = self._remembered(memo, refresh)
+        if rel:
+            return rel
+        # one apt-get update per suite at a time (fixtures build two at a
+        # time, and apt's own lock would fail the second)
+        with Lock(memo + ".lock"):
+            return self._remembered(memo, refresh) or \
+                self._resolve_release(memo)
+
+    def _remembered(self, memo, refresh):
         if not refresh and os.path.exists(memo) and \
                 (OFFLINE or time.time() - os.path.getmtime(memo)
                  < RELEASE_TTL):
-            rel = open(memo).read().strip()
-            if rel:
-                return rel
+            return open(memo).read().strip() or None
+        return None
+
+    def _resolve_release(self, memo):
         try:
             if OFFLINE:
                 raise FixtureError("TRACEHUNT_OFFLINE is set")
@@ -780,9 +791,12 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
                           "elf" if v == "elf" else "kdump-zlib"))
     boot_and_dump(vmlinuz, initrd, work, variant == "kaslr", dumps,
                   timeout)
+    vmcoreinfo = None
     if "filtered" in variants:
-        make_filtered(suite, vmlinux, os.path.join(work, "vmcore.elf"),
-                      os.path.join(work, "vmcore.filtered"))
+        vmcoreinfo = make_filtered(suite, vmlinux,
+                                   os.path.join(work, "vmcore.elf"),
+                                   os.path.join(work, "vmcore.filtered"),
+                                   os.path.join(work, "console.log"))
         if "elf" not in variants:
             os.unlink(os.path.join(work, "vmcore.elf"))
     with open(os.path.join(work, "truth.raw"), "rb") as f:
@@ -813,6 +827,8 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
                             "kdump-zlib (makedumpfile -c -d 31)"}.get(
                                 v, "kdump-zlib"),
             "kaslr": v == "kaslr",
+            # (filtered: the VMCOREINFO makedumpfile was given)
+            "vmcoreinfo": vmcoreinfo if v == "filtered" else None,
             # The crash that opens this dump (the suite's own unless
             # CRASH_SUITE says otherwise).
             "crash_suite": crash_suite.name,
@@ -836,12 +852,76 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
     shutil.rmtree(work, ignore_errors=True)
 
 
-def make_filtered(suite, vmlinux, elf, dest):
+def make_filtered(suite, vmlinux, elf, dest, console):
     """makedumpfile -c -d 31 (what customers usually send), with the
-    suite's own makedumpfile."""
+    suite's own makedumpfile and the kernel's own VMCOREINFO note, taken
+    out of the ELF dump where the guest said it is (CONSOLE's
+    "@@TH-VMCOREINFO PHYS SIZE" line, from /sys/kernel/vmcoreinfo), as
+    kdump's makedumpfile finds it in /proc/vmcore.  "makedumpfile -g"
+    derives one from the vmlinux only when the guest has none: the derived
+    one lacks the page-type values (NUMBER(PAGE_SLAB_MAPCOUNT_VALUE), ...)
+    the kernel exports, and makedumpfile then takes in-use slab pages of
+    6.12 and 7.2 (page types in the top byte since 6.12) for free ones.
+    Returns where the VMCOREINFO came from."""
     log("makedumpfile -c -d 31 (%s)" % suite.name)
+    info = dest + ".vmcoreinfo"
+    source = "guest"
+    try:
+        with open(info, "wb") as f:
+            f.write(guest_vmcoreinfo(elf, console))
+    except FixtureError as e:
+        log("%s; makedumpfile -g derives one from the vmlinux" % e)
+        info = vmcoreinfo_of(suite, vmlinux)
+        source = "makedumpfile -g"
     with elf_phdrs_after_ehdr(elf):
-        _makedumpfile(suite, vmlinux, elf, dest)
+        _makedumpfile(suite, info, elf, dest)
+    if source == "guest":
+        os.unlink(info)
+    return source
+
+
+def guest_vmcoreinfo(elf, console):
+    """The text of the VMCOREINFO note at the physical address the guest
+    printed on CONSOLE, read from ELF's PT_LOAD segments."""
+    import struct
+    m = None
+    try:
+        with open(console, errors="replace") as f:
+            m = re.search(r"@@TH-VMCOREINFO (?:0x)?([0-9a-f]+) "
+                          r"(?:0x)?([0-9a-f]+)", f.read())
+    except OSError:
+        pass
+    if not m:
+        raise FixtureError("the guest printed no /sys/kernel/vmcoreinfo")
+    phys, size = int(m.group(1), 16), int(m.group(2), 16)
+    with open(elf, "rb") as f:
+        eh = f.read(64)
+        if eh[:4] != b"\x7fELF" or eh[4] != 2:
+            raise FixtureError("%s is not an ELF64 dump" % elf)
+        phoff, = struct.unpack_from("<Q", eh, 32)
+        phentsize, phnum = struct.unpack_from("<HH", eh, 54)
+        f.seek(phoff)
+        ph = f.read(phentsize * phnum)
+        for i in range(phnum):
+            if len(ph) < (i + 1) * phentsize or phentsize < 56:
+                break
+            p_type, _, p_off, _, p_paddr, p_filesz = \
+                struct.unpack_from("<IIQQQQ", ph, i * phentsize)
+            if p_type != 1 or not p_paddr <= phys < p_paddr + p_filesz:
+                continue
+            f.seek(p_off + phys - p_paddr)
+            note = f.read(min(size, p_paddr + p_filesz - phys))
+            if len(note) < 12:
+                break
+            namesz, descsz, _ = struct.unpack_from("<III", note)
+            off = 12 + ((namesz + 3) & ~3)
+            if note[12:12 + namesz].rstrip(b"\0") != b"VMCOREINFO" or \
+                    off + descsz > len(note):
+                raise FixtureError("no VMCOREINFO note at %#x in %s"
+                                   % (phys, elf))
+            return note[off:off + descsz].rstrip(b"\0") + b"\n"
+    raise FixtureError("%s has no memory at %#x (the VMCOREINFO note)"
+                       % (elf, phys))
 
 
 class elf_phdrs_after_ehdr:
@@ -893,21 +973,27 @@ def vmcoreinfo_of(suite, vmlinux):
     info = os.path.join(os.path.dirname(vmlinux), "vmcoreinfo")
     if os.path.exists(info):
         return info
+    with Lock(info + ".lock"):      # (fixtures build two at a time)
+        if not os.path.exists(info):
+            _vmcoreinfo(suite, vmlinux, info)
+    return info
+
+
+def _vmcoreinfo(suite, vmlinux, info):
     log("makedumpfile -g (VMCOREINFO of %s, once per kernel)"
         % os.path.basename(os.path.dirname(vmlinux)))
     _suite_cmd(suite, "makedumpfile -g %s.part -x %s"
                % (shlex.quote(info), shlex.quote(vmlinux)),
                info + ".err", [os.path.dirname(vmlinux)])
     os.rename(info + ".part", info)
-    return info
 
 
-def _makedumpfile(suite, vmlinux, elf, dest):
-    info = vmcoreinfo_of(suite, vmlinux)
+def _makedumpfile(suite, info, elf, dest):
     _suite_cmd(suite, "makedumpfile -c -d 31 -i %s %s %s"
                % tuple(shlex.quote(x) for x in (info, elf, dest)),
-               dest + ".err", [os.path.dirname(vmlinux),
-                               os.path.dirname(elf)])
+               dest + ".err", sorted({os.path.dirname(info),
+                                      os.path.dirname(elf),
+                                      os.path.dirname(dest)}))
     os.unlink(dest + ".err")
 
 

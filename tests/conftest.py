@@ -7,15 +7,12 @@ import resource
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import thlib  # noqa: E402
-
-_dumps = {}
-
 
 def _xfail_unopenable(key, err):
     """Not ours: the suite's makedumpfile (-d 31) left out pages crash
@@ -29,12 +26,7 @@ def _xfail_unopenable(key, err):
         return
     # only when the same boot's unfiltered ELF dump opens: the filtering,
     # not the dump or the extension, is what crash cannot get past
-    elf = _dumps.get((key[0], key[1], "elf"))
-    if elf is None:
-        try:
-            elf = get_dump((key[0], key[1], "elf"))
-        except BaseException:
-            return
+    elf = _future((key[0], key[1], "elf")).result()
     if isinstance(elf, Exception):
         return
     elf.prefetch()          # no-op when this session already opened it
@@ -46,16 +38,32 @@ def _xfail_unopenable(key, err):
 
 
 _dumps_lock = threading.RLock()
+# key -> Future of its Dump (or of the exception that stopped it): built by
+# the session's builders (pytest_collection_finish) or, for a key nobody
+# scheduled, by the first thread that asks.
+_builds = {}
+
+
+def _open(key):
+    try:
+        return thlib.Dump(*key)
+    except (thlib.fixture.FixtureError, thlib.DumpError) as e:
+        return e
+
+
+def _future(key):
+    with _dumps_lock:       # (tests marked @background run in threads)
+        fut = _builds.get(key)
+        mine = fut is None
+        if mine:
+            fut = _builds[key] = Future()
+    if mine:
+        fut.set_result(_open(key))
+    return fut
 
 
 def get_dump(key):
-    with _dumps_lock:       # (tests marked @background run in threads)
-        if key not in _dumps:
-            try:
-                _dumps[key] = thlib.Dump(*key)
-            except (thlib.fixture.FixtureError, thlib.DumpError) as e:
-                _dumps[key] = e
-        d = _dumps[key]
+    d = _future(key).result()
     if isinstance(d, Exception):
         _xfail_unopenable(key, d)
         pytest.fail("fixture %s: %s" % ("-".join(key), d), pytrace=False)
@@ -81,31 +89,70 @@ def _dump_key(item):
         cs.params.get("dump_key")
 
 
+def _build_order(keys):
+    """The order the builders take the fixtures in: round-robin over the
+    suites (one suite's chroot and kernel download overlap another's
+    boots), the boots first (kdump, kaslr), then the elf and filtered
+    siblings a kdump boot already made."""
+    rounds = []
+    for sibling in (False, True):
+        per_suite = {}
+        for k in keys:
+            if (k[2] in ("elf", "filtered")) == sibling:
+                per_suite.setdefault(k[0], []).append(k)
+        lists = list(per_suite.values())
+        while any(lists):
+            for one in lists:
+                if one:
+                    rounds.append(one.pop(0))
+    return rounds
+
+
+_order = []
+
+
 def pytest_collection_modifyitems(items):
-    """Order for the worker pool: first the tests that need no dump (their
-    work runs in pytest's thread while the pool opens the dumps), then the
-    tests that read the dumps' sessions, last the ones whose work the pool
-    does after every dump (@thlib.background, the damaged-dump matrix).
-    Stable: files and parameters keep their order inside each group."""
+    """Order for the pipeline: first the tests that need no dump (they run
+    in pytest's thread while the builders boot the first guests), then the
+    tests of each dump in the order the dumps are built, last the ones
+    whose work the pool does after every dump (@thlib.background, the
+    damaged-dump matrix).  Stable: files and parameters keep their order
+    inside each group."""
+    keys = []
+    for item in items:
+        k = _dump_key(item)
+        if isinstance(k, tuple) and k not in keys:
+            keys.append(k)
+    _order[:] = _build_order(keys)
+    rank = {k: i for i, k in enumerate(_order)}
+
     def group(item):
         f = getattr(item, "function", None)
         if getattr(f, "th_background", None) or \
                 getattr(f, "th_pool_starter", None):
-            return 2
-        cs = getattr(item, "callspec", None)
-        return 1 if cs and "dump_key" in cs.params else 0
+            return (2, 0)
+        k = _dump_key(item)
+        if isinstance(k, tuple):
+            return (1, rank[k])
+        return (0, 0)
     items.sort(key=group)
 
 
+_builders = None
+_so_lock = threading.Lock()
+_built = []         # (line, seconds) per fixture, for the summary
+_t_built = []
+
+
 def pytest_collection_finish(session):
-    """Build every selected fixture (one at a time: a TCG guest already
-    uses both cores), then open each dump in crash, TRACEHUNT_JOBS
-    (default: number of CPUs) at a time."""
-    keys = []
-    for item in session.items:
-        k = _dump_key(item)
-        if isinstance(k, tuple) and k not in keys:
-            keys.append(k)
+    """Start the pipeline: TRACEHUNT_BUILDERS (default 2: a TCG guest keeps
+    about one core busy) threads build the fixtures in _order; as each is
+    ready its crash session, then its @thlib.background tests, go to the
+    session's worker pool (TRACEHUNT_JOBS, default the number of CPUs);
+    after the last one, the pool starters (the damaged-dump matrix).
+    pytest's thread meanwhile runs the tests, each waiting only for the
+    dump it reads."""
+    global _builders
     if session.config.option.collectonly:
         return
     for item in session.items:
@@ -113,59 +160,82 @@ def pytest_collection_finish(session):
                           None)
         if starter:
             thlib.early(starter)
-    if not keys:
-        return
-    tr = session.config.pluginmanager.get_plugin("terminalreporter")
-    t0 = time.time()
-    dumps = []
-    for k in keys:
-        t = time.time()
-        d = _get(k)
-        if tr:
-            tr.write_line("fixture %-32s %s (%.0f s)" % (
-                "-".join(k), "error" if isinstance(d, Exception) else "ok",
-                time.time() - t))
-        if not isinstance(d, Exception):
-            dumps.append(d)
-    t1 = time.time()
-    # Per-suite extension builds first (make is not safe to run twice on
-    # one tree at once).
-    for s in sorted(set(d.suite for d in dumps)):
-        try:
-            thlib.so_for(s)
-        except thlib.DumpError as e:
-            for d in dumps:
-                if d.suite == s:
-                    d.error = e
-    # Every dump's session, then the slow tests marked @thlib.background,
-    # go to one pool; pytest's thread goes on with the tests meanwhile
-    # and waits only for what a test reads.
     jobs = int(os.environ.get("TRACEHUNT_JOBS") or os.cpu_count() or 1)
     thlib._pool = ThreadPoolExecutor(max_workers=jobs,
                                      thread_name_prefix="th")
-    for d in dumps:
-        thlib._pool.submit(d.prefetch)
+    background = {}
+    starters = []
     for item in session.items:
-        bg = getattr(getattr(item, "function", None), "th_background", None)
+        f = getattr(item, "function", None)
+        bg = getattr(f, "th_background", None)
         key = _dump_key(item)
         if bg and isinstance(key, tuple):
-            d = _dumps.get(key)
-            if d is not None and not isinstance(d, Exception):
-                thlib.start_background(bg[0], bg[1], d)
-    started = set()
-    for item in session.items:
-        st = getattr(getattr(item, "function", None), "th_pool_starter",
-                     None)
-        if st and st not in started:
-            started.add(st)
+            background.setdefault(key, []).append(bg)
+        st = getattr(f, "th_pool_starter", None)
+        if st and st not in starters:
+            starters.append(st)
+    keys = list(_order)
+    if not keys:
+        for st in starters:
             st()
+        return
+    with _dumps_lock:
+        for k in keys:
+            _builds.setdefault(k, Future())
+    left = [len(keys)]
+    left_lock = threading.Lock()
+    t0 = time.time()
+
+    def one(k):
+        t = time.time()
+        d = None
+        try:
+            d = _open(k)
+            if not isinstance(d, Exception):
+                # make is not safe twice on one tree at once
+                with _so_lock:
+                    try:
+                        thlib.so_for(d.suite)
+                    except thlib.DumpError as e:
+                        d.error = e
+        except BaseException as e:      # never leave a test waiting
+            d = e
+        finally:
+            _builds[k].set_result(d)
+        _built.append("fixture %-32s %s (%.0f s)" % (
+            "-".join(k), "error" if isinstance(d, Exception) else "ok",
+            time.time() - t))
+        if not isinstance(d, Exception):
+            thlib._pool.submit(d.prefetch)
+            for f, names in background.get(k, ()):
+                thlib.start_background(f, names, d)
+        with left_lock:
+            left[0] -= 1
+            last = left[0] == 0
+        if last:
+            _t_built.append(time.time() - t0)
+            for st in starters:
+                st()
+
+    builders = int(os.environ.get("TRACEHUNT_BUILDERS") or 2)
+    _builders = ThreadPoolExecutor(max_workers=builders,
+                                   thread_name_prefix="th-build")
+    for k in keys:
+        _builders.submit(one, k)
+    tr = session.config.pluginmanager.get_plugin("terminalreporter")
     if tr:
-        tr.write_line("fixtures ready in %.0f s; crash opens %d dumps, %d "
-                      "at a time, while the tests run" % (
-                          t1 - t0, len(dumps), jobs))
+        tr.write_line("tracehunt: %d fixtures, built (or found in the cache) "
+                      "%d at a time; crash opens each as it is ready, %d at "
+                      "a time, while the tests run" % (len(keys), builders,
+                                                       jobs))
 
 
 def pytest_sessionfinish(session):
+    if _builders is not None:
+        _builders.shutdown(wait=True, cancel_futures=True)
+        for fut in _builds.values():    # (cancelled: nobody waits now)
+            if not fut.done():
+                fut.set_result(thlib.DumpError("not built"))
     if thlib._pool is not None:
         thlib._pool.shutdown(wait=True, cancel_futures=True)
 
@@ -177,6 +247,12 @@ _load0 = os.getloadavg()
 def pytest_terminal_summary(terminalreporter):
     """Where the time went: wall, CPU of every process the tests started,
     crash sessions, and the load (the machine may be shared)."""
+    for line in _built:
+        terminalreporter.write_line(line)
+    if _t_built:
+        terminalreporter.write_line("tracehunt: every fixture ready %.0f s "
+                                    "after the start of the tests"
+                                    % _t_built[0])
     me = resource.getrusage(resource.RUSAGE_SELF)
     ch = resource.getrusage(resource.RUSAGE_CHILDREN)
     terminalreporter.write_line(
@@ -187,13 +263,6 @@ def pytest_terminal_summary(terminalreporter):
             ch.ru_stime, me.ru_utime + me.ru_stime, ch.ru_utime +
             ch.ru_stime, thlib.crash_sessions, os.cpu_count() or 1,
             _load0[0], os.getloadavg()[0]))
-
-
-def _get(key):
-    try:
-        return get_dump(key)
-    except BaseException as e:      # pytest.fail outside a test
-        return e
 
 
 @pytest.fixture
