@@ -121,6 +121,53 @@ static void th_tc_put(const char *key, long val)
 	th_tc_slot[h] = ++th_tc_n;
 }
 
+/*
+ * gdb (crash 8's gdb 10, without an index) finds a struct tag by scanning
+ * the static partial symbols of every compile unit not yet expanded, one
+ * by one: 25-30 ms per type on a distro vmlinux before the unit that
+ * defines it is even read.  Expanded units are searched first.  So before
+ * the first lookup of a type defined in one .c file only, the unit of a
+ * function of that file is expanded by address ("info line *ADDR": an
+ * address-map lookup, no name scan); the type is then found there.  A
+ * hint only: a function the kernel lacks, or a type that moved, costs the
+ * ordinary search, the offsets still come from the debuginfo.
+ */
+static struct th_cu_hint {
+	const char *type;	/* struct defined in one .c file */
+	const char *fn;		/* a function of that file */
+	int done;
+} th_cu_hints[] = {
+	/* kernel/trace/ring_buffer.c */
+	{ "trace_buffer", "ring_buffer_read_page", 0 },
+	{ "ring_buffer", "ring_buffer_read_page", 0 },	/* before v5.6 */
+	/* kernel/trace/trace.c (trace_sched_switch.c since v6.8, with
+	 * trace_find_cmdline) */
+	{ "saved_cmdlines_buffer", "trace_find_cmdline", 0 },
+};
+
+static void th_cu_hint(const char *sname)
+{
+	char cmd[64];
+	FILE *f;
+	ulong addr;
+	size_t i;
+
+	for (i = 0; i < sizeof(th_cu_hints) / sizeof(th_cu_hints[0]); i++) {
+		struct th_cu_hint *h = &th_cu_hints[i];
+
+		if (h->done || strcmp(h->type, sname) != 0)
+			continue;
+		h->done = TRUE;
+		addr = th_symbol(h->fn);
+		if (!addr || !(f = tmpfile()))
+			return;
+		snprintf(cmd, sizeof(cmd), "info line *0x%lx", addr);
+		gdb_pass_through(cmd, f, GNU_RETURN_ON_ERROR);
+		fclose(f);
+		return;
+	}
+}
+
 long th_member(const char *sname, const char *mname)
 {
 	char key[128];
@@ -129,6 +176,7 @@ long th_member(const char *sname, const char *mname)
 	snprintf(key, sizeof(key), "%s.%s", sname, mname);
 	if (th_tc_get(key, &v))
 		return v;
+	th_cu_hint(sname);
 	v = MEMBER_OFFSET((char *)sname, (char *)mname);
 	if (v < 0)
 		v = -1;
@@ -144,6 +192,7 @@ long th_size(const char *sname)
 	snprintf(key, sizeof(key), "%s#size", sname);
 	if (th_tc_get(key, &v))
 		return v;
+	th_cu_hint(sname);
 	v = STRUCT_SIZE((char *)sname);
 	if (v < 0)
 		v = -1;
