@@ -235,9 +235,12 @@ def test_killed_dump_leaves_no_file(dump):
     so = thlib.so_for(dump.suite)
     cmdfile = tempfile.NamedTemporaryFile("w", dir=d, suffix=".cmds",
                                           delete=False)
-    # dump the same buffer many times over: keeps crash writing
-    cmdfile.write("extend %s\n" % so +
-                  "ftrace dump -f -t %s\n" % path * 200 + "exit\n")
+    # dump the same buffer many times over, each to a file of its own
+    # (FILE.N): keeps crash writing, and any write caught in the act
+    # counts, not only the first
+    cmdfile.write("extend %s\n" % so + "".join(
+        "ftrace dump -f -t %s.%d\n" % (path, n) for n in range(200)) +
+        "exit\n")
     cmdfile.close()
     argv = dump.crash_argv(["-s", dump.vmlinux(),
                             dump.manifest["vmcore"], "-i", cmdfile.name],
@@ -245,15 +248,19 @@ def test_killed_dump_leaves_no_file(dump):
     p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
-    seen_tmp = False
+    caught = tmp = None     # FILE.N whose FILE.N.tmpXXXXXX was seen
+    base = os.path.basename(path) + "."
     try:
         deadline = time.time() + 300
         while time.time() < deadline and p.poll() is None:
-            tmps = [f for f in os.listdir(d)
-                    if f.startswith(os.path.basename(path) + ".tmp")]
-            if tmps and not os.path.exists(path):
-                p.send_signal(signal.SIGKILL)
-                seen_tmp = True
+            for f in os.listdir(d):
+                if f.startswith(base) and ".tmp" in f:
+                    final = os.path.join(d, f[:f.index(".tmp")])
+                    if not os.path.exists(final):
+                        p.send_signal(signal.SIGKILL)
+                        caught, tmp = final, os.path.join(d, f)
+                        break
+            if caught:
                 break
             time.sleep(0.0005)
     finally:
@@ -261,8 +268,9 @@ def test_killed_dump_leaves_no_file(dump):
             p.kill()
         p.wait()
         os.unlink(cmdfile.name)
-    assert seen_tmp, "the dump's temporary file was never seen"
-    assert not os.path.exists(path)
+    assert caught, "no dump's temporary file was ever seen"
+    # (unless the write ended, and renamed its file, just before the kill)
+    assert not os.path.exists(caught) or not os.path.exists(tmp)
     for f in os.listdir(d):
         if f.startswith(os.path.basename(path)):
             os.unlink(os.path.join(d, f))
