@@ -25,9 +25,10 @@ import re
 import shlex
 import shutil
 import socket
-import tarfile
+import struct
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 
@@ -883,7 +884,6 @@ def make_filtered(suite, vmlinux, elf, dest, console):
 def guest_vmcoreinfo(elf, console):
     """The text of the VMCOREINFO note at the physical address the guest
     printed on CONSOLE, read from ELF's PT_LOAD segments."""
-    import struct
     m = None
     try:
         with open(console, errors="replace") as f:
@@ -894,34 +894,48 @@ def guest_vmcoreinfo(elf, console):
     if not m:
         raise FixtureError("the guest printed no /sys/kernel/vmcoreinfo")
     phys, size = int(m.group(1), 16), int(m.group(2), 16)
+    try:
+        off = paddr_to_offset(elf, phys)
+    except ValueError as e:
+        raise FixtureError("the VMCOREINFO note: %s" % e)
     with open(elf, "rb") as f:
-        eh = f.read(64)
-        if eh[:4] != b"\x7fELF" or eh[4] != 2:
-            raise FixtureError("%s is not an ELF64 dump" % elf)
-        phoff, = struct.unpack_from("<Q", eh, 32)
-        phentsize, phnum = struct.unpack_from("<HH", eh, 54)
+        f.seek(off)
+        note = f.read(size)
+    if len(note) >= 12:
+        namesz, descsz, _ = struct.unpack_from("<III", note)
+        at = 12 + ((namesz + 3) & ~3)
+        if note[12:12 + namesz].rstrip(b"\0") == b"VMCOREINFO" and \
+                at + descsz <= len(note):
+            return note[at:at + descsz].rstrip(b"\0") + b"\n"
+    raise FixtureError("no VMCOREINFO note at %#x in %s" % (phys, elf))
+
+
+def elf_loads(path):
+    """PT_LOAD segments of an ELF64 core: (paddr, offset, filesz)."""
+    with open(path, "rb") as f:
+        ehdr = f.read(64)
+        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
+            raise ValueError("%s is not an ELF64 dump" % path)
+        phoff, = struct.unpack_from("<Q", ehdr, 32)
+        phentsize, phnum = struct.unpack_from("<HH", ehdr, 54)
         f.seek(phoff)
         ph = f.read(phentsize * phnum)
-        for i in range(phnum):
-            if len(ph) < (i + 1) * phentsize or phentsize < 56:
-                break
-            p_type, _, p_off, _, p_paddr, p_filesz = \
-                struct.unpack_from("<IIQQQQ", ph, i * phentsize)
-            if p_type != 1 or not p_paddr <= phys < p_paddr + p_filesz:
-                continue
-            f.seek(p_off + phys - p_paddr)
-            note = f.read(min(size, p_paddr + p_filesz - phys))
-            if len(note) < 12:
-                break
-            namesz, descsz, _ = struct.unpack_from("<III", note)
-            off = 12 + ((namesz + 3) & ~3)
-            if note[12:12 + namesz].rstrip(b"\0") != b"VMCOREINFO" or \
-                    off + descsz > len(note):
-                raise FixtureError("no VMCOREINFO note at %#x in %s"
-                                   % (phys, elf))
-            return note[off:off + descsz].rstrip(b"\0") + b"\n"
-    raise FixtureError("%s has no memory at %#x (the VMCOREINFO note)"
-                       % (elf, phys))
+    loads = []
+    if phentsize < 56:
+        return loads
+    for i in range(min(phnum, len(ph) // phentsize)):
+        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack_from(
+            "<IIQQQQ", ph, i * phentsize)
+        if p_type == 1:
+            loads.append((p_paddr, p_offset, p_filesz))
+    return loads
+
+
+def paddr_to_offset(path, paddr):
+    for base, off, size in elf_loads(path):
+        if base <= paddr < base + size:
+            return off + (paddr - base)
+    raise ValueError("physical address %#x is not in %s" % (paddr, path))
 
 
 class elf_phdrs_after_ehdr:

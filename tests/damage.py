@@ -6,32 +6,11 @@ import os
 import re
 import shutil
 import struct
+import sys
 
-
-def elf_loads(path):
-    """PT_LOAD segments of an ELF64 core: (paddr, offset, filesz)."""
-    with open(path, "rb") as f:
-        ehdr = f.read(64)
-        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
-            raise ValueError("%s is not an ELF64 dump" % path)
-        phoff, = struct.unpack_from("<Q", ehdr, 32)
-        phentsize, phnum = struct.unpack_from("<HH", ehdr, 54)
-        f.seek(phoff)
-        ph = f.read(phentsize * phnum)
-    loads = []
-    for i in range(phnum):
-        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack_from(
-            "<IIQQQQ", ph, i * phentsize)
-        if p_type == 1:
-            loads.append((p_paddr, p_offset, p_filesz))
-    return loads
-
-
-def paddr_to_offset(path, paddr):
-    for base, off, size in elf_loads(path):
-        if base <= paddr < base + size:
-            return off + (paddr - base)
-    raise ValueError("physical address %#x is not in %s" % (paddr, path))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "scripts"))
+from fixture import elf_loads, paddr_to_offset  # noqa: E402,F401
 
 
 def copy_dump(src, dst):
