@@ -52,6 +52,10 @@ class FixtureError(Exception):
     pass
 
 
+class BootTimeout(FixtureError):
+    """The guest did not panic within the boot timeout."""
+
+
 def log(msg):
     print("fixture: " + msg, file=sys.stderr, flush=True)
 
@@ -622,7 +626,7 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
                 raise FixtureError("the scenario failed in the guest; "
                                    "console tail:\n%s" % tail(console))
             if time.time() - t0 > timeout:
-                raise FixtureError("the guest did not panic within %d s "
+                raise BootTimeout("the guest did not panic within %d s "
                                    "(TRACEHUNT_BOOT_TIMEOUT); console "
                                    "tail:\n%s" % (timeout, tail(console)))
             time.sleep(0.5)
