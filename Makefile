@@ -34,14 +34,19 @@ $(SO): $(OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -rdynamic $(SANFLAGS) -o $@ $(OBJ) -lelf
 
+# $(call compile,FLAGS): $< to $@; what the compiler said is also kept in
+# $@.log (empty when it said nothing), which test_builds_warning_free reads
+# instead of building everything once more.
+compile = $(CC) $(1) -c -o $@ $< 2>$@.log; s=$$?; cat $@.log >&2; exit $$s
+
 $(OBJDIR)/src/%.o: src/%.c $(wildcard src/*.h) $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D$(TARGET) -Ilib -isystem $(CRASH_INCLUDE) -c -o $@ $<
+	$(call compile,$(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D$(TARGET) -Ilib -isystem $(CRASH_INCLUDE))
 
 # lib/ is crash-free: no defs.h on its include path.
 $(OBJDIR)/lib/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -Ilib -c -o $@ $<
+	$(call compile,$(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -Ilib)
 
 install: $(SO)
 	install -D -m 0644 $(SO) $(DESTDIR)$(EXTDIR)/tracehunt.so
@@ -98,7 +103,8 @@ check: $(SO) unit
 	$(if $(filter 1,$(CHECK_NOFTRACE)),@mkdir -p $(BUILD); \
 	  (MAKEFLAGS= nice -n 10 /usr/bin/python3 scripts/fixture.py noftrace \
 	   --suite bookworm-noftrace >$(BUILD)/noftrace-fixture.log 2>&1 &))
-	MAKEFLAGS= TRACEHUNT_SO=$(abspath $(SO)) $(PYTEST) -q tests $(PYTEST_ARGS)
+	MAKEFLAGS= TRACEHUNT_SO=$(abspath $(SO)) TRACEHUNT_OBJDIR=$(abspath $(OBJDIR)) \
+	  $(PYTEST) -q tests $(PYTEST_ARGS)
 	$(if $(filter 1,$(CHECK_NOFTRACE)),$(MAKE) check-noftrace)
 
 check-host:

@@ -183,7 +183,6 @@ def pytest_collection_modifyitems(items):
 
 
 _builders = None
-_so_lock = threading.Lock()
 _built = []         # a line per fixture, for the summary
 _t_built = []       # (seconds until the last fixture was ready)
 
@@ -243,12 +242,10 @@ def pytest_collection_finish(session):
                               "time; booting it once more" % "-".join(k))
                 d = _open(k)
             if not isinstance(d, Exception):
-                # make is not safe twice on one tree at once
-                with _so_lock:
-                    try:
-                        thlib.so_for(d.suite)
-                    except thlib.DumpError as e:
-                        d.error = e
+                try:
+                    thlib.so_for(d.suite)
+                except thlib.DumpError as e:
+                    d.error = e
         except BaseException as e:      # never leave a test waiting
             d = e
         finally:

@@ -53,14 +53,23 @@ def so_for(suite):
         return SO
     if cs.name in _so_built:
         return _so_built[cs.name]
+    with _so_lock:          # make is not safe twice on one tree at once
+        if cs.name not in _so_built:
+            _so_built[cs.name] = _build_so(cs)
+        return _so_built[cs.name]
+
+
+_so_lock = threading.Lock()
+
+
+def _build_so(cs):
     cs.ensure()
     bdir = os.path.join(SO_BASE, cs.name)
     so = os.path.join(bdir, "tracehunt.so")
     if SAN_LOGDIR:
         bdir += "-chroot"
         so = os.path.join(bdir, "tracehunt.so")
-        _so_built[cs.name] = _san_so_in_chroot(cs, bdir, so)
-        return so
+        return _san_so_in_chroot(cs, bdir, so)
     p = subprocess.run(["make", "-s", "-j%d" % (os.cpu_count() or 1),
                         "CRASH_INCLUDE=" +
                         cs.path("/usr/include/crash"), "BUILD=" + bdir,
@@ -69,7 +78,6 @@ def so_for(suite):
     if p.returncode:
         raise DumpError("building the extension against %s's crash "
                         "failed:\n%s" % (cs.name, p.stderr[-3000:]))
-    _so_built[cs.name] = so
     return so
 
 
@@ -449,6 +457,14 @@ class Dump:
         self.check_inputs()
         so = so or so_for(self.suite)
         outdir = tempfile.mkdtemp(prefix="th-%s-" % self.id)
+        try:
+            return self._run_in(outdir, cmds, so, vmlinux)
+        finally:
+            # the outputs are in memory (or the error says why not); a
+            # make check used to leave 130 of these, up to 26 MB each
+            shutil.rmtree(outdir, ignore_errors=True)
+
+    def _run_in(self, outdir, cmds, so, vmlinux):
         lines = ["extend %s" % so]
         files = {}
         for i, c in enumerate(cmds):
