@@ -311,6 +311,12 @@ def pytest_terminal_summary(terminalreporter):
             ch.ru_stime, me.ru_utime + me.ru_stime, ch.ru_utime +
             ch.ru_stime, thlib.crash_sessions, os.cpu_count() or 1,
             _load0[0], os.getloadavg()[0]))
+    cpu = sorted(thlib.session_cpu, reverse=True)
+    if cpu:
+        terminalreporter.write_line(
+            "tracehunt: the sessions through thlib took %.0f s CPU; the "
+            "costliest: %s" % (sum(c[0] for c in cpu), ", ".join(
+                "%s %.0f s (%d commands)" % (i, c, n) for c, i, n in cpu[:8])))
 
 
 @pytest.fixture

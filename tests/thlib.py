@@ -39,6 +39,8 @@ class DumpError(Exception):
 _so_built = {}
 # crash processes started through Dump (the session summary counts them)
 crash_sessions = 0
+# (CPU seconds, dump id, commands) of each of them
+session_cpu = []
 # Extra crash options a crash turned out to need (see Dump.run).
 _crash_flags = {}
 
@@ -425,11 +427,16 @@ class Dump:
         m = self.manifest
         return m.get("crash_suite", m["suite"])
 
-    def _crash(self, args, binds):
+    def _crash(self, args, binds, ncmds=0):
         global crash_sessions
         crash_sessions += 1
+        fd, ru = tempfile.mkstemp(prefix="th-rusage-")
+        os.close(fd)
         try:
-            return subprocess.run(self.crash_argv(args, binds),
+            # (GNU time: the CPU of crash and what it waited for, for the
+            # summary's list of the costliest sessions)
+            return subprocess.run(["/usr/bin/time", "-f", "%U %S", "-o", ru]
+                                  + self.crash_argv(args, binds),
                                   stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT,
@@ -438,6 +445,14 @@ class Dump:
             raise DumpError("crash did not finish on %s within %d s "
                             "(TRACEHUNT_CRASH_TIMEOUT)" % (self.id,
                                                            CRASH_TIMEOUT))
+        finally:
+            try:
+                with open(ru) as f:
+                    u, s = f.read().split()[-2:]
+                session_cpu.append((float(u) + float(s), self.id, ncmds))
+            except (OSError, ValueError):
+                pass
+            os.unlink(ru)
 
     def check_inputs(self):
         m = self.manifest
@@ -480,7 +495,8 @@ class Dump:
         while True:
             p = self._crash(flags + ["-s", vmlinux or self.vmlinux(),
                                      self.manifest["vmcore"], "-i",
-                                     cmdfile], [outdir, os.path.dirname(so)])
+                                     cmdfile], [outdir, os.path.dirname(so)],
+                            len(cmds))
             self.log = p.stdout.decode(errors="replace")
             # A crash that cannot follow the kernel's struct module (crash
             # 9.0.2 on 7.2: "invalid structure member offset:
