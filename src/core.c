@@ -124,41 +124,60 @@ static void th_tc_put(const char *key, long val)
 /*
  * gdb (crash 8's gdb 10, without an index) finds a struct tag by scanning
  * the static partial symbols of every compile unit not yet expanded, one
- * by one: 25-30 ms per type on a distro vmlinux before the unit that
- * defines it is even read.  Expanded units are searched first.  So before
- * the first lookup of a type defined in one .c file only, the unit of a
- * function of that file is expanded by address ("info line *ADDR": an
- * address-map lookup, no name scan); the type is then found there.  A
- * hint only: a function the kernel lacks, or a type that moved, costs the
- * ordinary search, the offsets still come from the debuginfo.
+ * by one: 25-60 ms per type or enumerator on a distro vmlinux before the
+ * unit that defines it is even read.  Expanded units are searched first.
+ * So before the first lookup of a type (or enumerator) defined in a few
+ * .c files only, the unit of a function of such a file is expanded by
+ * address ("info line *ADDR": an address-map lookup, no name scan); the
+ * name is then found there.  A hint only: a function the kernel lacks, or
+ * a type that moved, costs the ordinary search, the offsets still come
+ * from the debuginfo.  KEY is a struct tag, or an enumerator prefix
+ * ending in '*'; FN the functions to try, first existing one used.
  */
 static struct th_cu_hint {
-	const char *type;	/* struct defined in one .c file */
-	const char *fn;		/* a function of that file */
+	const char *key;
+	const char *fn[2];
 	int done;
 } th_cu_hints[] = {
 	/* kernel/trace/ring_buffer.c */
-	{ "trace_buffer", "ring_buffer_read_page", 0 },
-	{ "ring_buffer", "ring_buffer_read_page", 0 },	/* before v5.6 */
+	{ "trace_buffer", { "ring_buffer_read_page" }, 0 },
+	{ "ring_buffer", { "ring_buffer_read_page" }, 0 },	/* before v5.6 */
 	/* kernel/trace/trace.c (trace_sched_switch.c since v6.8, with
 	 * trace_find_cmdline) */
-	{ "saved_cmdlines_buffer", "trace_find_cmdline", 0 },
+	{ "saved_cmdlines_buffer", { "trace_find_cmdline" }, 0 },
+	/* enum trace_flag_type, emitted in kernel/trace/trace.c (with
+	 * tracing_gen_ctx_irq_test since v5.12, trace_find_cmdline's file
+	 * before that) */
+	{ "TRACE_FLAG_*", { "tracing_gen_ctx_irq_test",
+			    "trace_find_cmdline" }, 0 },
+	/* kernel/trace/trace_probe.h: trace_probe.c (v5.4 and later) */
+	{ "trace_probe_event", { "trace_probe_init" }, 0 },
 };
 
-static void th_cu_hint(const char *sname)
+static int th_cu_hint_match(const char *key, const char *name)
+{
+	size_t l = strlen(key);
+
+	if (l && key[l - 1] == '*')
+		return strncmp(key, name, l - 1) == 0;
+	return strcmp(key, name) == 0;
+}
+
+static void th_cu_hint(const char *name)
 {
 	char cmd[64];
 	FILE *f;
-	ulong addr;
-	size_t i;
+	ulong addr = 0;
+	size_t i, j;
 
 	for (i = 0; i < sizeof(th_cu_hints) / sizeof(th_cu_hints[0]); i++) {
 		struct th_cu_hint *h = &th_cu_hints[i];
 
-		if (h->done || strcmp(h->type, sname) != 0)
+		if (h->done || !th_cu_hint_match(h->key, name))
 			continue;
 		h->done = TRUE;
-		addr = th_symbol(h->fn);
+		for (j = 0; j < 2 && h->fn[j] && !addr; j++)
+			addr = th_symbol(h->fn[j]);
 		if (!addr || !(f = tmpfile()))
 			return;
 		snprintf(cmd, sizeof(cmd), "info line *0x%lx", addr);
@@ -219,10 +238,12 @@ long th_member_any(const char *sname, const char *const *names,
 /*
  * Every enumerator asked of gdb is a symbol search through the whole
  * debuginfo (0.05-0.3 s each on a distro vmlinux; a trace command asks
- * for some thirty).  "ptype NAME" costs one such search and prints the
+ * for some thirty).  "ptype/r NAME" costs one such search and prints the
  * whole enum NAME belongs to ("type = enum T {A, B = 4, C}": a value is
  * printed only where it is not the previous one + 1): every enumerator of
- * it is cached at once.  1 when found; -1 when gdb knows no NAME at all;
+ * it is cached at once.  Raw (/r): plain ptype canonicalizes the printed
+ * tag "enum T" by looking T up as a typedef, a failing search of every
+ * compile unit (45 ms, more than the enumerator's own lookup).  1 when found; -1 when gdb knows no NAME at all;
  * 0 when NAME is not an enumerator of a parsed enum (the caller then asks
  * enumerator_value()).
  */
@@ -240,7 +261,7 @@ static int th_enum_batch(const char *name, long *val)
 	f = tmpfile();
 	if (!f)
 		return FALSE;
-	snprintf(cmd, sizeof(cmd), "ptype %s", name);
+	snprintf(cmd, sizeof(cmd), "ptype/r %s", name);
 	if (!gdb_pass_through(cmd, f, GNU_RETURN_ON_ERROR)) {
 		/* no such symbol: "p NAME" would fail the same way */
 		fclose(f);
@@ -310,6 +331,7 @@ long th_enum(const char *name, long def)
 	snprintf(key, sizeof(key), "enum:%s", name);
 	if (th_tc_get(key, &v))
 		return v == TH_ENUM_MISSING ? def : v;
+	th_cu_hint(name);
 	switch (th_enum_batch(name, &v)) {
 	case 1:
 		return v;
