@@ -313,10 +313,19 @@ def pytest_terminal_summary(terminalreporter):
             _load0[0], os.getloadavg()[0]))
     cpu = sorted(thlib.session_cpu, reverse=True)
     if cpu:
+        by = {}
+        for c, i, n, who in cpu:
+            t = by.setdefault(who, [0, 0.0])
+            t[0] += 1
+            t[1] += c
         terminalreporter.write_line(
-            "tracehunt: the sessions through thlib took %.0f s CPU; the "
-            "costliest: %s" % (sum(c[0] for c in cpu), ", ".join(
-                "%s %.0f s (%d commands)" % (i, c, n) for c, i, n in cpu[:8])))
+            "tracehunt: the sessions through thlib took %.0f s CPU; by "
+            "whom they were for: %s; the costliest: %s" % (
+                sum(c[0] for c in cpu), ", ".join(
+                    "%s %d (%.0f s)" % (w, t[0], t[1]) for w, t in sorted(
+                        by.items(), key=lambda x: -x[1][1])),
+                ", ".join("%s %.0f s (%d commands, %s)" % (i, c, n, w)
+                          for c, i, n, w in cpu[:8])))
 
 
 @pytest.fixture

@@ -39,8 +39,17 @@ class DumpError(Exception):
 _so_built = {}
 # crash processes started through Dump (the session summary counts them)
 crash_sessions = 0
-# (CPU seconds, dump id, commands) of each of them
+# (CPU seconds, dump id, commands, the test or step that ran it) of each
 session_cpu = []
+
+
+def _caller():
+    """The test function (or Dump.prefetch) up the stack: whom a crash
+    session was for, in the summary."""
+    for f in inspect.stack(0)[2:]:
+        if f.function.startswith("test_") or f.function == "prefetch":
+            return f.function
+    return "?"
 # Extra crash options a crash turned out to need (see Dump.run).
 _crash_flags = {}
 
@@ -449,7 +458,8 @@ class Dump:
             try:
                 with open(ru) as f:
                     u, s = f.read().split()[-2:]
-                session_cpu.append((float(u) + float(s), self.id, ncmds))
+                session_cpu.append((float(u) + float(s), self.id, ncmds,
+                                    _caller()))
             except (OSError, ValueError):
                 pass
             os.unlink(ru)
