@@ -17,6 +17,16 @@ WARN := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field
 PYTEST ?= /usr/bin/python3 -m pytest
 EXTDIR ?= /usr/lib64/crash/extensions
 
+# Object files go through ccache when it is installed (CCACHE= turns it
+# off), with its cache beside the fixtures, so that a new clone (CI) finds
+# the objects of the last run: the compiler's warnings are kept with them
+# and replayed.  NOHASHDIR: clones at other paths share the objects (their
+# debug info names the directory of the build that made them).
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
+export CCACHE_DIR ?= $(or $(TRACEHUNT_CACHE),$(HOME)/.cache/tracehunt)/ccache
+export CCACHE_NOHASHDIR ?= 1
+export CCACHE_BASEDIR ?= $(CURDIR)
+
 ifeq ($(SANITIZE),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
 endif
@@ -37,7 +47,7 @@ $(SO): $(OBJ)
 # $(call compile,FLAGS): $< to $@; what the compiler said is also kept in
 # $@.log (empty when it said nothing), which test_builds_warning_free reads
 # instead of building everything once more.
-compile = $(CC) $(1) -c -o $@ $< 2>$@.log; s=$$?; cat $@.log >&2; exit $$s
+compile = $(CCACHE) $(CC) $(1) -c -o $@ $< 2>$@.log; s=$$?; cat $@.log >&2; exit $$s
 
 $(OBJDIR)/src/%.o: src/%.c $(wildcard src/*.h) $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
 	@mkdir -p $(dir $@)
@@ -61,7 +71,7 @@ UNIT_OBJ := $(LIB:lib/%.c=$(BUILD)/unit-obj/%.o)
 
 $(BUILD)/unit-obj/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -fsanitize=address,undefined -Ilib -c -o $@ $<
+	$(CCACHE) $(CC) $(CFLAGS) $(WARN) -fsanitize=address,undefined -Ilib -c -o $@ $<
 
 $(BUILD)/unit/%: tests/unit/%.c $(UNIT_OBJ) $(wildcard lib/*.h) tests/unit/unit.h
 	@mkdir -p $(dir $@)
