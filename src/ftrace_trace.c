@@ -271,17 +271,28 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
 		uint64_t lim;
 
-		while ((c = th_trace_next(&rb)) != NULL) {
-			/* C's entries come next while they are older than the
-			 * next of every other CPU (on a tie, the lower CPU
+		for (;;) {
+			/* th_trace_next(), and the next of every other CPU
+			 * in the same pass: C's entries come next while they
+			 * are older than that one (on a tie, the lower CPU
 			 * first, as th_trace_next() picks) */
-			lim = ~0ULL;
+			c = NULL;
 			limc = end;
-			for (o = rb.cpus; o < end; o++)
-				if (o != c && o->have && o->ev.ts < lim) {
-					lim = o->ev.ts;
+			for (o = rb.cpus; o < end; o++) {
+				if (!o->have && (o->done || !th_rb_cpu_peek(o)))
+					continue;
+				if (!c)
+					c = o;
+				else if (o->ev.ts < c->ev.ts) {
+					limc = c;	/* older than limc */
+					c = o;
+				} else if (limc == end ||
+					   o->ev.ts < limc->ev.ts)
 					limc = o;
-				}
+			}
+			if (!c)
+				break;
+			lim = limc == end ? ~0ULL : limc->ev.ts;
 			do {
 				if (c->ev.len >= 8 &&
 				    th_sel_event(s, c->ev.payload)) {

@@ -471,31 +471,75 @@ static int th_ksym_lookup_uncached(ulong addr, struct th_sym *s)
  * The ring buffers name the same few thousand functions millions of times
  * ("ftrace cat trace" of a function trace): a direct-mapped cache of
  * lookups, of fixed size.  Like the tables it is built from, it holds for
- * the whole session (one dump).
+ * the whole session (one dump).  Its entries are small, the names kept in
+ * an arena: a page of memory first touched costs a fault (10 us in a
+ * guest), and entries holding a whole struct th_sym (344 bytes) spread a
+ * few thousand lookups over a thousand pages.
  */
-#define TH_KSYM_CACHE 16384
+#define TH_KSYM_CACHE 8192
+#define TH_KSYM_CHUNK (64 * 1024)
 static struct th_ksym_cached {
 	ulong addr;
-	int valid, found;
-	struct th_sym sym;
+	ulong start, size, offset;
+	const char *name, *module;	/* NULL: slot unused */
+	int found;
 } *th_ksym_cache;
+static char *th_ksym_arena;
+static size_t th_ksym_left;
+
+/* A copy of S in the arena, or NULL. */
+static const char *th_ksym_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p;
+
+	if (n == 1)
+		return "";
+	if (n > th_ksym_left) {
+		th_ksym_arena = malloc(TH_KSYM_CHUNK);
+		th_ksym_left = th_ksym_arena ? TH_KSYM_CHUNK : 0;
+		if (n > th_ksym_left)
+			return NULL;
+	}
+	p = th_ksym_arena;
+	memcpy(p, s, n);
+	th_ksym_arena += n;
+	th_ksym_left -= n;
+	return p;
+}
 
 int th_ksym_lookup(ulong addr, struct th_sym *s)
 {
 	struct th_ksym_cached *e;
+	const char *name, *module;
+	int found;
 
 	if (!th_ksym_cache)
 		th_ksym_cache = calloc(TH_KSYM_CACHE, sizeof(*th_ksym_cache));
 	if (!th_ksym_cache)
 		return th_ksym_lookup_uncached(addr, s);
 	e = &th_ksym_cache[(addr ^ (addr >> 12)) % TH_KSYM_CACHE];
-	if (!e->valid || e->addr != addr) {
-		e->found = th_ksym_lookup_uncached(addr, &e->sym);
-		e->addr = addr;
-		e->valid = TRUE;
+	if (e->name && e->addr == addr) {
+		snprintf(s->name, sizeof(s->name), "%s", e->name);
+		snprintf(s->module, sizeof(s->module), "%s", e->module);
+		s->addr = e->start;
+		s->size = e->size;
+		s->offset = e->offset;
+		return e->found;
 	}
-	*s = e->sym;
-	return e->found;
+	found = th_ksym_lookup_uncached(addr, s);
+	name = th_ksym_str(s->name);
+	module = name ? th_ksym_str(s->module) : NULL;
+	if (module) {
+		e->addr = addr;
+		e->start = s->addr;
+		e->size = s->size;
+		e->offset = s->offset;
+		e->name = name;
+		e->module = module;
+		e->found = found;
+	}
+	return found;
 }
 
 char *th_ksym_pS(ulong addr, char *buf, size_t len)

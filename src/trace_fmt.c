@@ -1378,6 +1378,20 @@ static const char th_digits2[201] =
 	"34353637383940414243444546474849505152535455565758596061626364656667"
 	"6869707172737475767778798081828384858687888990919293949596979899";
 
+/* "000".."999", four bytes each: the microseconds of a time stamp in two
+ * pieces (th_context_cols()). */
+static char th_digits3[4000];
+
+static void th_digits3_init(void)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		th_digits3[i * 4] = '0' + i / 100;
+		memcpy(th_digits3 + i * 4 + 1, th_digits2 + i % 100 * 2, 2);
+	}
+}
+
 char *th_put_udec(char *p, unsigned long long v, int width, char pad)
 {
 	char d[24], *q = d + sizeof(d);
@@ -1435,13 +1449,19 @@ static const char *th_pid_column(int pid, int *len)
 /*
  * The columns before the time stamp ("comm-pid [cpu] flags") depend on
  * the pid, the CPU and two bytes of the entry, which stay the same for
- * long runs of a CPU's entries: the last ones of each CPU are kept.
+ * long runs of a CPU's entries and then mostly come back (interrupts off
+ * and on, preemption counts): the last few of each CPU are kept.
  */
-static struct th_prefix {
+#define TH_PREFIX_WAYS	4
+struct th_prefix {
 	int pid, cpu;
 	unsigned key;			/* flags | pc << 8 | irq-info << 16 */
 	int len;
 	char s[64];
+};
+static struct th_prefix_set {
+	unsigned last, next;		/* the way hit last; replaced next */
+	struct th_prefix w[TH_PREFIX_WAYS];
 } th_prefix[64];
 
 static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
@@ -1472,6 +1492,30 @@ static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
 	x->key = key;
 }
 
+/* The prefix of PID and KEY on T's CPU: another kept way, or made anew
+ * in place of the oldest one. */
+static struct th_prefix * __attribute__((noinline))
+th_prefix_find(struct th_tctx *t, struct th_prefix_set *ps, int pid,
+	       unsigned key)
+{
+	struct th_prefix *x;
+	unsigned i;
+
+	for (i = 0; i < TH_PREFIX_WAYS; i++) {
+		x = &ps->w[i];
+		if (x->key == key && x->pid == pid && x->cpu == t->cpu) {
+			ps->last = i;
+			return x;
+		}
+	}
+	i = ps->next;
+	ps->next = (i + 1) % TH_PREFIX_WAYS;
+	ps->last = i;
+	x = &ps->w[i];
+	th_prefix_make(t, x, pid, key);
+	return x;
+}
+
 /* The context columns of trace_print_context() into P; their end. */
 static inline __attribute__((always_inline)) char *
 th_context_cols(struct th_tctx *t, char *p)
@@ -1482,10 +1526,11 @@ th_context_cols(struct th_tctx *t, char *p)
 	static int sec_len;
 	int pid = th_ent_pid(t->ent);
 	unsigned key = t->ent[2] | t->ent[3] << 8 | t->f_irq << 16 | 1 << 17;
-	struct th_prefix *x = &th_prefix[t->cpu & 63];
+	struct th_prefix_set *ps = &th_prefix[t->cpu & 63];
+	struct th_prefix *x = &ps->w[ps->last];
 
 	if (x->key != key || x->pid != pid || x->cpu != t->cpu)
-		th_prefix_make(t, x, pid, key);
+		x = th_prefix_find(t, ps, pid, key);
 	if (x->len <= 48)
 		memcpy(p, x->s, 48);
 	else
@@ -1508,9 +1553,11 @@ th_context_cols(struct th_tctx *t, char *p)
 		else
 			memcpy(p, sec, sec_len);
 		p += sec_len;
-		memcpy(p, th_digits2 + u / 10000 * 2, 2);
-		memcpy(p + 2, th_digits2 + u / 100 % 100 * 2, 2);
-		memcpy(p + 4, th_digits2 + u % 100 * 2, 2);
+		if (!th_digits3[0])
+			th_digits3_init();
+		/* four bytes each, the fourth overwritten next */
+		memcpy(p, th_digits3 + u / 1000 * 4, 4);
+		memcpy(p + 3, th_digits3 + u % 1000 * 4, 4);
 		p += 6;
 	} else {
 		*p++ = ' ';
@@ -1521,13 +1568,16 @@ th_context_cols(struct th_tctx *t, char *p)
 	return p;
 }
 
+enum { TH_CTX = 128, TH_TEXT = 8192 };
+static void th_print_other(struct th_tctx *t, unsigned type);
+
 /* print_trace_fmt() with trace_print_context(): each line assembled in
  * place in th_ob */
 void th_print_entry(struct th_tctx *t)
 {
-	enum { CTX = 128, TEXT = 8192 };
+	enum { CTX = TH_CTX, TEXT = TH_TEXT };
 	unsigned type = th_ent_type(t->ent);
-	char *p, *line;
+	char *p;
 
 	t->idx++;
 	if (type == T.TRACE_FN && t->f_context &&
@@ -1557,14 +1607,25 @@ void th_print_entry(struct th_tctx *t)
 		th_ob_commit(p);
 		return;
 	}
+	th_print_other(t, type);
+}
+
+/* th_print_entry() of everything but the function tracer's entries, out
+ * of its way: the function tracer's line is most of a big buffer, and
+ * made with fewer registers to save alone. */
+static void __attribute__((noinline))
+th_print_other(struct th_tctx *t, unsigned type)
+{
+	char *p, *line;
+
 	if (th_nevs < 0)	/* T.* below */
 		th_events_load();
 	/* print_trace_line(): printk-msg-only prints the bare message */
 	if ((type == T.TRACE_BPUTS || type == T.TRACE_BPRINT ||
 	     type == T.TRACE_PRINT) && t->f_printk_msgonly) {
-		line = th_ob_reserve(TEXT);
+		line = th_ob_reserve(TH_TEXT);
 		t->msg_only = TRUE;
-		th_event_text(t, line, TEXT);
+		th_event_text(t, line, TH_TEXT);
 		t->msg_only = FALSE;
 		th_ob_commit(line + strlen(line));
 		return;
@@ -1578,10 +1639,10 @@ void th_print_entry(struct th_tctx *t)
 						    "started ####\n", t->cpu));
 		}
 	}
-	p = th_ob_reserve(CTX + TEXT);
+	p = th_ob_reserve(TH_CTX + TH_TEXT);
 	if (t->f_context)
 		p = th_context_cols(t, p);
-	th_event_text(t, p, TEXT);
+	th_event_text(t, p, TH_TEXT);
 	/* fputs() of the text: up to its first NUL */
 	th_ob_commit(p + strlen(p));
 }
