@@ -68,15 +68,15 @@ class Session:
         for the one-time debuginfo lookups, the others do not)."""
         d = tempfile.mkdtemp(dir=self.tmp)
         ts = os.path.join(d, "t")
-        lines = ["!date +%%s.%%N >> %s" % ts,
-                 "extend %s" % self.so,
-                 "!date +%%s.%%N >> %s" % ts,
-                 "!date +%%s.%%N >> %s" % ts,
-                 "!date +%%s.%%N >> %s" % ts]
+        # the wall clock and crash's own CPU time (schedstat: ns on CPU),
+        # a line each
+        stamp = ('!echo $(date +%%s.%%N) $(cut -d" " -f1 '
+                 '/proc/$PPID/schedstat) >> %s' % ts)
+        lines = [stamp, "extend %s" % self.so, stamp, stamp, stamp]
         for i in range(repeat if cmd else 1):
             if cmd:
                 lines.append("%s > %s" % (cmd, out))
-            lines.append("!date +%%s.%%N >> %s" % ts)
+            lines.append(stamp)
         lines.append("!grep VmHWM /proc/$PPID/status > %s/hwm" % d)
         with open(os.path.join(d, "cmds"), "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -88,7 +88,9 @@ class Session:
                            text=True, errors="replace")
         try:
             with open(ts) as f:
-                t = [float(x) for x in f.read().split()]
+                rows = [l.split() for l in f.read().splitlines()]
+            t = [float(r[0]) for r in rows]
+            c = [int(r[1]) / 1e9 for r in rows]
             with open(os.path.join(d, "hwm")) as f:
                 hwm = int(f.read().split()[1])
         except (OSError, ValueError, IndexError):
@@ -103,8 +105,11 @@ class Session:
         escape = min(t[2] - t[1], t[3] - t[2])
         cmds = [max(0.0, t[i + 1] - t[i] - escape)
                 for i in range(3, len(t) - 1)]
+        cescape = min(c[2] - c[1], c[3] - c[2])
+        cpus = [max(0.0, c[i + 1] - c[i] - cescape)
+                for i in range(3, len(c) - 1)]
         return {"load": max(0.0, t[1] - t[0] - escape),
-                "cmd": cmds[0], "again": cmds[1:],
+                "cmd": cmds[0], "again": cmds[1:], "cpu": cpus[0],
                 "hwm_kb": hwm, "loadavg": la}
 
 
@@ -117,17 +122,18 @@ def measure(sess, cmd, runs, out="/dev/null", note="", repeat=1):
     for i in range(runs):
         r = sess.run(cmd, out, repeat)
         rs.append(r)
-        print("bench: %-28s run %d/%d: %.3f s%s (load %.3f s, HWM %d MB, "
-              "loadavg %.2f)" % (cmd or "(no command)", i + 1, runs,
-                                 r["cmd"], "".join(", again %.3f s" % x
-                                                   for x in r["again"]),
-                                 r["load"], r["hwm_kb"] >> 10,
-                                 r["loadavg"]), file=sys.stderr, flush=True)
+        print("bench: %-28s run %d/%d: %.3f s (CPU %.3f s)%s (load %.3f s, "
+              "HWM %d MB, loadavg %.2f)"
+              % (cmd or "(no command)", i + 1, runs, r["cmd"], r["cpu"],
+                 "".join(", again %.3f s" % x for x in r["again"]),
+                 r["load"], r["hwm_kb"] >> 10, r["loadavg"]),
+              file=sys.stderr, flush=True)
     again = [r["again"][-1] for r in rs if r["again"]]
     return {"cmd": cmd, "runs": runs, "note": note,
             "t": med([r["cmd"] for r in rs]),
             "tmin": min(r["cmd"] for r in rs),
             "tmax": max(r["cmd"] for r in rs),
+            "cpu": med([r["cpu"] for r in rs]),
             "again": med(again) if again else None,
             "again_min": min(again) if again else None,
             "again_max": max(again) if again else None,
@@ -230,20 +236,21 @@ def main():
       "1-minute load average before each session; \"first command\" "
       "includes the session's one-time debuginfo lookups through gdb "
       "(types, enums), \"again\" is the same command repeated in the same "
-      "session")
+      "session; CPU s = median CPU time of the crash process over the "
+      "same span (information: less sensitive to the machine's load)")
     w("")
-    w("| measurement | N | median s | [min-max] | target | loadavg |")
-    w("|---|---|---|---|---|---|")
+    w("| measurement | N | median s | [min-max] | target | loadavg | CPU s |")
+    w("|---|---|---|---|---|---|---|")
 
     def row(name, r, target=""):
-        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s |"
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
           % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
-             " ".join("%.1f" % x for x in r["loadavg"])))
+             " ".join("%.1f" % x for x in r["loadavg"]), r["cpu"]))
     def row2(name, r, target=""):
-        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) |"
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) | |"
           % (name, r["runs"], r["again"], r["again_min"], r["again_max"],
              target))
-    w("| extension load (`extend`) | %d | %.3f | | < 0.050 | |"
+    w("| extension load (`extend`) | %d | %.3f | | < 0.050 | | |"
       % (sum(r["runs"] for r in R.values()), load_ms / 1000))
     row("`ftrace trace -R` (raw sub-buffer read)", R["raw"])
     row("`ftrace cat trace` (big)", R["cat"],
@@ -261,10 +268,11 @@ def main():
     row("`hooks`", R["hooks"], "< 5")
     w("")
     w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
-      "read (%.1f MB/s)" % (entries / cat if cat else 0,
-                            nbytes / 1e6 / cat if cat else 0,
-                            cat / raw if raw else 0,
-                            nbytes / 1e6 / raw if raw else 0))
+      "read (%.1f MB/s); in CPU time %.1fx (%.3f s / %.3f s)"
+      % (entries / cat if cat else 0, nbytes / 1e6 / cat if cat else 0,
+         cat / raw if raw else 0, nbytes / 1e6 / raw if raw else 0,
+         R["cat"]["cpu"] / R["raw"]["cpu"] if R["raw"]["cpu"] else 0,
+         R["cat"]["cpu"], R["raw"]["cpu"]))
     w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
       "and idle; with the command:" % (base_hwm >> 10))
     for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
