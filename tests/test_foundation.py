@@ -76,7 +76,6 @@ def test_builds_warning_free(suite, tmp_path):
 
 
 def test_loads_and_registers(dump):
-    log = dump.log if dump.outputs is not None else None
     dump.out("kprobes")
     assert "tracehunt.so: shared object loaded" in dump.log
     for c in ("kprobes", "ftrace", "hooks"):

@@ -6,7 +6,6 @@ call-site bytes were altered."""
 import os
 import re
 import shutil
-import struct
 
 import pytest
 
@@ -190,29 +189,6 @@ def test_sites_filters(dump):
     assert "no_such_symbol_xyz: no such symbol" in out, out
 
 
-def _elf_offset(path, paddr):
-    """File offset of physical address PADDR in an ELF vmcore."""
-    with open(path, "rb") as f:
-        eh = f.read(64)
-        assert eh[:4] == b"\x7fELF" and eh[4] == 2
-        phoff, = struct.unpack_from("<Q", eh, 32)
-        phentsize, phnum = struct.unpack_from("<HH", eh, 54)
-        f.seek(phoff)
-        ph = f.read(phentsize * phnum)
-    for i in range(phnum):
-        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack_from(
-            "<IIQQQQ", ph, i * phentsize)
-        if p_type == 1 and p_paddr <= paddr < p_paddr + p_filesz:
-            return p_offset + paddr - p_paddr
-    raise AssertionError("physical %x not in any PT_LOAD" % paddr)
-
-
-def _phys(out, vaddr):
-    m = re.search(r"^%x\s+([0-9a-f]+)" % vaddr, out.decode(), re.M)
-    assert m, out
-    return int(m.group(1), 16)
-
-
 @scenarios("modules")
 @thlib.background
 def test_damaged_call_sites(dump, tmp_path):
@@ -220,6 +196,7 @@ def test_damaged_call_sites(dump, tmp_path):
     kretprobe site becomes a NOP, a disabled site gets a call.  Exactly
     those two are reported, each at its address."""
     import conftest
+    import damage
     thlib.once_per_suite(dump, "damaged call sites")
     elf = thlib.Dump(dump.suite, "modules", "elf")
     d = thlib.scenario_defines("modules")
@@ -233,14 +210,13 @@ def test_damaged_call_sites(dump, tmp_path):
                if s["rest"] == "nop" and "E" not in s["flags"] and
                not s["mod"] and s["name"] != on["name"])
     assert on["verdict"] == "ok" and on["rest"].startswith("call ")
-    vt = elf.run(["vtop %x" % on["ip"], "vtop %x" % off["ip"]])
+    pt = damage.PageTables(elf.manifest)
     copy = str(tmp_path / "vmcore")
     shutil.copyfile(elf.manifest["vmcore"], copy)
     with open(copy, "r+b") as f:
         for s, new in ((on, b"\x0f\x1f\x44\x00\x00"),
                        (off, None)):
-            paddr = _phys(vt["vtop %x" % s["ip"]], s["ip"])
-            off_in_file = _elf_offset(copy, paddr)
+            off_in_file = damage.paddr_to_offset(copy, pt.vtop(s["ip"]))
             f.seek(off_in_file)
             old = f.read(5)
             assert old == bytes.fromhex(s["bytes"]), (s["line"], old)
