@@ -37,10 +37,13 @@ class DumpError(Exception):
 
 
 _so_built = {}
+_so_lock = threading.Lock()
 # crash processes started through Dump (the session summary counts them)
 crash_sessions = 0
 # (CPU seconds, dump id, commands, the test or step that ran it) of each
 session_cpu = []
+# Extra crash options a crash turned out to need (see Dump.run).
+_crash_flags = {}
 
 
 def _caller():
@@ -50,8 +53,6 @@ def _caller():
         if f.function.startswith("test_") or f.function == "prefetch":
             return f.function
     return "?"
-# Extra crash options a crash turned out to need (see Dump.run).
-_crash_flags = {}
 
 
 def so_for(suite):
@@ -68,9 +69,6 @@ def so_for(suite):
         if cs.name not in _so_built:
             _so_built[cs.name] = _build_so(cs)
         return _so_built[cs.name]
-
-
-_so_lock = threading.Lock()
 
 
 def _build_so(cs):
