@@ -234,12 +234,13 @@ def pytest_collection_finish(session):
         d = None
         try:
             d = _open(k)
-            if isinstance(d, thlib.fixture.BootTimeout):
+            if isinstance(d, thlib.fixture.GuestFlake):
                 # a TCG guest on a loaded machine (two guests, crash
-                # sessions, the kernel build) can crawl into RCU stalls:
-                # once more, and say so
-                _built.append("fixture %s: the guest did not panic in "
-                              "time; booting it once more" % "-".join(k))
+                # sessions, the kernel build) can crawl into RCU stalls,
+                # or panic with the end of its truth still in its serial
+                # port: once more, and say so
+                _built.append("fixture %s: %s; booting it once more" % (
+                    "-".join(k), str(d).splitlines()[0]))
                 d = _open(k)
             if not isinstance(d, Exception):
                 try:
