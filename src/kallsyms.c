@@ -478,34 +478,65 @@ static int th_ksym_lookup_uncached(ulong addr, struct th_sym *s)
  */
 #define TH_KSYM_CACHE 8192
 #define TH_KSYM_CHUNK (64 * 1024)
+/* At most this many chunks (4 MB) of names: then the cache starts over.
+ * Without a bound, every miss that replaced an entry added its names for
+ * the rest of the session ("ftrace sites -a" 100 times grew crash by 68 MB). */
+#define TH_KSYM_MAX_CHUNKS 64
 static struct th_ksym_cached {
 	ulong addr;
 	ulong start, size, offset;
 	const char *name, *module;	/* NULL: slot unused */
 	int found;
 } *th_ksym_cache;
+static char *th_ksym_chunks;	/* linked through their first word */
+static int th_ksym_nchunks;
 static char *th_ksym_arena;
 static size_t th_ksym_left;
 
-/* A copy of S in the arena, or NULL. */
-static const char *th_ksym_str(const char *s)
+static void th_ksym_flush(void)
 {
-	size_t n = strlen(s) + 1;
-	char *p;
+	while (th_ksym_chunks) {
+		char *next = *(char **)th_ksym_chunks;
 
-	if (n == 1)
-		return "";
-	if (n > th_ksym_left) {
-		th_ksym_arena = malloc(TH_KSYM_CHUNK);
-		th_ksym_left = th_ksym_arena ? TH_KSYM_CHUNK : 0;
-		if (n > th_ksym_left)
-			return NULL;
+		free(th_ksym_chunks);
+		th_ksym_chunks = next;
 	}
-	p = th_ksym_arena;
-	memcpy(p, s, n);
-	th_ksym_arena += n;
-	th_ksym_left -= n;
-	return p;
+	th_ksym_nchunks = 0;
+	th_ksym_arena = NULL;
+	th_ksym_left = 0;
+	if (th_ksym_cache)
+		memset(th_ksym_cache, 0, TH_KSYM_CACHE * sizeof(*th_ksym_cache));
+}
+
+/* Copies of A and B in the arena (*PA, *PB); 0 when there is no room. */
+static int th_ksym_copy(const char *a, const char *b, const char **pa,
+			const char **pb)
+{
+	size_t na = strlen(a) + 1, nb = strlen(b) + 1;
+
+	if (na + nb > TH_KSYM_CHUNK - sizeof(char *))
+		return 0;
+	if (na + nb > th_ksym_left) {
+		char *c;
+
+		if (th_ksym_nchunks >= TH_KSYM_MAX_CHUNKS)
+			th_ksym_flush();
+		c = malloc(TH_KSYM_CHUNK);
+		if (!c)
+			return 0;
+		*(char **)c = th_ksym_chunks;
+		th_ksym_chunks = c;
+		th_ksym_nchunks++;
+		th_ksym_arena = c + sizeof(char *);
+		th_ksym_left = TH_KSYM_CHUNK - sizeof(char *);
+	}
+	memcpy(th_ksym_arena, a, na);
+	*pa = th_ksym_arena;
+	memcpy(th_ksym_arena + na, b, nb);
+	*pb = th_ksym_arena + na;
+	th_ksym_arena += na + nb;
+	th_ksym_left -= na + nb;
+	return 1;
 }
 
 int th_ksym_lookup(ulong addr, struct th_sym *s)
@@ -528,9 +559,7 @@ int th_ksym_lookup(ulong addr, struct th_sym *s)
 		return e->found;
 	}
 	found = th_ksym_lookup_uncached(addr, s);
-	name = th_ksym_str(s->name);
-	module = name ? th_ksym_str(s->module) : NULL;
-	if (module) {
+	if (th_ksym_copy(s->name, s->module, &name, &module)) {
 		e->addr = addr;
 		e->start = s->addr;
 		e->size = s->size;

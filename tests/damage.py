@@ -3,6 +3,7 @@ address, so a test can plant a cycle, a garbage pointer or altered code in
 otherwise real memory."""
 
 import os
+import re
 import shutil
 import struct
 import sys
@@ -23,6 +24,15 @@ def patch(path, paddr, data):
     with open(path, "r+b") as f:
         f.seek(off)
         f.write(data)
+
+
+def parse_vtop(text):
+    """PHYSICAL address from crash's `vtop ADDR` output (the damage matrix,
+    scripts/damage-matrix.py)."""
+    m = re.search(r"VIRTUAL\s+PHYSICAL\s*\n\s*[0-9a-f]+\s+([0-9a-f]+)", text)
+    if not m:
+        raise ValueError("no translation in: %r" % text[:300])
+    return int(m.group(1), 16)
 
 
 # x86_64's kernel text mapping starts here, mapped from physical
