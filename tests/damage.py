@@ -19,6 +19,13 @@ def copy_dump(src, dst):
     os.chmod(dst, 0o600)
 
 
+def peek(path, paddr, n):
+    """N bytes of an ELF vmcore at physical address PADDR (patch's twin)."""
+    with open(path, "rb") as f:
+        f.seek(paddr_to_offset(path, paddr))
+        return f.read(n)
+
+
 def patch(path, paddr, data):
     off = paddr_to_offset(path, paddr)
     with open(path, "r+b") as f:
@@ -61,9 +68,7 @@ class PageTables:
                                   "0") == "1" else 4
 
     def _entry(self, table, index):
-        with open(self.elf, "rb") as f:
-            f.seek(paddr_to_offset(self.elf, table + 8 * index))
-            return struct.unpack("<Q", f.read(8))[0]
+        return struct.unpack("<Q", peek(self.elf, table + 8 * index, 8))[0]
 
     def vtop(self, vaddr):
         """The physical address of kernel virtual address VADDR."""

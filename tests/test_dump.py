@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 
-
 import thlib
 from conftest import scenarios
 

@@ -134,9 +134,7 @@ def test_damaged_hlist(dump, tmp_path):
     phys = damage.PageTables(d.manifest).vtop(where)
     # (the translation checked: what is there is the hlist's next, the end
     # of the chain or another probe's hlist)
-    with open(d.manifest["vmcore"], "rb") as f:
-        f.seek(damage.paddr_to_offset(d.manifest["vmcore"], phys))
-        nxt = int.from_bytes(f.read(8), "little")
+    nxt = int.from_bytes(damage.peek(d.manifest["vmcore"], phys, 8), "little")
     assert nxt == 0 or nxt - int(off.group(1)) in \
         {p["struct"] for p in probes}, (hex(where), hex(phys), hex(nxt))
     live = d.truth("debug/kprobes/list").decode().splitlines()

@@ -76,10 +76,8 @@ def test_jmp_over_entry(dump, tmp_path):
     for v in victims:
         phys = pt.vtop(addr[v])
         # (the translation checked: the bytes there are the entry's)
-        with open(copy, "rb") as f:
-            f.seek(damage.paddr_to_offset(copy, phys))
-            assert f.read(5) == damage.parse_rd(
-                info["rd -8 %s 5" % v].decode()), (v, hex(phys))
+        assert damage.peek(copy, phys, 5) == damage.parse_rd(
+            info["rd -8 %s 5" % v].decode()), (v, hex(phys))
         rel = (addr["do_exit"] - (addr[v] + 5)) & 0xffffffff
         damage.patch(copy, phys, b"\xe9" + rel.to_bytes(4, "little"))
     bad = damage.with_vmcore(d, copy)

@@ -3,7 +3,6 @@ the live files of the same boot, byte for byte."""
 
 import re
 
-
 import thlib
 from conftest import scenarios
 
