@@ -264,6 +264,14 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 		}
 		skip = n > last ? n - last : 0;
 		th_trace_start(&rb, s, last);
+		/* a CPU started late was printed before what is counted
+		 * here: no "buffer started" line of its own in the window */
+		for (i = 0; i < rb.ncpus; i++)
+			if (rb.cpus[i].late && rb.cpus[i].cpu < 64) {
+				t.started |= 1UL << rb.cpus[i].cpu;
+				if (!t.idx)
+					t.idx = 1;
+			}
 	}
 	if (t.graph) {
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);

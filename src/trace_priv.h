@@ -39,6 +39,7 @@ struct th_rbcpu {
 	ulong skipped;
 	ulong uncommitted;		/* bytes reserved past the commit */
 	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
+	int late;		/* th_rb_cpu_start_last() left entries behind */
 };
 
 /* The ring buffer of an array buffer. */

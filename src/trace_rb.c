@@ -292,6 +292,7 @@ void th_rb_cpu_start(struct th_rbcpu *c)
 	c->have = FALSE;
 	c->bad = 0;
 	c->uncommitted = 0;
+	c->late = FALSE;
 	c->pages_left = c->nr_pages + 2;
 	if (!c->reader) {
 		c->done = TRUE;
@@ -358,6 +359,10 @@ void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
 			return;
 		}
 	}
+	/* Whether a whole read meets an entry before page P: "cat trace"
+	 * has then printed this CPU already (test_cpu_buff_start()). */
+	th_rb_cpu_start(c);
+	c->late = th_rb_cpu_peek(c) && c->bpage != p;
 	c->done = FALSE;
 	c->have = FALSE;
 	c->bad = 0;

@@ -16,7 +16,8 @@ HEADER = ("events", "modules", "wrap", "graph")
 
 # Commands besides the "ftrace cat" of each truth file: run in ONE extra
 # crash session per dump.
-EXTRA = ["ftrace trace -n 3", "ftrace trace -n x",
+LAST_N = (1, 2, 3, 10)
+EXTRA = ["ftrace trace -n %d" % n for n in LAST_N] + ["ftrace trace -n x",
          "ftrace trace -i no_such_instance", "ftrace trace -c 99x",
          "ftrace cat per_cpu/cpu7x/trace"]
 thlib.batch(EXTRA)
@@ -116,17 +117,21 @@ _NOTE = re.compile(rb"^(#####|CPU:\d+ \[LOST| -{20,}$| *\d+\) +\S+ +=> )")
 
 
 def test_trace_last_n(dump):
-    """"ftrace trace -n 3" prints the last three entries of "cat trace",
-    with the annotations "cat trace" prints before and among them."""
+    """"ftrace trace -n N" prints the last N entries of "cat trace", with
+    the annotations "cat trace" prints before and among them.  A CPU's
+    "##### CPU N buffer started" line belongs to the window only when
+    that CPU's first entry does ("-n 3" printed it on one boot of wrap
+    where "cat trace" had printed CPU 0 long before its last page)."""
     full = [l for l in dump.out("ftrace cat trace").split(b"\n") if l]
     entries = [i for i, l in enumerate(full)
                if not l.startswith(b"#") and not _NOTE.match(l)]
-    last = _out(dump, "ftrace trace -n 3").split(b"\n")
-    last = [l for l in last if l]
-    start = entries[-3:][0] if entries else len(full)
-    while entries and start > 0 and _NOTE.match(full[start - 1]):
-        start -= 1
-    assert last == full[start:], (last, full[-6:])
+    for n in LAST_N:
+        last = _out(dump, "ftrace trace -n %d" % n).split(b"\n")
+        last = [l for l in last if l]
+        start = entries[-n:][0] if entries else len(full)
+        while entries and start > 0 and _NOTE.match(full[start - 1]):
+            start -= 1
+        assert last == full[start:], (n, last, full[start - 3:])
 
 
 def test_trace_bad_options(dump):
