@@ -125,6 +125,10 @@ def test_fixture_key_tracks_scenario(tmp_path, monkeypatch):
 SAME = ["kprobes -v", "ftrace", "ftrace ops", "ftrace sites -a",
         "ftrace cat enabled_functions", "ftrace cat trace", "hooks -v",
         "hooks -j", "ftrace trace -n 50"]
+# The fast copy's side in the dump's one session (dump.out() would open a
+# session for each command the other tests do not run).
+thlib.batch(lambda dump: SAME if dump.variant == "kdump" else [],
+            scenarios=["modules"])
 
 
 @scenarios("modules")
