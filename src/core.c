@@ -150,6 +150,9 @@ static struct th_cu_hint {
 	 * before that) */
 	{ "TRACE_FLAG_*", { "tracing_gen_ctx_irq_test",
 			    "trace_find_cmdline" }, 0 },
+	/* enum trace_type (kernel/trace/trace.h): trace_function() in
+	 * trace.c uses it */
+	{ "TRACE_FN", { "trace_function" }, 0 },
 	/* kernel/trace/trace_probe.h: trace_probe.c (v5.4 and later) */
 	{ "trace_probe_event", { "trace_probe_init" }, 0 },
 };

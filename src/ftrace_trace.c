@@ -198,6 +198,7 @@ static void th_out_end(void *interrupted)
 		return;
 	fp = th_out_saved;
 	th_out_saved = NULL;
+	th_ob_sink = NULL;
 	pc->cmd_cleanup = NULL;
 	pc->cmd_cleanup_arg = NULL;
 	if (interrupted) {
@@ -219,6 +220,7 @@ static void th_out_begin(void)
 		return;
 	setvbuf(b, NULL, _IOFBF, 1 << 16);
 	th_out_saved = fp;
+	th_ob_sink = fp;
 	fp = b;
 	pc->cmd_cleanup = th_out_end;
 	pc->cmd_cleanup_arg = (void *)1;

@@ -51,12 +51,14 @@ static struct {
 } T;
 
 /*
- * The kernel's own entries (kernel/trace/trace_entries.h) are also events
- * of the "ftrace" system, registered with their enum trace_type value as
- * event.type (trace_export.c: .event.type = etype): their types are read
- * from ftrace_events, which is walked anyway, instead of asking gdb for the
- * enumerators (a symbol search through the whole debuginfo each); gdb is
- * asked for any of them that list does not hold.
+ * The types of the kernel's own entries (kernel/trace/trace_entries.h):
+ * enum trace_type, whose enumerators one "ptype/r" reads at once
+ * (th_enum(), after trace.c's compile unit is expanded, which the
+ * context columns need anyway).  A buffer of function entries then never
+ * walks ftrace_events.  Without that enum in the debuginfo, they come
+ * from ftrace_events: the same entries are events of the "ftrace" system
+ * registered with their enum trace_type value as event.type
+ * (trace_export.c: .event.type = etype).
  */
 static const struct {
 	const char *type, *event;
@@ -75,11 +77,29 @@ static const struct {
 static long th_ftrace_type[TH_NFTRACE_ENTS];	/* 0: not found */
 
 static void th_events_load(void);
+static void th_types_load(void);
+
+/* -1: not decided; 1: T from enum trace_type; 0: from ftrace_events */
+static int th_types_enum = -1;
+
+static void th_types_init(void)
+{
+	if (th_types_enum >= 0)
+		return;
+	th_types_enum = th_enum_exists("TRACE_FN");
+	if (th_types_enum)
+		th_types_load();
+	else if (th_nevs < 0)
+		th_events_load();	/* and th_types_load() */
+}
 
 long th_trace_type(const char *name)
 {
 	unsigned i;
 
+	th_types_init();
+	if (th_types_enum)
+		return th_enum(name, -1);
 	if (th_nevs < 0)
 		th_events_load();
 	for (i = 0; i < TH_NFTRACE_ENTS; i++)
@@ -1247,8 +1267,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 	char s1[512];
 
 	buf[0] = '\0';
-	if (th_nevs < 0)
-		th_events_load();
+	th_types_init();
 	sym_flags = t->sym_flags;
 
 	if (type == T.TRACE_FN) {
@@ -1347,10 +1366,18 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 }
 
 struct th_ob th_ob;
+FILE *th_ob_sink;
 
 void th_ob_flush(void)
 {
-	if (th_ob.n)
+	if (!th_ob.n)
+		return;
+	if (th_ob_sink) {
+		/* past fp's own buffer (whatever it holds goes first):
+		 * the lines are copied once less */
+		fflush_unlocked(fp);
+		fwrite_unlocked(th_ob.b, 1, th_ob.n, th_ob_sink);
+	} else
 		fwrite_unlocked(th_ob.b, 1, th_ob.n, fp);
 	th_ob.n = 0;
 }
@@ -1618,8 +1645,7 @@ th_print_other(struct th_tctx *t, unsigned type)
 {
 	char *p, *line;
 
-	if (th_nevs < 0)	/* T.* below */
-		th_events_load();
+	th_types_init();	/* T.* below */
 	/* print_trace_line(): printk-msg-only prints the bare message */
 	if ((type == T.TRACE_BPUTS || type == T.TRACE_BPRINT ||
 	     type == T.TRACE_PRINT) && t->f_printk_msgonly) {

@@ -163,6 +163,9 @@ struct th_ob {
 	char b[TH_OB_SIZE];
 };
 extern struct th_ob th_ob;
+/* Where th_ob_flush() writes when set: the stream under a buffered fp
+ * (ftrace_trace.c's th_out_begin()), fp being flushed first. */
+extern FILE *th_ob_sink;
 void th_ob_flush(void);
 /* Drop what an interrupted command left. */
 void th_ob_reset(void);
