@@ -847,9 +847,18 @@ void th_sym_plain(ulong ip, int offset, char *buf, size_t len)
 	struct th_sym s;
 
 	if (tramp == 1) {
+		/*
+		 * kretprobed(): is_kretprobe_trampoline().  With
+		 * CONFIG_KRETPROBE_ON_RETHOOK (73f9b911faa7 "kprobes: Use
+		 * rethook for kretprobe if possible", with f3a112c0c40d for
+		 * x86, v5.18) that is arch_rethook_trampoline; before, the
+		 * kprobes trampoline (renamed with the __ prefix in v5.15).
+		 */
 		tramp = th_symbol("__kretprobe_trampoline");
 		if (!tramp)
 			tramp = th_symbol("kretprobe_trampoline");
+		if (!tramp)
+			tramp = th_symbol("arch_rethook_trampoline");
 	}
 	if (tramp && ip == tramp) {
 		snprintf(buf, len, "[unknown/kretprobe'd]");
