@@ -190,7 +190,7 @@ endif
 .PHONY: fuzz fuzz-replay
 
 # ---- benchmark (issue 11) --------------------------------------------------
-#   make bench [BENCH_ARGS="--runs 5 --big-runs 3"]
+#   make bench [BENCH_ARGS="--runs 5 --big-runs 7"]
 #                        builds the bench-only "big" fixture (once), times
 #                        the commands in one crash session each, writes
 #                        bench/results/DATE-KERNEL.md (see scripts/bench.py)

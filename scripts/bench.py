@@ -9,7 +9,10 @@ extension, runs one command with its output to /dev/null (or a file), and
 reads crash's own peak RSS (VmHWM) at the end.  Inside the session the
 command is bracketed by "!date" shell escapes; the time of a bare pair of
 "!date" (the fork/exec of the escape itself) is subtracted, so the figures
-are the extension's time inside crash, without crash's start-up.
+are the extension's time inside crash, without crash's start-up.  The raw
+read and "cat trace", whose ratio is a target, run in alternate sessions:
+the median of the pairs' ratios is reported beside the ratio of the
+medians.
 
 Fixtures: "big" (testdata/scenarios/big: function tracer on every
 function, 32 MB per CPU, filled) and "events" as the small buffer.  The
@@ -117,19 +120,9 @@ def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
-def measure(sess, cmd, runs, out="/dev/null", note="", repeat=1):
-    rs = []
-    for i in range(runs):
-        r = sess.run(cmd, out, repeat)
-        rs.append(r)
-        print("bench: %-28s run %d/%d: %.3f s (CPU %.3f s)%s (load %.3f s, "
-              "HWM %d MB, loadavg %.2f)"
-              % (cmd or "(no command)", i + 1, runs, r["cmd"], r["cpu"],
-                 "".join(", again %.3f s" % x for x in r["again"]),
-                 r["load"], r["hwm_kb"] >> 10, r["loadavg"]),
-              file=sys.stderr, flush=True)
+def summarize(cmd, rs, note=""):
     again = [r["again"][-1] for r in rs if r["again"]]
-    return {"cmd": cmd, "runs": runs, "note": note,
+    return {"cmd": cmd, "runs": len(rs), "note": note,
             "t": med([r["cmd"] for r in rs]),
             "tmin": min(r["cmd"] for r in rs),
             "tmax": max(r["cmd"] for r in rs),
@@ -142,6 +135,42 @@ def measure(sess, cmd, runs, out="/dev/null", note="", repeat=1):
             "loadavg": [r["loadavg"] for r in rs]}
 
 
+def run1(sess, cmd, out, repeat, i, runs):
+    r = sess.run(cmd, out, repeat)
+    print("bench: %-28s run %d/%d: %.3f s (CPU %.3f s)%s (load %.3f s, "
+          "HWM %d MB, loadavg %.2f)"
+          % (cmd or "(no command)", i + 1, runs, r["cmd"], r["cpu"],
+             "".join(", again %.3f s" % x for x in r["again"]),
+             r["load"], r["hwm_kb"] >> 10, r["loadavg"]),
+          file=sys.stderr, flush=True)
+    return r
+
+
+def measure(sess, cmd, runs, out="/dev/null", note="", repeat=1):
+    return summarize(cmd, [run1(sess, cmd, out, repeat, i, runs)
+                           for i in range(runs)], note)
+
+
+def measure_pairs(sess, a, b, runs, repeat=1):
+    """A and B ((cmd, out, note) each) in alternate sessions, so that both
+    see the same drift of the machine; with the ratio B/A of each pair
+    (first command, and again when REPEAT > 1)."""
+    ra, rb = [], []
+    for i in range(runs):
+        ra.append(run1(sess, a[0], a[1], repeat, i, runs))
+        rb.append(run1(sess, b[0], b[1], repeat, i, runs))
+    A, B = summarize(a[0], ra, a[2]), summarize(b[0], rb, b[2])
+    B["pair_ratio"] = med([y["cmd"] / x["cmd"] for x, y in zip(ra, rb)
+                           if x["cmd"] > 0])
+    B["pair_ratio_cpu"] = med([y["cpu"] / x["cpu"] for x, y in zip(ra, rb)
+                               if x["cpu"] > 0])
+    B["pair_ratio_again"] = med([y["again"][-1] / x["again"][-1]
+                                 for x, y in zip(ra, rb)
+                                 if x["again"] and y["again"] and
+                                 x["again"][-1] > 0])
+    return A, B
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--so", default=os.path.join(ROOT, "extensions",
@@ -149,8 +178,9 @@ def main():
     ap.add_argument("--suite", default=fixture.host_suite())
     ap.add_argument("--variant", default="elf")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--big-runs", type=int, default=3,
-                    help="runs of the full 'cat trace' of the big buffer")
+    ap.add_argument("--big-runs", type=int, default=7,
+                    help="pairs of sessions of the raw read and the full "
+                    "'cat trace' of the big buffer, alternated")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--note", default="",
                     help="said next to the extension in the results")
@@ -183,15 +213,15 @@ def main():
     R = {}
     R["noop"] = measure(big, None, a.runs, note="crash + extend, no command")
     rawout = os.path.join(tmp, "raw.out")
-    R["raw"] = measure(big, "ftrace trace -R", a.runs, out=rawout,
-                       note="every sub-buffer read, nothing decoded",
-                       repeat=2)
+    # the raw read and cat trace in alternate sessions (a.big_runs pairs)
+    R["raw"], R["cat"] = measure_pairs(
+        big, ("ftrace trace -R", rawout,
+              "every sub-buffer read, nothing decoded"),
+        ("ftrace cat trace", "/dev/null",
+         "the whole buffer decoded and printed"), a.big_runs, repeat=2)
     with open(rawout) as f:
         mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes", f.read())
     subbufs, nbytes = (int(mm.group(1)), int(mm.group(2))) if mm else (0, 0)
-    R["cat"] = measure(big, "ftrace cat trace", a.big_runs,
-                       note="the whole buffer decoded and printed",
-                       repeat=2)
     R["n50big"] = measure(big, "ftrace trace -n 50", a.runs,
                           note="big buffer", repeat=2)
     R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
@@ -283,6 +313,11 @@ def main():
       "%.1fx (%.3f s / %.3f s)"
       % (R["cat"]["again"] / R["raw"]["again"] if R["raw"]["again"]
          else 0, R["cat"]["again"], R["raw"]["again"]))
+    w("- `cat trace` / raw read, median of the ratios of the %d pairs of "
+      "sessions run one after the other: first command %.2fx (CPU %.2fx), "
+      "again %.2fx" % (R["cat"]["runs"], R["cat"]["pair_ratio"],
+                       R["cat"]["pair_ratio_cpu"],
+                       R["cat"]["pair_ratio_again"]))
     w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
       "and idle; with the command:" % (base_hwm >> 10))
     for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
