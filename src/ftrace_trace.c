@@ -179,12 +179,11 @@ static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
  * crash's fp is unbuffered when the output is redirected ("> file",
  * "| cmd"): one write(2) per fprintf, several per entry.  While the entries
  * are printed, fp is a fully buffered stream that writes into the original
- * one.  An interrupted command (SIGINT, error) gets fp back through
+ * one, th_ob_sink (where th_ob_flush() writes the entries' lines directly,
+ * fp flushed first).  An interrupted command (SIGINT, error) gets fp back through
  * pc->cmd_cleanup, which crash's restore_sanity() calls after closing the
  * redirection: the unwritten rest is dropped then, not flushed.
  */
-static FILE *th_out_saved;
-
 static ssize_t th_out_write(void *orig, const char *buf, size_t n)
 {
 	return fwrite(buf, 1, n, (FILE *)orig);
@@ -194,10 +193,9 @@ static void th_out_end(void *interrupted)
 {
 	FILE *b = fp;
 
-	if (!th_out_saved)
+	if (!th_ob_sink)
 		return;
-	fp = th_out_saved;
-	th_out_saved = NULL;
+	fp = th_ob_sink;
 	th_ob_sink = NULL;
 	pc->cmd_cleanup = NULL;
 	pc->cmd_cleanup_arg = NULL;
@@ -213,14 +211,13 @@ static void th_out_begin(void)
 	cookie_io_functions_t io = { .write = th_out_write };
 	FILE *b;
 
-	if (th_out_saved || pc->cmd_cleanup)
+	if (th_ob_sink || pc->cmd_cleanup)
 		return;
 	b = fopencookie(fp, "w", io);
 	if (!b)
 		return;
 	setvbuf(b, NULL, _IOFBF, 1 << 16);
-	th_out_saved = fp;
-	th_ob_sink = fp;
+	th_ob_sink = fp;		/* the original stream */
 	fp = b;
 	pc->cmd_cleanup = th_out_end;
 	pc->cmd_cleanup_arg = (void *)1;

@@ -82,15 +82,13 @@ static void th_types_load(void);
 /* -1: not decided; 1: T from enum trace_type; 0: from ftrace_events */
 static int th_types_enum = -1;
 
+/* T, once: every reader of T.* calls this first. */
 static void th_types_init(void)
 {
 	if (th_types_enum >= 0)
 		return;
 	th_types_enum = th_enum_exists("TRACE_FN");
-	if (th_types_enum)
-		th_types_load();
-	else if (th_nevs < 0)
-		th_events_load();	/* and th_types_load() */
+	th_types_load();	/* th_trace_type() walks ftrace_events if need be */
 }
 
 long th_trace_type(const char *name)
@@ -214,10 +212,8 @@ static void th_events_load(void)
 	th_nevs = 0;
 	th_ev_idx = malloc(65536 * sizeof(int));
 	memset(th_ev_idx, 0xff, 65536 * sizeof(int));
-	if (!head || o_list < 0 || o_ev < 0 || o_type < 0) {
-		th_types_load();
+	if (!head || o_list < 0 || o_ev < 0 || o_type < 0)
 		return;
-	}
 	th_list_walk(head, 100000, &w);
 	th_evs = calloc(w.n ? w.n : 1, sizeof(*th_evs));
 	for (i = 0; i < w.n; i++) {
@@ -237,7 +233,6 @@ static void th_events_load(void)
 		th_nevs++;
 	}
 	th_walk_free(&w);
-	th_types_load();
 }
 
 static struct th_tevent *th_event(unsigned type)
