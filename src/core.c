@@ -71,6 +71,16 @@ ulong th_symbol(const char *name)
 	return sp ? sp->value : 0;
 }
 
+/* symbol_search() of a name the kernel itself may not have costs a
+ * linear scan of every module's symbols (0.4 ms on a small dump); a
+ * name only the kernel image can hold is asked of its hash alone. */
+ulong th_ksymbol(const char *name)
+{
+	struct syment *sp = kernel_symbol_search((char *)name);
+
+	return sp ? sp->value : 0;
+}
+
 /* A small cache: datatype_info() goes through gdb and is slow.  Hashed:
  * the trace printers ask for enumerators once per event. */
 struct th_type_cache {

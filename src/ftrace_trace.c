@@ -277,6 +277,9 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 	} else {
 		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
 		uint64_t lim;
+		/* no event filter: function entries run by run once
+		 * the entries to skip are behind */
+		int fast = !s->nevents;
 
 		for (;;) {
 			/* th_trace_next(), and the next of every other CPU
@@ -301,8 +304,11 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 				break;
 			lim = limc == end ? ~0ULL : limc->ev.ts;
 			do {
-				if (c->ev.len >= 8 &&
-				    th_sel_event(s, c->ev.payload)) {
+				if (fast && !skip &&
+				    th_print_fn_run(&t, c, lim, c < limc))
+					;	/* printed, with what follows */
+				else if (c->ev.len >= 8 &&
+					 th_sel_event(s, c->ev.payload)) {
 					if (skip > 0) {
 						/* as "cat trace" saw it: its
 						 * CPU started, its index

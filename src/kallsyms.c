@@ -20,6 +20,8 @@ struct th_kallsyms {
 	ulong names_len;
 	unsigned int *markers;
 	unsigned int nmarkers;
+	unsigned int *offs;	/* offset of every entry (th_ks_off_of()) */
+	int offs_failed;
 	char *token_table;
 	ulong token_table_len;
 	unsigned short token_index[256];
@@ -58,7 +60,7 @@ static unsigned int th_ks_entry_len(const unsigned char *p, int *hdr)
 	return p[0];
 }
 
-static ulong th_ks_off_of(unsigned int idx)
+static ulong th_ks_off_walk(unsigned int idx)
 {
 	ulong off = K.markers[idx >> 8];
 	unsigned int i;
@@ -70,6 +72,48 @@ static ulong th_ks_off_of(unsigned int idx)
 		off += th_ks_entry_len(K.names + off, &hdr) + hdr;
 	}
 	return off;
+}
+
+/*
+ * The offset of entry IDX in kallsyms_names.  The kernel walks from the
+ * marker of its group of 256; a trace names thousands of symbols, each
+ * walk 128 entries on average, so the offsets of all of them are found
+ * in one pass the first time (each group from its own marker, as the
+ * kernel would) and kept: 4 bytes a symbol.
+ */
+static ulong th_ks_off_of(unsigned int idx)
+{
+	unsigned int i;
+
+	if (!K.offs && !K.offs_failed) {
+		K.offs = malloc(sizeof(*K.offs) * (size_t)K.num);
+		if (!K.offs || K.names_len > 0xffffffffUL) {
+			free(K.offs);
+			K.offs = NULL;
+			K.offs_failed = 1;
+		} else {
+			ulong off = 0;
+			int hdr;
+
+			for (i = 0; i < K.num; i++) {
+				if (!(i & 0xff))
+					off = K.markers[i >> 8];
+				if (off > K.names_len)
+					off = K.names_len;
+				K.offs[i] = off;
+				if (off + 1 < K.names_len ||
+				    (off < K.names_len &&
+				     !(K.names[off] & 0x80)))
+					off += th_ks_entry_len(K.names + off,
+							       &hdr) + hdr;
+				else
+					off = K.names_len;
+			}
+		}
+	}
+	if (K.offs && idx < K.num)
+		return K.offs[idx];
+	return th_ks_off_walk(idx);
 }
 
 /* Expand entry IDX into BUF; the first character (the type) is dropped. */
@@ -109,9 +153,10 @@ static void th_ks_expand(unsigned int idx, char *buf, size_t len,
 	buf[o] = '\0';
 }
 
+/* kallsyms_* and the image's bounds: the kernel's own symbols */
 static ulong th_sym_or0(const char *n)
 {
-	return th_symbol(n);
+	return th_ksymbol(n);
 }
 
 static int th_ks_load(void)
@@ -132,13 +177,14 @@ static int th_ks_load(void)
 	a_ti = th_sym_or0("kallsyms_token_index");
 	a_off = th_sym_or0("kallsyms_offsets");
 	a_base = th_sym_or0("kallsyms_relative_base");
-	a_addrs = th_sym_or0("kallsyms_addresses");
+	/* absolute addresses: only without CONFIG_KALLSYMS_BASE_RELATIVE */
+	a_addrs = a_off ? 0 : th_sym_or0("kallsyms_addresses");
 	if (!a_num || !a_names || !a_markers || !a_tt || !a_ti ||
 	    !(a_off || a_addrs))
 		return 0;
 	/* Without kallsyms_relative_base (gone in recent kernels, which
 	 * always store u32 offsets from _text), the base is _text. */
-	if (a_off && !a_base && !th_symbol("_text"))
+	if (a_off && !a_base && !th_ksymbol("_text"))
 		return 0;
 	if (!th_read_uint(a_num, &K.num, "kallsyms_num_syms") || !K.num ||
 	    K.num > 10000000)
@@ -221,7 +267,7 @@ static int th_ks_load(void)
 				K.usable = 1;
 				return 1;
 			}
-			relbase = th_symbol("_text");
+			relbase = th_ksymbol("_text");
 		}
 		/* CONFIG_KALLSYMS_ABSOLUTE_PERCPU stores non-negative offsets
 		 * as absolute values and text as negative offsets from the base;
@@ -551,8 +597,8 @@ int th_ksym_lookup(ulong addr, struct th_sym *s)
 		return th_ksym_lookup_uncached(addr, s);
 	e = &th_ksym_cache[(addr ^ (addr >> 12)) % TH_KSYM_CACHE];
 	if (e->name && e->addr == addr) {
-		snprintf(s->name, sizeof(s->name), "%s", e->name);
-		snprintf(s->module, sizeof(s->module), "%s", e->module);
+		th_strlcpy(s->name, e->name, sizeof(s->name));
+		th_strlcpy(s->module, e->module, sizeof(s->module));
 		s->addr = e->start;
 		s->size = e->size;
 		s->offset = e->offset;

@@ -28,6 +28,19 @@ int th_read_cstr(ulong addr, char *buf, int len, const char *what);
 
 /* Symbol address, or 0 when the symbol does not exist. */
 ulong th_symbol(const char *name);
+/* The same among the kernel image's symbols only: no module scan. */
+ulong th_ksymbol(const char *name);
+/* snprintf(DST, LEN, "%s", SRC) without the formatting machinery
+ * (thousands of symbol names); LEN > 0. */
+static inline void th_strlcpy(char *dst, const char *src, size_t len)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 /* Offset of MEMBER in STRUCT, -1 when absent (cached). */
 long th_member(const char *sname, const char *mname);
 /* Size of a struct, -1 when absent (cached). */

@@ -563,17 +563,47 @@ static struct {
 	     lazy, hardirq, softirq, nmi;
 } F;
 
-/* Whether the kernel's read-only data holds the string S (bounded scan
- * of __start_rodata..__end_rodata in 64 KB chunks; -1: unreadable). */
+/* Whether [A, END) of the kernel's memory holds the string S (N bytes):
+ * 1, 0, -1 when none of it could be read; 64 KB chunks that overlap by
+ * N so that no occurrence falls between two. */
+static int th_mem_has(ulong a, ulong end, const char *s, size_t n, char *buf,
+		      size_t chunk)
+{
+	int read_any = FALSE;
+
+	for (; a < end; a += chunk - n) {
+		long len = MIN((ulong)chunk, end - a);
+
+		if (th_read(a, buf, len, "kernel rodata")) {
+			read_any = TRUE;
+			if (memmem(buf, len, s, n))
+				return 1;
+		}
+		if ((ulong)len < chunk)
+			break;
+	}
+	return read_any ? 0 : -1;
+}
+
+/*
+ * Whether the kernel's read-only data holds the string S, one of trace.c's
+ * own (-1: unreadable).  The strings of one object file are merged into
+ * rodata next to each other, more or less: the search starts around
+ * trace.c's name of its first option (trace_options[0]), 64 KB and then
+ * 1 MB either side (6.1: 2 KB away; 6.12, 7.2: 0.5-0.7 MB), before the
+ * whole of __start_rodata..__end_rodata (bounded: at most 256 MB).
+ */
 static int th_rodata_has(const char *s)
 {
 	enum { CHUNK = 64 * 1024 };
-	ulong start = th_symbol("__start_rodata");
-	ulong end = th_symbol("__end_rodata");
+	static const ulong radius[] = { 64 << 10, 1 << 20 };
+	ulong start = th_ksymbol("__start_rodata");
+	ulong end = th_ksymbol("__end_rodata");
+	ulong opts = th_symbol("trace_options"), anchor = 0;
 	size_t n = strlen(s);
 	char *buf;
-	ulong a;
-	int found = 0, read_any = FALSE;
+	int r = -1, w;
+	unsigned i;
 
 	if (!start || end <= start || end - start > (256UL << 20) ||
 	    n == 0 || n >= CHUNK)
@@ -581,19 +611,23 @@ static int th_rodata_has(const char *s)
 	buf = malloc(CHUNK);
 	if (!buf)
 		return -1;
-	for (a = start; a < end && !found; a += CHUNK - n) {
-		long len = MIN((ulong)CHUNK, end - a);
+	if (opts)
+		th_read_ulong(opts, &anchor, "trace_options[0]");
+	for (i = 0; anchor >= start && anchor < end &&
+		    i < sizeof(radius) / sizeof(radius[0]); i++) {
+		ulong lo = anchor - start > radius[i] ? anchor - radius[i] :
+			   start;
+		ulong hi = end - anchor > radius[i] ? anchor + radius[i] : end;
 
-		if (!th_read(a, buf, len, "kernel rodata"))
-			continue;
-		read_any = TRUE;
-		if (memmem(buf, len, s, n))
-			found = 1;
-		if (len < CHUNK)
-			break;
+		w = th_mem_has(lo, hi, s, n, buf, CHUNK);
+		if (w > 0) {
+			free(buf);
+			return 1;
+		}
 	}
+	r = th_mem_has(start, end, s, n, buf, CHUNK);
 	free(buf);
-	return found ? 1 : read_any ? 0 : -1;
+	return r;
 }
 
 /*
@@ -849,11 +883,11 @@ void th_sym_plain(ulong ip, int offset, char *buf, size_t len)
 		 * x86, v5.18) that is arch_rethook_trampoline; before, the
 		 * kprobes trampoline (renamed with the __ prefix in v5.15).
 		 */
-		tramp = th_symbol("__kretprobe_trampoline");
+		tramp = th_ksymbol("__kretprobe_trampoline");
 		if (!tramp)
-			tramp = th_symbol("kretprobe_trampoline");
+			tramp = th_ksymbol("kretprobe_trampoline");
 		if (!tramp)
-			tramp = th_symbol("arch_rethook_trampoline");
+			tramp = th_ksymbol("arch_rethook_trampoline");
 	}
 	if (tramp && ip == tramp) {
 		snprintf(buf, len, "[unknown/kretprobe'd]");
@@ -862,7 +896,7 @@ void th_sym_plain(ulong ip, int offset, char *buf, size_t len)
 	if (offset)
 		th_ksym_pS(ip, buf, len);
 	else if (th_ksym_lookup(ip, &s))
-		snprintf(buf, len, "%s", s.name);
+		th_strlcpy(buf, s.name, len);
 	else
 		buf[0] = '\0';
 	if (!buf[0] || (offset && strncmp(buf, "0x", 2) == 0 &&
@@ -881,7 +915,8 @@ static int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset,
 	th_sym_plain(ip, sym_offset, name, sizeof(name));
 	if (sym_addr)
 		return snprintf(out, len, "%s <%016lx>", name, ip);
-	return snprintf(out, len, "%s", name);
+	th_strlcpy(out, name, len);
+	return strlen(out);
 }
 
 /*
@@ -1547,29 +1582,39 @@ th_prefix_find(struct th_tctx *t, struct th_prefix_set *ps, int pid,
 	return x;
 }
 
-/* The context columns of trace_print_context() into P; their end. */
+/*
+ * The context columns of trace_print_context() into P, their end: of the
+ * entry ENT at TS on CPU, with the irq-info bit F_IRQ and a clock that
+ * counts nanoseconds (IN_NS).  T's entry fields are set from these when a
+ * prefix is made anew.  Values, not T's fields, so that a caller's loop
+ * keeps them in registers across the stores into th_ob.
+ */
 static inline __attribute__((always_inline)) char *
-th_context_cols(struct th_tctx *t, char *p)
+th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
+	      uint64_t ts, int cpu, int f_irq, int in_ns)
 {
 	/* the seconds of the last time stamp, formatted */
 	static unsigned long long last_sec = ~0ULL;
 	static char sec[24];
 	static int sec_len;
-	int pid = th_ent_pid(t->ent);
-	unsigned key = t->ent[2] | t->ent[3] << 8 | t->f_irq << 16 | 1 << 17;
-	struct th_prefix_set *ps = &th_prefix[t->cpu & 63];
+	int pid = th_ent_pid(ent);
+	unsigned key = ent[2] | ent[3] << 8 | f_irq << 16 | 1 << 17;
+	struct th_prefix_set *ps = &th_prefix[cpu & 63];
 	struct th_prefix *x = &ps->w[ps->last];
 
-	if (x->key != key || x->pid != pid || x->cpu != t->cpu)
+	if (x->key != key || x->pid != pid || x->cpu != cpu) {
+		t->ent = ent;
+		t->ts = ts;
 		x = th_prefix_find(t, ps, pid, key);
+	}
 	if (x->len <= 48)
 		memcpy(p, x->s, 48);
 	else
 		memcpy(p, x->s, x->len);
 	p += x->len;
-	if (t->in_ns) {
+	if (in_ns) {
 		/* " %5llu.%06llu" of the time in microseconds, rounded */
-		unsigned long long us = (t->ts + 500) / 1000;
+		unsigned long long us = (ts + 500) / 1000;
 		unsigned long long s = us / 1000000;
 		unsigned u = us % 1000000;
 
@@ -1592,53 +1637,271 @@ th_context_cols(struct th_tctx *t, char *p)
 		p += 6;
 	} else {
 		*p++ = ' ';
-		p = th_put_udec(p, t->ts, 12, ' ');
+		p = th_put_udec(p, ts, 12, ' ');
 	}
 	*p++ = ':';
 	*p++ = ' ';
 	return p;
 }
 
+/* The context columns of T's entry into P; their end. */
+static inline __attribute__((always_inline)) char *
+th_context_cols(struct th_tctx *t, char *p)
+{
+	return th_context_at(t, p, t->ent, t->ts, t->cpu, t->f_irq, t->in_ns);
+}
+
 enum { TH_CTX = 128, TH_TEXT = 8192 };
 static void th_print_other(struct th_tctx *t, unsigned type);
+
+/*
+ * The function tracer's text after the context columns, "ip <-parent\n",
+ * is the same for a few thousand (ip, parent) pairs among millions of
+ * entries: kept whole for the session, keyed by the pair and the
+ * sym-offset/sym-addr/print-parent bits, one lookup and one copy an
+ * entry.  Two cache lines a slot, the second read only for a text of
+ * more than 44 bytes; a longer one than the slot holds lives in an arena.
+ */
+#define TH_FNC_MAX	(1U << 14)	/* entries, at most */
+#define TH_FNC_INLINE	108
+struct th_fnc {
+	ulong ip, parent;
+	unsigned short len;
+	unsigned char tag;		/* mode + 1, 0: empty */
+	unsigned char pad;
+	char in[TH_FNC_INLINE];		/* the text, or its address */
+} __attribute__((aligned(128)));
+static struct th_fnc *th_fnc;
+static unsigned th_fnc_slots, th_fnc_n;
+
+static inline unsigned th_fnc_hash(ulong ip, ulong parent, unsigned mode)
+{
+	return (unsigned)(((ip ^ (parent * 0xff51afd7ed558ccdUL) ^ mode) *
+			   0x9e3779b97f4a7c15UL) >> 32);
+}
+
+static int th_fnc_grow(void)
+{
+	unsigned slots = th_fnc_slots ? th_fnc_slots * 2 : 4096, i, h;
+	struct th_fnc *t = aligned_alloc(128, slots * sizeof(*t));
+
+	if (!t)
+		return FALSE;
+	memset(t, 0, slots * sizeof(*t));
+	for (i = 0; i < th_fnc_slots; i++) {
+		struct th_fnc *e = &th_fnc[i];
+
+		if (!e->tag)
+			continue;
+		h = th_fnc_hash(e->ip, e->parent, e->tag - 1);
+		while (t[h & (slots - 1)].tag)
+			h++;
+		t[h & (slots - 1)] = *e;
+	}
+	free(th_fnc);
+	th_fnc = t;
+	th_fnc_slots = slots;
+	return TRUE;
+}
+
+/* th_fnc_text() of a pair not in the cache: made from the names'
+ * own cache, kept when there is room.  TMP holds 1040 bytes. */
+static const char * __attribute__((noinline))
+th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
+{
+	static char t1[512];
+	struct th_fnc *e;
+	const char *s;
+	size_t l, n;
+	unsigned h, m;
+	char *p;
+
+	s = th_sym_cached(ip, mode & 3, &l, t1);
+	memcpy(tmp, s, l);
+	n = l;
+	if ((mode & 4) && parent) {
+		memcpy(tmp + n, " <-", 3);
+		s = th_sym_cached(parent, mode & 3, &l, t1);
+		memcpy(tmp + n + 3, s, l);
+		n += 3 + l;
+	}
+	tmp[n++] = '\n';
+	tmp[n] = '\0';
+	*len = n;
+	if (th_fnc_n >= TH_FNC_MAX ||
+	    ((th_fnc_n + 1) * 2 > th_fnc_slots && !th_fnc_grow()))
+		return tmp;
+	m = th_fnc_slots - 1;
+	for (h = th_fnc_hash(ip, parent, mode) & m; th_fnc[h].tag;
+	     h = (h + 1) & m)
+		;
+	e = &th_fnc[h];
+	if (n < TH_FNC_INLINE)
+		memcpy(e->in, tmp, n + 1);
+	else if ((p = th_symc_store(tmp, n)) != NULL)
+		memcpy(e->in, &p, sizeof(p));
+	else
+		return tmp;
+	e->ip = ip;
+	e->parent = parent;
+	e->len = n;
+	e->tag = mode + 1;
+	th_fnc_n++;
+	return n < TH_FNC_INLINE ? e->in : p;
+}
+
+/* The text of (IP, PARENT) in MODE (sym_flags), its length in *LEN.  A
+ * text of at most 96 bytes is followed by readable bytes up to 96. */
+static inline const char *th_fnc_text(ulong ip, ulong parent, unsigned mode,
+				      size_t *len, char *tmp)
+{
+	unsigned h, m = th_fnc_slots - 1, tag = mode + 1;
+
+	if (th_fnc_slots) {
+		for (h = th_fnc_hash(ip, parent, mode) & m; th_fnc[h].tag;
+		     h = (h + 1) & m) {
+			const struct th_fnc *e = &th_fnc[h];
+
+			if (e->ip == ip && e->parent == parent &&
+			    e->tag == tag) {
+				const char *p;
+
+				*len = e->len;
+				if (e->len < TH_FNC_INLINE)
+					return e->in;
+				memcpy(&p, e->in, sizeof(p));
+				return p;
+			}
+		}
+	}
+	return th_fnc_miss(ip, parent, mode, len, tmp);
+}
+
+/* The function tracer's line of T's entry (trace_fn_trace() after the
+ * context columns), as th_print_other() makes it through
+ * th_event_text(): two names of at most 511 bytes fit in TH_TEXT. */
+static inline __attribute__((always_inline)) char *
+th_fn_text_at(char *p, const unsigned char *ent, unsigned mode)
+{
+	static char tmp[1040];
+	ulong ip, parent;
+	const char *s;
+	size_t l;
+
+	memcpy(&ip, ent + 8, sizeof(ulong));
+	memcpy(&parent, ent + 8 + sizeof(ulong), sizeof(ulong));
+	s = th_fnc_text(ip, parent, mode, &l, tmp);
+	/* a fixed copy when short (see th_fnc_text()) */
+	if (l <= 64)
+		memcpy(p, s, 64);
+	else if (l <= 96)
+		memcpy(p, s, 96);
+	else
+		memcpy(p, s, l);
+	return p + l;
+}
+
+static inline __attribute__((always_inline)) void
+th_fn_line(struct th_tctx *t)
+{
+	char *p = th_context_cols(t, th_ob_reserve(TH_CTX + TH_TEXT));
+
+	th_ob_commit(th_fn_text_at(p, t->ent, t->sym_flags & 7));
+}
+
+/* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
+static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
+{
+	return type == T.TRACE_FN && t->f_context &&
+	       t->len >= 8 + 2 * sizeof(ulong) &&
+	       (!t->annotate ||
+		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
+}
 
 /* print_trace_fmt() with trace_print_context(): each line assembled in
  * place in th_ob */
 void th_print_entry(struct th_tctx *t)
 {
-	enum { CTX = TH_CTX, TEXT = TH_TEXT };
 	unsigned type = th_ent_type(t->ent);
-	char *p;
 
 	t->idx++;
-	if (type == T.TRACE_FN && t->f_context &&
-	    t->len >= 8 + 2 * sizeof(ulong) &&
-	    (!t->annotate ||
-	     (t->cpu < 64 && (t->started & (1UL << t->cpu))))) {
-		/* the function tracer's line, as the code below makes it
-		 * through th_event_text(): two names of at most 511 bytes
-		 * fit in TEXT */
-		static char tmp[512];
-		ulong ip, parent;
-		unsigned mode = t->sym_flags & 3;
-		const char *s;
-		size_t l;
-
-		p = th_context_cols(t, th_ob_reserve(CTX + TEXT));
-		memcpy(&ip, t->ent + 8, sizeof(ulong));
-		memcpy(&parent, t->ent + 8 + sizeof(ulong), sizeof(ulong));
-		s = th_sym_cached(ip, mode, &l, tmp);
-		p = th_copy_short(p, s, l);
-		if ((t->sym_flags & 4) && parent) {
-			memcpy(p, " <-", 3);
-			s = th_sym_cached(parent, mode, &l, tmp);
-			p = th_copy_short(p + 3, s, l);
-		}
-		*p++ = '\n';
-		th_ob_commit(p);
+	if (th_fn_fast(t, type)) {
+		th_fn_line(t);
 		return;
 	}
 	th_print_other(t, type);
+}
+
+/*
+ * th_print_entry() of C's current entry and of the entries after it in
+ * its sub-buffer, read straight from the sub-buffer, while each is a
+ * plain data record (rb_iter_next_quick()) of the function tracer that
+ * th_print_entry() would print by th_fn_line(), older than LIM (as old:
+ * while TIE).  That is most of a function trace, without a pass through
+ * th_rb_cpu_peek() and the merge of the CPUs for every entry.  FALSE,
+ * nothing done, when C's current entry is not such an entry; else it is
+ * consumed (c->have cleared) and the first record not taken is left for
+ * th_rb_cpu_peek().
+ */
+int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		    int tie)
+{
+	enum { LINE = TH_CTX + TH_TEXT };
+	struct rb_iter *it = &c->it;
+	const unsigned char *data = it->pg->data, *p, *ent;
+	size_t off = it->off, commit = it->pg->commit;
+	uint64_t ts = c->ev.ts;
+	unsigned fn = T.TRACE_FN, tl, mode = t->sym_flags & 7;
+	int cpu = c->cpu, f_irq = t->f_irq, in_ns = t->in_ns;
+	char *out, *end = th_ob.b + TH_OB_SIZE;
+	long n = 0;
+	uint32_t hdr, len = c->ev.len;
+
+	t->cpu = cpu;
+	t->ts = ts;
+	t->ent = ent = c->ev.payload;
+	t->len = len;
+	if (!th_fn_fast(t, th_ent_type(ent)))
+		return FALSE;
+	c->have = FALSE;
+	if (it->pg->big_endian || it->done)
+		commit = 0;	/* this entry only */
+	out = th_ob_reserve(LINE);
+	for (;;) {
+		n++;
+		if (end - out < LINE) {
+			th_ob_commit(out);
+			out = th_ob_reserve(LINE);
+		}
+		out = th_context_at(t, out, ent, ts, cpu, f_irq, in_ns);
+		out = th_fn_text_at(out, ent, mode);
+		/* rb_iter_next_quick() of the next record, taken only if it
+		 * is another such entry */
+		if (off + 4 > commit)
+			break;
+		p = data + off;
+		hdr = (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+		      (uint32_t)p[1] << 8 | p[0];
+		tl = hdr & 31;
+		if (tl * 4 < 8 + 2 * sizeof(ulong) || tl > RB_TYPE_DATA_MAX ||
+		    off + tl * 4 + 4 > commit || th_ent_type(p + 4) != fn)
+			break;
+		if (ts + (hdr >> 5) > lim ||
+		    (ts + (hdr >> 5) == lim && !tie))
+			break;
+		ts += hdr >> 5;
+		off += tl * 4 + 4;
+		ent = p + 4;
+		len = tl * 4;
+	}
+	th_ob_commit(out);
+	t->idx += n;
+	t->ts = ts;
+	t->ent = ent;
+	t->len = len;
+	it->off = off;
+	it->ts = ts;
+	return TRUE;
 }
 
 /* th_print_entry() of everything but the function tracer's entries, out

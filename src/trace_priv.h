@@ -119,6 +119,11 @@ void th_tctx_done(struct th_tctx *t);
 int th_tflag(struct th_tctx *t, const char *bit);
 /* Print one entry as the "trace" file does. */
 void th_print_entry(struct th_tctx *t);
+/* th_print_entry() of C's current entry and the function tracer's
+ * entries after it in its sub-buffer older than LIM (as old: while TIE);
+ * FALSE when C's entry is not the function tracer's. */
+int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		    int tie);
 /* Pieces shared with the graph printer. */
 void th_find_cmdline(int pid, char *comm);
 void th_print_lat_fmt(const unsigned char *ent);
