@@ -1520,8 +1520,10 @@ static const char *th_pid_column(int pid, int *len)
  */
 #define TH_PREFIX_WAYS	4
 struct th_prefix {
+	/* flags | pc << 8 | pid << 16 | irq-info << 48 | 1 << 49 | cpu << 50:
+	 * one compare an entry (th_prefix_key()) */
+	uint64_t key;
 	int pid, cpu;
-	unsigned key;			/* flags | pc << 8 | irq-info << 16 */
 	int len;
 	char s[64];
 };
@@ -1531,7 +1533,7 @@ static struct th_prefix_set {
 } th_prefix[64];
 
 static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
-			   unsigned key)
+			   uint64_t key)
 {
 	const char *col;
 	char *p = x->s;
@@ -1562,14 +1564,14 @@ static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
  * in place of the oldest one. */
 static struct th_prefix * __attribute__((noinline))
 th_prefix_find(struct th_tctx *t, struct th_prefix_set *ps, int pid,
-	       unsigned key)
+	       uint64_t key)
 {
 	struct th_prefix *x;
 	unsigned i;
 
 	for (i = 0; i < TH_PREFIX_WAYS; i++) {
 		x = &ps->w[i];
-		if (x->key == key && x->pid == pid && x->cpu == t->cpu) {
+		if (x->key == key) {
 			ps->last = i;
 			return x;
 		}
@@ -1597,15 +1599,18 @@ th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
 	static unsigned long long last_sec = ~0ULL;
 	static char sec[24];
 	static int sec_len;
-	int pid = th_ent_pid(ent);
-	unsigned key = ent[2] | ent[3] << 8 | f_irq << 16 | 1 << 17;
+	uint64_t key;
 	struct th_prefix_set *ps = &th_prefix[cpu & 63];
 	struct th_prefix *x = &ps->w[ps->last];
 
-	if (x->key != key || x->pid != pid || x->cpu != cpu) {
+	/* the entry's flags, preempt count and pid (bytes 2-7) */
+	memcpy(&key, ent, sizeof(key));
+	key = key >> 16 | (uint64_t)f_irq << 48 | 1ULL << 49 |
+	      (uint64_t)(unsigned)cpu << 50;
+	if (x->key != key) {
 		t->ent = ent;
 		t->ts = ts;
-		x = th_prefix_find(t, ps, pid, key);
+		x = th_prefix_find(t, ps, th_ent_pid(ent), key);
 	}
 	if (x->len <= 48)
 		memcpy(p, x->s, 48);
