@@ -602,7 +602,7 @@ static int th_rodata_has(const char *s)
 	ulong opts = th_symbol("trace_options"), anchor = 0;
 	size_t n = strlen(s);
 	char *buf;
-	int r = -1, w;
+	int r;
 	unsigned i;
 
 	if (!start || end <= start || end - start > (256UL << 20) ||
@@ -619,8 +619,7 @@ static int th_rodata_has(const char *s)
 			   start;
 		ulong hi = end - anchor > radius[i] ? anchor + radius[i] : end;
 
-		w = th_mem_has(lo, hi, s, n, buf, CHUNK);
-		if (w > 0) {
+		if (th_mem_has(lo, hi, s, n, buf, CHUNK) > 0) {
 			free(buf);
 			return 1;
 		}
@@ -1521,9 +1520,8 @@ static const char *th_pid_column(int pid, int *len)
 #define TH_PREFIX_WAYS	4
 struct th_prefix {
 	/* flags | pc << 8 | pid << 16 | irq-info << 48 | 1 << 49 | cpu << 50:
-	 * one compare an entry (th_prefix_key()) */
+	 * one compare an entry (th_context_at()); 0: unused */
 	uint64_t key;
-	int pid, cpu;
 	int len;
 	char s[64];
 };
@@ -1555,8 +1553,6 @@ static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
 	if (t->f_irq)
 		p += th_lat_str(t->ent, p);
 	x->len = p - x->s;
-	x->pid = pid;
-	x->cpu = t->cpu;
 	x->key = key;
 }
 
