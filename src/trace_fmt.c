@@ -980,6 +980,24 @@ static char *th_symc_store(const char *s, size_t n)
 	return p;
 }
 
+/* Keep the text TMP (N bytes, NUL-terminated) in a cache slot's IN of
+ * INL bytes: there when it fits, else a copy in the arena whose address
+ * IN holds.  Where the text is kept; NULL when there is no memory. */
+static const char *th_slot_keep(char *in, size_t inl, const char *tmp,
+				size_t n)
+{
+	char *p;
+
+	if (n < inl) {
+		memcpy(in, tmp, n + 1);
+		return in;
+	}
+	p = th_symc_store(tmp, n);
+	if (p)
+		memcpy(in, &p, sizeof(p));
+	return p;
+}
+
 /* Twice the slots (at most 2 x TH_SYMC_MAX), the entries moved over;
  * FALSE when there is no memory (the old table stays). */
 static int th_symc_grow(void)
@@ -1013,7 +1031,6 @@ th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
 {
 	unsigned h, m, tag = mode + 1;
 	struct th_symc *e;
-	char *p;
 	size_t n;
 
 	if (mode & TH_SYMC_PS)
@@ -1032,11 +1049,7 @@ th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
 	for (h = th_symc_hash(ip, mode) & m; th_symc[h].tag; h = (h + 1) & m)
 		;
 	e = &th_symc[h];
-	if (n < TH_SYMC_INLINE)
-		memcpy(e->in, tmp, n + 1);
-	else if ((p = th_symc_store(tmp, n)) != NULL)
-		memcpy(e->in, &p, sizeof(p));
-	else
+	if (!th_slot_keep(e->in, TH_SYMC_INLINE, tmp, n))
 		return tmp;
 	e->len = n;
 	e->ip = ip;
@@ -1681,6 +1694,7 @@ static inline unsigned th_fnc_hash(ulong ip, ulong parent, unsigned mode)
 			   0x9e3779b97f4a7c15UL) >> 32);
 }
 
+/* th_symc_grow() of the pairs' table (at most 2 x TH_FNC_MAX slots) */
 static int th_fnc_grow(void)
 {
 	unsigned slots = th_fnc_slots ? th_fnc_slots * 2 : 4096, i, h;
@@ -1715,7 +1729,6 @@ th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
 	const char *s;
 	size_t l, n;
 	unsigned h, m;
-	char *p;
 
 	s = th_sym_cached(ip, mode & 3, &l, t1);
 	memcpy(tmp, s, l);
@@ -1737,18 +1750,15 @@ th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
 	     h = (h + 1) & m)
 		;
 	e = &th_fnc[h];
-	if (n < TH_FNC_INLINE)
-		memcpy(e->in, tmp, n + 1);
-	else if ((p = th_symc_store(tmp, n)) != NULL)
-		memcpy(e->in, &p, sizeof(p));
-	else
+	s = th_slot_keep(e->in, TH_FNC_INLINE, tmp, n);
+	if (!s)
 		return tmp;
 	e->ip = ip;
 	e->parent = parent;
 	e->len = n;
 	e->tag = mode + 1;
 	th_fnc_n++;
-	return n < TH_FNC_INLINE ? e->in : p;
+	return s;
 }
 
 /* The text of (IP, PARENT) in MODE (sym_flags), its length in *LEN.  A
