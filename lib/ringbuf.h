@@ -77,11 +77,13 @@ int rb_iter_next(struct rb_iter *it, struct rb_event *ev);
 
 /*
  * rb_iter_next() for the record nearly all are, inline: a little-endian
- * data record whose length is its type_len.  1 with EV and IT as
- * rb_iter_next() leaves them; 0 (nothing changed) for anything else, which
- * rb_iter_next() then decodes.
+ * data record whose length is its type_len.  rb_iter_peek_quick() decodes
+ * it into EV without moving IT: 1; 0 (EV unspecified) for anything else,
+ * which rb_iter_next() then decodes.  rb_iter_take() moves IT past it, as
+ * rb_iter_next() would; rb_iter_next_quick() is the two.
  */
-static inline int rb_iter_next_quick(struct rb_iter *it, struct rb_event *ev)
+static inline int rb_iter_peek_quick(const struct rb_iter *it,
+				     struct rb_event *ev)
 {
 	const struct rb_page *pg = it->pg;
 	const unsigned char *p;
@@ -105,8 +107,20 @@ static inline int rb_iter_next_quick(struct rb_iter *it, struct rb_event *ev)
 	ev->payload = p + 4;
 	ev->len = tl * 4;
 	ev->ts = it->ts + ev->delta;
+	return 1;
+}
+
+static inline void rb_iter_take(struct rb_iter *it, const struct rb_event *ev)
+{
 	it->ts = ev->ts;
 	it->off += ev->size;
+}
+
+static inline int rb_iter_next_quick(struct rb_iter *it, struct rb_event *ev)
+{
+	if (!rb_iter_peek_quick(it, ev))
+		return 0;
+	rb_iter_take(it, ev);
 	return 1;
 }
 

@@ -31,8 +31,8 @@ ulong th_symbol(const char *name);
 /* The same among the kernel image's symbols only: no module scan. */
 ulong th_ksymbol(const char *name);
 /* snprintf(DST, LEN, "%s", SRC) without the formatting machinery
- * (thousands of symbol names); LEN > 0. */
-static inline void th_strlcpy(char *dst, const char *src, size_t len)
+ * (thousands of symbol names); LEN > 0.  The length copied. */
+static inline size_t th_strlcpy(char *dst, const char *src, size_t len)
 {
 	size_t n = strlen(src);
 
@@ -40,6 +40,7 @@ static inline void th_strlcpy(char *dst, const char *src, size_t len)
 		n = len - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+	return n;
 }
 /* Offset of MEMBER in STRUCT, -1 when absent (cached). */
 long th_member(const char *sname, const char *mname);

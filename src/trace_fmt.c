@@ -914,8 +914,7 @@ static int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset,
 	th_sym_plain(ip, sym_offset, name, sizeof(name));
 	if (sym_addr)
 		return snprintf(out, len, "%s <%016lx>", name, ip);
-	th_strlcpy(out, name, len);
-	return strlen(out);
+	return th_strlcpy(out, name, len);
 }
 
 /*
@@ -1059,8 +1058,7 @@ th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
 }
 
 /* The text for IP in MODE (TH_SYMC_*), as a 512-byte buffer holds it;
- * TMP (512 bytes) holds it when it cannot be kept.  A text of at most 48
- * bytes is followed by readable bytes up to 48 (th_copy_short()). */
+ * TMP (512 bytes) holds it when it cannot be kept. */
 static inline const char *th_sym_cached(ulong ip, unsigned mode,
 					size_t *len, char *tmp)
 {
@@ -1075,17 +1073,6 @@ static inline const char *th_sym_cached(ulong ip, unsigned mode,
 			}
 	}
 	return th_sym_miss(ip, mode, len, tmp);
-}
-
-/* Copy L bytes of S to P: a fixed 48 when L is at most that (P has room
- * for them; S is readable that far, see th_sym_cached()). */
-static inline char *th_copy_short(char *p, const char *s, size_t l)
-{
-	if (l <= 48)
-		memcpy(p, s, 48);
-	else
-		memcpy(p, s, l);
-	return p + l;
 }
 
 const char *th_ksym_ps_cached(ulong addr, size_t *len)
@@ -1858,25 +1845,27 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		    int tie)
 {
 	enum { LINE = TH_CTX + TH_TEXT };
-	struct rb_iter *it = &c->it;
-	const unsigned char *data = it->pg->data, *p, *ent;
-	size_t off = it->off, commit = it->pg->commit;
+	/* copies of the iterator and its page, which the stores into
+	 * th_ob cannot alias: kept in registers */
+	struct rb_page pg = *c->it.pg;
+	struct rb_iter it = c->it;
+	struct rb_event ev;
+	const unsigned char *ent = c->ev.payload;
 	uint64_t ts = c->ev.ts;
-	unsigned fn = T.TRACE_FN, tl, mode = t->sym_flags & 7;
+	uint32_t len = c->ev.len;
+	unsigned fn = T.TRACE_FN, mode = t->sym_flags & 7;
 	int cpu = c->cpu, f_irq = t->f_irq, in_ns = t->in_ns;
 	char *out, *end = th_ob.b + TH_OB_SIZE;
 	long n = 0;
-	uint32_t hdr, len = c->ev.len;
 
 	t->cpu = cpu;
 	t->ts = ts;
-	t->ent = ent = c->ev.payload;
+	t->ent = ent;
 	t->len = len;
 	if (!th_fn_fast(t, th_ent_type(ent)))
 		return FALSE;
 	c->have = FALSE;
-	if (it->pg->big_endian || it->done)
-		commit = 0;	/* this entry only */
+	it.pg = &pg;
 	out = th_ob_reserve(LINE);
 	for (;;) {
 		n++;
@@ -1886,32 +1875,25 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		}
 		out = th_context_at(t, out, ent, ts, cpu, f_irq, in_ns);
 		out = th_fn_text_at(out, ent, mode);
-		/* rb_iter_next_quick() of the next record, taken only if it
-		 * is another such entry */
-		if (off + 4 > commit)
+		/* the next record, taken only if it is another such entry
+		 * (th_fn_fast() holds for the same CPU and type) */
+		if (!rb_iter_peek_quick(&it, &ev) ||
+		    ev.len < 8 + 2 * sizeof(ulong) ||
+		    th_ent_type(ev.payload) != fn ||
+		    ev.ts > lim || (ev.ts == lim && !tie))
 			break;
-		p = data + off;
-		hdr = (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-		      (uint32_t)p[1] << 8 | p[0];
-		tl = hdr & 31;
-		if (tl * 4 < 8 + 2 * sizeof(ulong) || tl > RB_TYPE_DATA_MAX ||
-		    off + tl * 4 + 4 > commit || th_ent_type(p + 4) != fn)
-			break;
-		if (ts + (hdr >> 5) > lim ||
-		    (ts + (hdr >> 5) == lim && !tie))
-			break;
-		ts += hdr >> 5;
-		off += tl * 4 + 4;
-		ent = p + 4;
-		len = tl * 4;
+		rb_iter_take(&it, &ev);
+		ent = ev.payload;
+		ts = ev.ts;
+		len = ev.len;
 	}
 	th_ob_commit(out);
 	t->idx += n;
 	t->ts = ts;
 	t->ent = ent;
 	t->len = len;
-	it->off = off;
-	it->ts = ts;
+	c->it.off = it.off;
+	c->it.ts = it.ts;
 	return TRUE;
 }
 
