@@ -60,17 +60,28 @@ static unsigned int th_ks_entry_len(const unsigned char *p, int *hdr)
 	return p[0];
 }
 
-static ulong th_ks_off_walk(unsigned int idx)
+/* The offset of the entry after the one at OFF; K.names_len past the
+ * end (a two-byte length is not read beyond the names). */
+static ulong th_ks_next_off(ulong off)
 {
-	ulong off = K.markers[idx >> 8];
-	unsigned int i;
 	int hdr;
 
-	for (i = 0; i < (idx & 0xff); i++) {
-		if (off >= K.names_len)
-			return K.names_len;
-		off += th_ks_entry_len(K.names + off, &hdr) + hdr;
-	}
+	if (off >= K.names_len ||
+	    ((K.names[off] & 0x80) && off + 1 >= K.names_len))
+		return K.names_len;
+	off += th_ks_entry_len(K.names + off, &hdr) + hdr;
+	return MIN(off, K.names_len);
+}
+
+/* The offset of entry IDX, walked from its group's marker as the
+ * kernel does; K.names_len past the end. */
+static ulong th_ks_off_walk(unsigned int idx)
+{
+	ulong off = MIN((ulong)K.markers[idx >> 8], K.names_len);
+	unsigned int i;
+
+	for (i = 0; i < (idx & 0xff); i++)
+		off = th_ks_next_off(off);
 	return off;
 }
 
@@ -93,21 +104,13 @@ static ulong th_ks_off_of(unsigned int idx)
 			K.offs_failed = 1;
 		} else {
 			ulong off = 0;
-			int hdr;
 
 			for (i = 0; i < K.num; i++) {
 				if (!(i & 0xff))
-					off = K.markers[i >> 8];
-				if (off > K.names_len)
-					off = K.names_len;
+					off = MIN((ulong)K.markers[i >> 8],
+						  K.names_len);
 				K.offs[i] = off;
-				if (off + 1 < K.names_len ||
-				    (off < K.names_len &&
-				     !(K.names[off] & 0x80)))
-					off += th_ks_entry_len(K.names + off,
-							       &hdr) + hdr;
-				else
-					off = K.names_len;
+				off = th_ks_next_off(off);
 			}
 		}
 	}
