@@ -31,7 +31,12 @@ ifeq ($(SANITIZE),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
 endif
 
-SRC := $(wildcard src/*.c)
+# The layers, each a folder of src/ (docs/HACKING.md): glue -> tracefs,
+# audit -> render -> model -> lib.  Everything is hidden: crash needs no
+# symbol of ours (the constructor registers the commands), and two
+# extensions in one crash process must not collide on a global name.
+SRC := $(wildcard src/*/*.c)
+VIS := -fvisibility=hidden
 LIB := $(wildcard lib/*.c)
 BUILD ?= build
 OBJDIR := $(BUILD)/obj$(if $(SANITIZE),-san)
@@ -42,21 +47,21 @@ all: $(SO)
 
 $(SO): $(OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -rdynamic $(SANFLAGS) -o $@ $(OBJ) -lelf
+	$(CC) -shared $(SANFLAGS) -o $@ $(OBJ) -lelf
 
 # $(call compile,FLAGS): $< to $@; what the compiler said is also kept in
 # $@.log (empty when it said nothing), which test_builds_warning_free reads
 # instead of building everything once more.
 compile = $(CCACHE) $(CC) $(1) -c -o $@ $< 2>$@.log; s=$$?; cat $@.log >&2; exit $$s
 
-$(OBJDIR)/src/%.o: src/%.c $(wildcard src/*.h) $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
+$(OBJDIR)/src/%.o: src/%.c $(wildcard src/*/*.h) $(wildcard lib/*.h) $(CRASH_INCLUDE)/defs.h
 	@mkdir -p $(dir $@)
-	$(call compile,$(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D$(TARGET) -Ilib -isystem $(CRASH_INCLUDE))
+	$(call compile,$(CFLAGS) $(WARN) $(SANFLAGS) $(VIS) -fPIC -D$(TARGET) -Isrc -Ilib -isystem $(CRASH_INCLUDE))
 
 # lib/ is crash-free: no defs.h on its include path.
 $(OBJDIR)/lib/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(call compile,$(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -Ilib)
+	$(call compile,$(CFLAGS) $(WARN) $(SANFLAGS) $(VIS) -fPIC -Ilib)
 
 install: $(SO)
 	install -D -m 0644 $(SO) $(DESTDIR)$(EXTDIR)/tracehunt.so

@@ -36,15 +36,18 @@ def _compiler_said(objdir):
     of OBJDIR, or None when some object has none (built before the logs
     were kept)."""
     said = {}
-    for d in ("src", "lib"):
-        for c in sorted(os.listdir(os.path.join(thlib.ROOT, d))):
-            if not c.endswith(".c"):
-                continue
-            log = os.path.join(objdir, d, c[:-2] + ".o.log")
-            if not os.path.exists(log):
-                return None
-            with open(log) as f:
-                said["%s/%s" % (d, c)] = f.read()
+    for top in ("src", "lib"):
+        for dp, dns, fns in os.walk(os.path.join(thlib.ROOT, top)):
+            dns.sort()
+            d = os.path.relpath(dp, thlib.ROOT)
+            for c in sorted(fns):
+                if not c.endswith(".c"):
+                    continue
+                log = os.path.join(objdir, d, c[:-2] + ".o.log")
+                if not os.path.exists(log):
+                    return None
+                with open(log) as f:
+                    said["%s/%s" % (d, c)] = f.read()
     return said
 
 

@@ -9,7 +9,7 @@
  * of crash's own module tables, whose layout differs between crash
  * versions.
  */
-#include "th.h"
+#include "model/model.h"
 
 static struct th_module *th_mods;
 static int th_nmods = -1;

@@ -4,7 +4,7 @@
  * context columns, then the event's own text.
  */
 #define _GNU_SOURCE		/* fwrite_unlocked */
-#include "trace_priv.h"
+#include "render/trace_priv.h"
 #include "bprint.h"
 #include "printfmt.h"
 

@@ -6,7 +6,8 @@
 #ifndef TRACEHUNT_TRACE_PRIV_H
 #define TRACEHUNT_TRACE_PRIV_H
 
-#include "th.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 
 /* Internal to the extension: calls between its files are direct, not
  * through the PLT (millions per "ftrace cat trace"). */

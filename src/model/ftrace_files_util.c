@@ -3,8 +3,8 @@
  * buffer and per-CPU data, the tracing CPUs, event names, ftrace hashes
  * and the dyn_ftrace records.
  */
-#include "th.h"
-#include "ftrace_files.h"
+#include "model/model.h"
+#include "model/ftrace_files.h"
 
 /* RB_BUFFER_OFF of ring_buffer.c: the bit tracing_off() sets */
 #define FF_RB_BUFFER_OFF	(1 << 20)

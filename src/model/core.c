@@ -2,7 +2,7 @@
  * tracehunt: safe reads, type probes and bounded list walks.
  */
 #include <stdarg.h>
-#include "th.h"
+#include "model/model.h"
 #include "walk.h"
 
 int th_read(ulong addr, void *buf, long len, const char *what)

@@ -6,7 +6,9 @@
  * own kallsyms gives (th_ksym_*) and the trampoline targets read from the
  * trampolines' text like arch_ftrace_trampoline_func() does.
  */
-#include "ftrace_ops.h"
+#include "model/ftrace_ops.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 
 /* print_rec(): "name" or "name [mod]"; FALSE for an invalid record
  * (FTRACE_MCOUNT_MAX_OFFSET exceeded, or no symbol) */

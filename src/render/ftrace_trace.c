@@ -7,8 +7,8 @@
 #define _GNU_SOURCE		/* fopencookie */
 #include <stdio.h>
 #include <stdio_ext.h>
-#include "trace_priv.h"
-#include "trace_dump.h"
+#include "render/trace_priv.h"
+#include "render/trace_dump.h"
 
 struct th_sel {
 	int cpu;		/* -1: every CPU */

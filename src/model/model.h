@@ -1,11 +1,11 @@
 /*
- * tracehunt: crash extension internals shared by the command files.
+ * tracehunt: the model: the only layer that reads kernel objects.
  *
  * Everything here is built against crash's defs.h; the byte-level decoders
  * in lib/ know nothing of crash and are declared in their own headers.
  */
-#ifndef TRACEHUNT_TH_H
-#define TRACEHUNT_TH_H
+#ifndef TRACEHUNT_MODEL_H
+#define TRACEHUNT_MODEL_H
 
 #include "defs.h"
 
@@ -157,17 +157,6 @@ char *th_owner_str(const struct th_owner *o, char *buf, size_t len);
 /* Forget cached per-dump state (modules, vmap areas). */
 void th_modules_reset(void);
 
-/* --------------------------------------------------------- commands --- */
-
-void cmd_kprobes(void);
-void cmd_ftrace(void);
-void cmd_hooks(void);
-extern char *help_kprobes[];
-extern char *help_ftrace[];
-extern char *help_hooks[];
-
-int th_ftrace_have(void);
-
 /* ------------------------------------------------------ tracearray.c --- */
 
 /* A trace array: the global one (name "") or an instance. */
@@ -179,37 +168,5 @@ struct th_tr {
 int th_trace_arrays(struct th_tr **out);
 struct th_tr *th_trace_array_by_name(const char *name);
 
-/*
- * "ftrace cat" dispatch.  FILE is relative to the array's directory
- * ("trace", "per_cpu/cpu0/trace", "options/overwrite").  Each part returns
- * TRUE when FILE is its own, having printed the file or a one-line reason.
- * Each "ls" part calls ADD for every file it can reconstruct for TR.
- */
-typedef void (*th_ls_add_fn)(const char *name, void *arg);
-void th_ls_append(const char *name, void *arg);
-void th_ftrace_cat(int argc, char **argv);
-void th_ftrace_ls(int argc, char **argv);
-
-/* ftrace_files.c: state and settings files, tracers, the summary */
-int th_cat_files(struct th_tr *tr, const char *file);
-void th_ls_files(struct th_tr *tr, th_ls_add_fn add, void *arg);
-void th_ftrace_tracers(int argc, char **argv);
-void th_ftrace_summary(int argc, char **argv);
-
-/* kprobe_events.c: kprobe_events, kprobe_profile */
-int th_cat_kprobe_events(struct th_tr *tr, const char *file);
-void th_ls_kprobe_events(struct th_tr *tr, th_ls_add_fn add, void *arg);
-
-/* ftrace_ops.c: ops, enabled_functions, sites */
-int th_cat_ops(struct th_tr *tr, const char *file);
-void th_ls_ops(struct th_tr *tr, th_ls_add_fn add, void *arg);
-void th_ftrace_ops(int argc, char **argv);
-void th_ftrace_sites(int argc, char **argv);
-
-/* ftrace_trace.c: ring buffers, trace files, "ftrace trace", "dump" */
-int th_cat_trace(struct th_tr *tr, const char *file);
-void th_ls_trace(struct th_tr *tr, th_ls_add_fn add, void *arg);
-void th_ftrace_trace(int argc, char **argv);
-void th_ftrace_dump(int argc, char **argv);
 
 #endif

@@ -6,10 +6,11 @@
  * each comment is the one reproduced.  Generic reads and the per-CPU and
  * hash helpers are in ftrace_files_util.c.
  */
-#include "th.h"
-#include "kprobes.h"
-#include "ftrace_ops.h"
-#include "ftrace_files.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
+#include "tracefs/kprobes.h"
+#include "model/ftrace_ops.h"
+#include "model/ftrace_files.h"
 
 #define TRACE_SYSTEM_FTRACE	"ftrace"
 #define TASK_COMM_LEN		16

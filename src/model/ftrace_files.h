@@ -4,7 +4,7 @@
 #ifndef TRACEHUNT_FTRACE_FILES_H
 #define TRACEHUNT_FTRACE_FILES_H
 
-#include "th.h"
+#include "model/model.h"
 
 #define FF_MAX_TRACERS	64
 #define FF_MAX_CPUS	NR_CPUS

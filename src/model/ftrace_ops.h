@@ -6,7 +6,7 @@
 #ifndef TRACEHUNT_FTRACE_OPS_H
 #define TRACEHUNT_FTRACE_OPS_H
 
-#include "th.h"
+#include "model/model.h"
 
 /* A struct ftrace_hash read whole: its ips sorted, for lookups. */
 struct thf_hash {

@@ -5,7 +5,8 @@
  * when it runs, so the extension loads on any kernel, with or without
  * kprobes and ftrace.
  */
-#include "th.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 
 static struct command_table_entry command_table[] = {
 	{ "kprobes", cmd_kprobes, help_kprobes, 0 },

@@ -2,7 +2,8 @@
  * tracehunt: help pages, in crash's format (name, summary, synopsis,
  * description, examples).
  */
-#include "th.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 
 char *help_kprobes[] = {
 "kprobes",

@@ -9,7 +9,7 @@
  * holds a module that unlinked itself from the module list), then BPF
  * (not yet), then ftrace's saved names of freed module init functions.
  */
-#include "th.h"
+#include "model/model.h"
 
 struct th_kallsyms {
 	int loaded;

@@ -8,7 +8,9 @@
  * record must hold the 5-byte NOP.  Anything else is a mismatch: bytes
  * changed behind ftrace's back, or a record that lies.
  */
-#include "ftrace_ops.h"
+#include "model/ftrace_ops.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 #include "insn.h"
 
 #define SITE_BYTES	5	/* MCOUNT_INSN_SIZE on x86 */

@@ -5,7 +5,7 @@
  * page, each sub-buffer only up to its committed bytes.  One sub-buffer
  * per CPU is held in memory.
  */
-#include "trace_priv.h"
+#include "render/trace_priv.h"
 
 #define RB_PAGE_FLAGS	3UL	/* RB_PAGE_HEAD | RB_PAGE_UPDATE in list.next */
 #define RB_PAGE_HEAD	1UL

@@ -24,11 +24,12 @@
 #include <stdarg.h>
 #include <libelf.h>
 #include <gelf.h>
-#include "th.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 #include "insn.h"
-#include "kprobes.h"
-#include "ftrace_ops.h"
-#include "textcheck.h"
+#include "tracefs/kprobes.h"
+#include "model/ftrace_ops.h"
+#include "audit/textcheck.h"
 
 #define TX_CHUNK	(1UL << 20)	/* dump text read per readmem */
 #define TX_PAGE		4096UL

@@ -5,7 +5,7 @@
  * switch separators, events as comments at the current depth, irq entry
  * and exit arrows.
  */
-#include "trace_priv.h"
+#include "render/trace_priv.h"
 
 #define TH_GRAPH_DEPTH	50	/* FTRACE_RETFUNC_DEPTH */
 #define TH_GRAPH_INDENT	2

@@ -7,7 +7,7 @@
  * Read once per dump, in bulk: each ftrace_page's records in one read,
  * each hash's bucket array in one read, text a page at a time.
  */
-#include "ftrace_ops.h"
+#include "model/ftrace_ops.h"
 #include "insn.h"
 
 #define THF_MAX_PAGES	200000

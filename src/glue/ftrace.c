@@ -1,7 +1,8 @@
 /*
  * tracehunt: the "ftrace" command and its subcommands.
  */
-#include "th.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 
 struct th_subcmd {
 	const char *name;

@@ -10,7 +10,8 @@
 #ifndef TRACEHUNT_TEXTCHECK_H
 #define TRACEHUNT_TEXTCHECK_H
 
-#include "th.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
 
 struct th_text_finding {
 	ulong addr;		/* first differing byte */

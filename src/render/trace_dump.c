@@ -11,8 +11,8 @@
 #include <signal.h>
 #include <unistd.h>
 #include <fcntl.h>
-#include "trace_priv.h"
-#include "trace_dump.h"
+#include "render/trace_priv.h"
+#include "render/trace_dump.h"
 #include "tracedat.h"
 
 /* ------------------------------------------------- growable strings --- */

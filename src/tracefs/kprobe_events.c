@@ -2,8 +2,9 @@
  * tracehunt: kprobe_events and kprobe_profile — the trace events built on
  * kprobes (kernel/trace/trace_kprobe.c).
  */
-#include "th.h"
-#include "kprobe_events.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
+#include "tracefs/kprobe_events.h"
 
 static struct {
 	int inited;

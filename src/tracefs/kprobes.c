@@ -3,9 +3,10 @@
  * as /sys/kernel/debug/kprobes/list printed them, and with -v everything
  * about each probe including the owner of every handler.
  */
-#include "th.h"
-#include "kprobe_events.h"
-#include "kprobes.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
+#include "tracefs/kprobe_events.h"
+#include "tracefs/kprobes.h"
 #include "kplist.h"
 
 #define KPROBE_FLAG_GONE	KPL_FLAG_GONE

@@ -8,11 +8,12 @@
  *               from the vmlinux on disk without a reason)
  *   HIDDEN      code or data in module space that no listed module covers
  */
-#include "th.h"
-#include "kprobes.h"
-#include "kprobe_events.h"
-#include "ftrace_ops.h"
-#include "textcheck.h"
+#include "glue/commands.h"
+#include "tracefs/tracefs.h"
+#include "tracefs/kprobes.h"
+#include "tracefs/kprobe_events.h"
+#include "model/ftrace_ops.h"
+#include "audit/textcheck.h"
 
 enum hk_verdict { HK_OK, HK_NOTE, HK_SUSPICIOUS, HK_HIDDEN, HK_NVERDICT };
 static const char *const hk_vname[] = { "ok", "note", "suspicious",

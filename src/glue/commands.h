@@ -1,0 +1,27 @@
+/*
+ * tracehunt: the crash glue: the commands crash calls, their help pages,
+ * and the subcommands of "ftrace".
+ */
+#ifndef TRACEHUNT_COMMANDS_H
+#define TRACEHUNT_COMMANDS_H
+
+#include "model/model.h"
+
+void cmd_kprobes(void);
+void cmd_ftrace(void);
+void cmd_hooks(void);
+extern char *help_kprobes[];
+extern char *help_ftrace[];
+extern char *help_hooks[];
+
+int th_ftrace_have(void);
+
+/* "ftrace" subcommands: argv[0] is the subcommand's name */
+void th_ftrace_tracers(int argc, char **argv);
+void th_ftrace_summary(int argc, char **argv);
+void th_ftrace_ops(int argc, char **argv);
+void th_ftrace_sites(int argc, char **argv);
+void th_ftrace_trace(int argc, char **argv);
+void th_ftrace_dump(int argc, char **argv);
+
+#endif
