@@ -2,6 +2,7 @@
 """make bench: how long tracehunt's commands take on a big dump (issue 11).
 
     scripts/bench.py [--so SO] [--runs N] [--big-runs N] [--variant elf]
+                     [--against OLD_SO]
                      [--out bench/results] [--suite SUITE]
 
 Every measurement is its own crash process: the session loads the
@@ -151,14 +152,15 @@ def measure(sess, cmd, runs, out="/dev/null", note="", repeat=1):
                            for i in range(runs)], note)
 
 
-def measure_pairs(sess, a, b, runs, repeat=1):
-    """A and B ((cmd, out, note) each) in alternate sessions, so that both
-    see the same drift of the machine; with the ratio B/A of each pair
-    (first command, and again when REPEAT > 1)."""
+def measure_pairs(sess, a, b, runs, repeat=1, sess_b=None):
+    """A and B ((cmd, out, note) each) in alternate sessions (B's in SESS_B
+    when given: two builds), so that both see the same drift of the
+    machine; with the ratio B/A of each pair (first command, and again
+    when REPEAT > 1)."""
     ra, rb = [], []
     for i in range(runs):
         ra.append(run1(sess, a[0], a[1], repeat, i, runs))
-        rb.append(run1(sess, b[0], b[1], repeat, i, runs))
+        rb.append(run1(sess_b or sess, b[0], b[1], repeat, i, runs))
     A, B = summarize(a[0], ra, a[2]), summarize(b[0], rb, b[2])
     B["pair_ratio"] = med([y["cmd"] / x["cmd"] for x, y in zip(ra, rb)
                            if x["cmd"] > 0])
@@ -182,6 +184,12 @@ def main():
                     help="pairs of sessions of the raw read and the full "
                     "'cat trace' of the big buffer, alternated")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--against", metavar="OLD_SO",
+                    help="also run 'ftrace cat trace' of the big buffer with "
+                    "OLD_SO and this build in alternate sessions (--big-runs "
+                    "pairs) and report the median of the pairs' ratios: a "
+                    "change that must not cost speed (make bench "
+                    "BENCH_ARGS=--against=...)")
     ap.add_argument("--note", default="",
                     help="said next to the extension in the results")
     ap.add_argument("--timeout", type=int, default=3600,
@@ -241,6 +249,12 @@ def main():
     with open(sitesout) as f:
         nsites = sum(1 for l in f if l.strip() and not l.startswith("#"))
     R["hooks"] = measure(big, "hooks", a.runs)
+    if a.against:
+        old = Session(big_m, os.path.abspath(a.against), tmp)
+        R["old_cat"], R["new_cat"] = measure_pairs(
+            old, ("ftrace cat trace", "/dev/null", "the old build"),
+            ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
+            repeat=2, sess_b=big)
     la_end = open("/proc/loadavg").read().split()[:3]
     import shutil
     shutil.rmtree(tmp, ignore_errors=True)
@@ -327,6 +341,14 @@ def main():
           % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
              else "", R[k]["hwm_kb"] >> 10,
              (R[k]["hwm_kb"] - base_hwm) >> 10))
+    if a.against:
+        o, n = R["old_cat"], R["new_cat"]
+        w("- against %s: `ftrace cat trace` (big) in %d alternated pairs of "
+          "sessions, this build / that one, median of the pairs' ratios: "
+          "first command %.3f (CPU %.3f), again %.3f; medians %.3f s / "
+          "%.3f s, again %.3f s / %.3f s"
+          % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
+             n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(a.out, exist_ok=True)
