@@ -19,81 +19,23 @@ static struct thf_state S;
 /* -------------------------------------------------------------- enums --- */
 
 /*
- * Every enumerator of the enum that holds MEMBER, from one gdb "ptype"
- * (one debuginfo lookup instead of one per name: a name that is absent
- * costs crash a search of every symbol table).  gdb prints
- * "type = enum {A = 1, B, C = 4}": a value left out is the previous + 1.
+ * The enumerators of an anonymous enum of flags (FTRACE_OPS_FL_*,
+ * FTRACE_FL_*), in declaration order, through core.c's one parser: one
+ * gdb lookup instead of one per name (a name that is absent costs crash a
+ * search of every symbol table).  The flags are 32-bit: (1UL << 31) may
+ * print as a negative value.
  */
-struct thf_enumv {
-	char name[64];
-	ulong val;
-};
-
-static int thf_enum_all(const char *member, struct thf_enumv *out, int max)
+static int thf_enum_all(const char *member, struct th_enumv *out, int max)
 {
-	char cmd[128], *buf, *p, *e;
-	FILE *f = tmpfile();
-	long len, next = 0;
-	int n = 0;
+	int n = th_enum_list(member, out, max), i;
 
-	if (!f)
-		return 0;
-	snprintf(cmd, sizeof(cmd), "ptype %s", member);
-	if (!gdb_pass_through(cmd, f, GNU_RETURN_ON_ERROR)) {
-		fclose(f);
-		return 0;
-	}
-	fflush(f);
-	len = ftell(f);
-	if (len <= 0 || len > (1 << 20) || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return 0;
-	}
-	buf = malloc(len + 1);
-	if (!buf || (long)fread(buf, 1, len, f) != len) {
-		free(buf);
-		fclose(f);
-		return 0;
-	}
-	buf[len] = '\0';
-	fclose(f);
-	p = strstr(buf, "enum {");
-	e = p ? strchr(p, '}') : NULL;
-	if (!p || !e) {
-		free(buf);
-		return 0;
-	}
-	*e = '\0';
-	for (p += 6; p && *p && n < max; ) {
-		char *comma = strchr(p, ',');
-		char *eq;
-		size_t l;
-
-		if (comma)
-			*comma = '\0';
-		while (*p == ' ')
-			p++;
-		eq = strstr(p, " = ");
-		l = eq ? (size_t)(eq - p) : strlen(p);
-		while (l && p[l - 1] == ' ')
-			l--;
-		if (l && l < sizeof(out[0].name)) {
-			memcpy(out[n].name, p, l);
-			out[n].name[l] = '\0';
-			if (eq)
-				next = strtol(eq + 3, NULL, 0);
-			out[n].val = (ulong)next & 0xffffffffUL;
-			next++;
-			n++;
-		}
-		p = comma ? comma + 1 : NULL;
-	}
-	free(buf);
+	for (i = 0; i < n; i++)
+		out[i].val = (long)((ulong)out[i].val & 0xffffffffUL);
 	return n;
 }
 
 #define THF_MAX_ENUM 64
-static struct thf_enumv thf_opsfl[THF_MAX_ENUM];
+static struct th_enumv thf_opsfl[THF_MAX_ENUM];
 static int thf_nopsfl = -1;
 
 /* FTRACE_OPS_FL_<NAME> as the dump defines it, 0 when absent */
@@ -435,7 +377,7 @@ static int thf_recfl_load(struct thf_recfl *f)
 		{ "FTRACE_FL_TOUCHED", offsetof(struct thf_recfl, touched) },
 		{ "FTRACE_FL_MODIFIED", offsetof(struct thf_recfl, modified) },
 	};
-	struct thf_enumv all[THF_MAX_ENUM];
+	struct th_enumv all[THF_MAX_ENUM];
 	int nall = thf_enum_all("FTRACE_FL_ENABLED", all, THF_MAX_ENUM);
 	ulong lowest = 0;
 	size_t i;
