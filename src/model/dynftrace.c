@@ -142,19 +142,21 @@ ulong thf_expected_target(struct thf_state *s, const struct thf_rec *r,
  */
 void thf_warn_recs(struct thf_state *s)
 {
-	if (!s || !s->rec_err)
+	const struct thf_recs *r = s ? s->recs : NULL;
+
+	if (!r || !r->err)
 		return;
-	if (s->rec_missing && !s->rec_stopped)
+	if (r->missing && !r->stopped)
 		th_warn("ftrace_pages: %s at %lx: %ld call sites not read, "
-			"the other pages' are shown", s->rec_err, s->rec_bad,
-			s->rec_missing);
-	else if (s->rec_missing)
+			"the other pages' are shown", r->err, r->bad,
+			r->missing);
+	else if (r->missing)
 		th_warn("ftrace_pages: %s at %lx: records after it are missing "
-			"(and %ld earlier call sites not read)", s->rec_err,
-			s->rec_bad, s->rec_missing);
+			"(and %ld earlier call sites not read)", r->err,
+			r->bad, r->missing);
 	else
 		th_warn("ftrace_pages: %s at %lx: records after it are missing",
-			s->rec_err, s->rec_bad);
+			r->err, r->bad);
 }
 
 /**
@@ -182,15 +184,10 @@ void thf_load_why(void)
 /* The records of thf_records(), and what its walk met. */
 static void thf_load_records(struct thf_state *s)
 {
-	const struct thf_recs *r = thf_records();
-
-	s->rec = r->rec;
-	s->nrec = r->nrec;
-	s->npages = r->npages;
-	s->rec_err = r->err;
-	s->rec_bad = r->bad;
-	s->rec_missing = r->missing;
-	s->rec_stopped = r->stopped;
+	s->recs = thf_records();
+	s->rec = s->recs->rec;
+	s->nrec = s->recs->nrec;
+	s->rec_err = s->recs->err;
 }
 
 /* The static callers, their call slots, and the flags that pick them. */

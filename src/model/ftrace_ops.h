@@ -137,13 +137,10 @@ struct thf_state {
 	int loaded;
 	const char *why;	/* why there is nothing: one line, or NULL */
 	struct thf_recfl fl;
-	struct thf_rec *rec;	/* thf_records()' */
-	long nrec;
-	long npages;
-	const char *rec_err;	/* damage met walking ftrace_pages */
-	ulong rec_bad;
-	long rec_missing;	/* records of unreadable pages, skipped */
-	int rec_stopped;	/* the walk stopped at rec_bad */
+	const struct thf_recs *recs;	/* thf_records() */
+	struct thf_rec *rec;	/* recs->rec */
+	long nrec;		/* recs->nrec */
+	const char *rec_err;	/* recs->err: damage met walking ftrace_pages */
 	struct thf_ops *ops;
 	int nops;
 	const char *ops_err;	/* damage met walking ftrace_ops_list */

@@ -28,12 +28,8 @@ int thf_print_rec(ulong ip, enum thf_rec_mode mode, char *buf, size_t len)
 	}
 	if (!ok && mode == THF_REC_FILTER)
 		snprintf(buf, len, "__ftrace_invalid_address___0");
-	else if (!ok)
-		snprintf(buf, len, "0x%lx", ip);
-	else if (sym.module[0])
-		snprintf(buf, len, "%s [%s]", sym.name, sym.module);
 	else
-		snprintf(buf, len, "%s", sym.name);
+		th_ksym_ps(ip, buf, len);	/* "name [mod]", or 0x%lx */
 	return TRUE;
 }
 
