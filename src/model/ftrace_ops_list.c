@@ -30,6 +30,8 @@ static const struct thf_ops_off *thf_ops_off(void)
 	o.func = th_member("ftrace_ops", "func");
 	o.flags = th_member("ftrace_ops", "flags");
 	o.next = th_member("ftrace_ops", "next");
+	/* trampoline (v3.17) and trampoline_size (v3.18) are older than
+	 * any kernel this opens: read only when there */
 	o.trampoline = th_member("ftrace_ops", "trampoline");
 	o.trampoline_size = th_member("ftrace_ops", "trampoline_size");
 	o.private_data = th_member("ftrace_ops", "private");
@@ -47,7 +49,7 @@ static const struct thf_ops_off *thf_ops_off(void)
 	}
 	/* Linux kernel commit 5fccc7552ccb ("ftrace: Add subops logic to
 	 * allow one ops to manage many") (in v6.11) added subop_list;
-	 * "managed" came with the next one, f1f36e22bee9 ("ftrace: Allow
+	 * "managed" came with the next one, d9bbfbd14f58 ("ftrace: Allow
 	 * subops filtering to be modified") (in v6.11) */
 	o.subop_list = th_member("ftrace_ops", "subop_list");
 	o.list = th_member("ftrace_ops", "list");
