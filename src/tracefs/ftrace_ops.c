@@ -9,6 +9,26 @@
 #include "render/ftrace_text.h"
 #include "tracefs/tracefs.h"
 
+/* One subop in print_subops(): a graph one by its fgraph_ops handlers */
+static void thf_show_subop(ulong addr, const struct thf_ops *sub, ulong fl_graph)
+{
+	char b1[300], b2[300];
+	ulong ent, ret;
+
+	if ((sub->flags & fl_graph) && thf_fgraph_known()) {
+		thf_fgraph_func(addr, FALSE, &ent);
+		thf_fgraph_func(addr, TRUE, &ret);
+		fprintf(fp, " {ent:%s ret:%s}", th_ksym_pS(ent, b1, sizeof(b1)),
+			th_ksym_pS(ret, b2, sizeof(b2)));
+	} else if (sub->trampoline) {
+		fprintf(fp, " {%s (%s)}",
+			th_ksym_pS(sub->trampoline, b1, sizeof(b1)),
+			th_ksym_pS(sub->func, b2, sizeof(b2)));
+	} else {
+		fprintf(fp, " {%s}", th_ksym_pS(sub->func, b1, sizeof(b1)));
+	}
+}
+
 /*
  * print_subops(): the subops of the manager ops at OPS_ADDR that are
  * enabled and contain the record's ip.  Linux kernel commit "ftrace: Show
@@ -22,36 +42,21 @@ static void thf_show_subops(ulong ops_addr, ulong ip)
 	ulong fl_enabled = thf_ops_flag("ENABLED");
 	struct th_walk w;
 	struct thf_ops sub;
-	char b1[300], b2[300];
 	int first = TRUE;
 	long i;
 
 	if (!fl_graph || !thf_subops_walk(ops_addr, &w))
 		return;
 	for (i = 0; i < w.n; i++) {
-		ulong a = w.ent[i], ent, ret;
-
-		if (!thf_ops_read(a, &sub) || !(sub.flags & fl_enabled) ||
-		    !thf_ops_contains(&sub, ip))
-			continue;
-		if (first) {
-			fputs("\tsubops:", fp);
-			first = FALSE;
+		if (thf_ops_read(w.ent[i], &sub) && (sub.flags & fl_enabled) &&
+		    thf_ops_contains(&sub, ip)) {
+			if (first) {
+				fputs("\tsubops:", fp);
+				first = FALSE;
+			}
+			thf_show_subop(w.ent[i], &sub, fl_graph);
 		}
-		if ((sub.flags & fl_graph) && thf_fgraph_known()) {
-			thf_fgraph_func(a, FALSE, &ent);
-			thf_fgraph_func(a, TRUE, &ret);
-			fprintf(fp, " {ent:%s ret:%s}",
-				th_ksym_pS(ent, b1, sizeof(b1)),
-				th_ksym_pS(ret, b2, sizeof(b2)));
-		} else if (sub.trampoline) {
-			fprintf(fp, " {%s (%s)}",
-				th_ksym_pS(sub.trampoline, b1, sizeof(b1)),
-				th_ksym_pS(sub.func, b2, sizeof(b2)));
-		} else {
-			fprintf(fp, " {%s}", th_ksym_pS(sub.func, b1,
-							 sizeof(b1)));
-		}
+		thf_ops_release(&sub);
 	}
 	th_walk_free(&w);
 }
