@@ -377,6 +377,14 @@ static void th_enum_collect(const char *ename, long v, void *arg)
 	c->n++;
 }
 
+/**
+ * th_enum_list - every enumerator of the enum NAME belongs to
+ * @name: one enumerator of it
+ * @out: name and value of each, in declaration order
+ * @max: room in @out
+ *
+ * Return: how many (0 when gdb cannot print that enum).
+ */
 int th_enum_list(const char *name, struct th_enumv *out, int max)
 {
 	struct th_enum_coll c = { out, max, 0 };

@@ -10,7 +10,8 @@
 #include "tracefs/tracefs.h"
 
 /* One subop in print_subops(): a graph one by its fgraph_ops handlers */
-static void thf_show_subop(ulong addr, const struct thf_ops *sub, ulong fl_graph)
+static void thf_show_subop(ulong addr, const struct thf_ops *sub,
+			   ulong fl_graph)
 {
 	char b1[300], b2[300];
 	ulong ent, ret;
