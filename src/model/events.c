@@ -478,3 +478,39 @@ int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m)
 	}
 	return TRUE;
 }
+
+int th_event_enum(const char *name, int64_t *val)
+{
+	if (!th_enum_exists(name))
+		return FALSE;
+	*val = th_enum(name, 0);
+	return TRUE;
+}
+
+/* ------------------------------------------------ trace_printk formats --- */
+
+void th_bprintk_fmts(void (*add)(ulong fmt, void *arg), void *arg)
+{
+	ulong start = th_symbol("__start___trace_bprintk_fmt");
+	ulong stop = th_symbol("__stop___trace_bprintk_fmt");
+	ulong head = th_symbol("trace_bprintk_fmt_list");
+	long o_list = th_member("trace_bprintk_fmt", "list");
+	long o_fmt = th_member("trace_bprintk_fmt", "fmt");
+	ulong p, v;
+	struct th_walk w;
+	long i;
+
+	if (start && stop > start && stop - start < (1UL << 24))
+		for (p = start; p < stop; p += sizeof(ulong))
+			if (th_read_ulong(p, &v, "bprintk fmt") && th_kptr(v))
+				add(v, arg);
+	if (head && o_list >= 0 && o_fmt >= 0) {
+		th_list_walk(head, 100000, &w);
+		for (i = 0; i < w.n; i++)
+			if (th_read_ulong(w.ent[i] - o_list + o_fmt, &v,
+					  "trace_bprintk_fmt.fmt") &&
+			    th_kptr(v))
+				add(v, arg);
+		th_walk_free(&w);
+	}
+}

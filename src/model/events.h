@@ -86,6 +86,14 @@ struct th_syscall_meta {
 /* FALSE when E has no readable metadata. */
 int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m);
 
+/* The value of an enumerator a print_fmt names (TRACE_DEFINE_ENUM);
+ * FALSE when the debuginfo has none of that name. */
+int th_event_enum(const char *name, int64_t *val);
+
+/* The kernel's own trace_printk() formats: the core section's and the
+ * modules' kept on trace_bprintk_fmt_list; ADD gets each address. */
+void th_bprintk_fmts(void (*add)(ulong fmt, void *arg), void *arg);
+
 /* ------------------------------------------------- enum trace_type --- */
 
 /* The types of the kernel's own entries (kernel/trace/trace_entries.h),

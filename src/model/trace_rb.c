@@ -120,6 +120,15 @@ static int th_rb_layout(char *err, size_t elen)
 	return TRUE;
 }
 
+void th_rb_bdp_offsets(long *commit, long *data)
+{
+	char err[8];
+
+	th_rb_layout(err, sizeof(err));
+	*commit = L.bdp_commit;
+	*data = L.bdp_data;
+}
+
 static ulong th_rd_ulong(ulong addr, long off, const char *what)
 {
 	ulong v = 0;

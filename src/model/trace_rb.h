@@ -91,6 +91,80 @@ static inline void th_rb_cpu_advance(struct th_rbcpu *c)
 {
 	c->have = FALSE;
 }
+/*
+ * A printer reading C's records straight from its sub-buffer
+ * (rb_iter_peek_quick()/rb_iter_take()): C's current event is taken, and
+ * IT and PG, copies of C's iterator and page that the printer's stores
+ * cannot alias (kept in registers), start there; th_rb_cpu_run_end()
+ * leaves C where IT stopped, its next record for th_rb_cpu_peek().
+ */
+static inline void th_rb_cpu_run_begin(struct th_rbcpu *c, struct rb_iter *it,
+				       struct rb_page *pg)
+{
+	*pg = *c->it.pg;
+	*it = c->it;
+	it->pg = pg;
+	c->have = FALSE;
+}
+static inline void th_rb_cpu_run_end(struct th_rbcpu *c,
+				     const struct rb_iter *it)
+{
+	c->it.off = it->off;
+	c->it.ts = it->ts;
+}
+
+/*
+ * The CPUs merged in time order as the kernel's iterator does
+ * (trace_find_next_entry(): the smallest time stamp, lowest CPU on
+ * ties).  th_rb_next(): the CPU holding the oldest entry, or NULL.
+ * th_rb_next_run(): the same, and in the same pass the next of every
+ * other CPU: the CPU's entries come next while th_rb_run_more() (older
+ * than that one's, *LIM; on a tie, the lower CPU first).
+ */
+static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
+{
+	struct th_rbcpu *c = rb->cpus, *end = c + rb->ncpus, *best = NULL;
+	uint64_t ts = 0;
+
+	for (; c < end; c++) {
+		if (!c->have && (c->done || !th_rb_cpu_peek(c)))
+			continue;
+		if (!best || c->ev.ts < ts) {
+			best = c;
+			ts = c->ev.ts;
+		}
+	}
+	return best;
+}
+static inline struct th_rbcpu *th_rb_next_run(struct th_rb *rb, uint64_t *lim,
+					      struct th_rbcpu **limc)
+{
+	struct th_rbcpu *end = rb->cpus + rb->ncpus, *o, *c = NULL;
+
+	*limc = end;
+	for (o = rb->cpus; o < end; o++) {
+		if (!o->have && (o->done || !th_rb_cpu_peek(o)))
+			continue;
+		if (!c)
+			c = o;
+		else if (o->ev.ts < c->ev.ts) {
+			*limc = c;	/* older than limc */
+			c = o;
+		} else if (*limc == end || o->ev.ts < (*limc)->ev.ts)
+			*limc = o;
+	}
+	*lim = *limc == end ? ~0ULL : (*limc)->ev.ts;
+	return c;
+}
+static inline int th_rb_run_more(struct th_rbcpu *c, uint64_t lim,
+				 const struct th_rbcpu *limc)
+{
+	return th_rb_cpu_peek(c) &&
+	       (c->ev.ts < lim || (c->ev.ts == lim && c < limc));
+}
+
+/* Offsets of struct buffer_data_page's commit and data (-1: absent). */
+void th_rb_bdp_offsets(long *commit, long *data);
 /* Header counts like get_total_entries(). */
 void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
 /* Raw records of one CPU for "ftrace trace -r". */

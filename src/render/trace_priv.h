@@ -1,13 +1,14 @@
 /*
- * tracehunt: private interface of the ring-buffer walker (trace_rb.c),
- * the event printers (trace_fmt.c, trace_graph.c) and the trace commands
- * (ftrace_trace.c).
+ * tracehunt: private interface of the trace printers: the output buffer
+ * and string builder (outbuf.c), code addresses named (symtext.c), the
+ * printing context (trace_ctx.c), an entry's text (event_text.c), the
+ * "trace" file's lines (trace_line.c), the function_graph printer
+ * (trace_graph.c) and the trace commands (ftrace_trace.c, trace_dump.c).
  */
 #ifndef TRACEHUNT_TRACE_PRIV_H
 #define TRACEHUNT_TRACE_PRIV_H
 
-#include "glue/commands.h"
-#include "tracefs/tracefs.h"
+#include "model/model.h"
 
 /* Internal to the extension: calls between its files are direct, not
  * through the PLT (millions per "ftrace cat trace"). */
@@ -17,72 +18,7 @@
 #include "model/events.h"
 #include "model/cmdlines.h"
 
-/* ----------------------------------------------------- trace_fmt.c --- */
-
-struct th_tctx {
-	ulong tr;
-	unsigned int trace_flags;
-	int in_ns;			/* clock counts nanoseconds */
-	int lat_cols;			/* latency columns: 4 or 5 */
-	const char *tracer;		/* current tracer name */
-	char tracer_name[64];
-	int graph;			/* function_graph output */
-	int cpu_file;			/* -1: all CPUs */
-	long idx;			/* entries printed so far */
-	unsigned long started;		/* annotate: CPUs seen (bitmask) */
-	int annotate;
-	/* the entry being printed */
-	int cpu;
-	uint64_t ts;
-	const unsigned char *ent;
-	uint32_t len;
-	int msg_only;			/* print/bprint/bputs: message only */
-	int notes;			/* fallback notes printed */
-	void *graph_state;
-	/* trace_flags bits asked per entry, resolved by th_tctx_init() */
-	int f_context, f_irq, f_printk_msgonly, f_hash_ptr, f_lat_fmt;
-	int sym_flags;			/* 1 sym-offset, 2 sym-addr, 4 parent */
-};
-
-int th_tctx_init(struct th_tctx *t, ulong tr);
-void th_tctx_done(struct th_tctx *t);
-/* Flag bit of the tracer options (enum trace_iterator_bits). */
-int th_tflag(struct th_tctx *t, const char *bit);
-/* Print one entry as the "trace" file does. */
-void th_print_entry(struct th_tctx *t);
-/* th_print_entry() of C's current entry and the function tracer's
- * entries after it in its sub-buffer older than LIM (as old: while TIE);
- * FALSE when C's entry is not the function tracer's. */
-int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
-		    int tie);
-/* Pieces shared with the graph printer. */
-void th_print_lat_fmt(const unsigned char *ent);
-/* The same columns into OUT (at least 8 bytes); their length. */
-int th_lat_str(const unsigned char *ent, char *out);
-/* "%ps" of ADDR (th_ksym_ps) from a bounded per-address cache; *LEN set. */
-const char *th_ksym_ps_cached(ulong addr, size_t *len);
-/* Decimal V right-aligned in WIDTH columns padded with PAD, at P; the
- * end of what was written. */
-char *th_put_udec(char *p, unsigned long long v, int width, char pad);
-/* Latency columns include migrate-disable (else preempt_count whole). */
-int th_lat_migrate(void);
-/* Event type of an entry; its name; whether it is one of ours. */
-static inline unsigned th_ent_type(const unsigned char *ent)
-{
-	return ent[0] | ent[1] << 8;
-}
-
-static inline int th_ent_pid(const unsigned char *ent)
-{
-	int pid;
-
-	memcpy(&pid, ent + 4, 4);
-	return pid;
-}
-/* The event's text as the kernel's funcs->trace prints it, without the
- * context columns, into BUF. */
-void th_event_text(struct th_tctx *t, char *buf, size_t len);
-void th_sym_plain(ulong ip, int offset, char *buf, size_t len);
+/* -------------------------------------------------------- outbuf.c --- */
 
 /*
  * The output of the trace printers: lines are assembled in place in one
@@ -116,10 +52,112 @@ static inline void th_ob_commit(const char *end)
 }
 void th_ob_put(const char *s, size_t n);
 
+/*
+ * A string built piece by piece: into the fixed buffer BUF of LEN bytes
+ * (cut at its end, always NUL-terminated), or when GROW into a malloc'd
+ * buffer that grows (start from TH_SB_GROW, free(buf) at the end).
+ */
+struct th_sb {
+	char *buf;
+	size_t len, pos;
+	int grow;
+};
+#define TH_SB_GROW	{ NULL, 0, 0, 1 }
+void th_sb_printf(struct th_sb *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* th_sb_printf(b, "%s", s) for the N bytes of S (no NUL among them) */
+void th_sb_put(struct th_sb *b, const char *s, size_t n);
+
+/* "00".."99" */
+extern const char th_digits2[201];
+/* Decimal V right-aligned in WIDTH columns padded with PAD, at P; the
+ * end of what was written. */
+char *th_put_udec(char *p, unsigned long long v, int width, char pad);
+
+/* ------------------------------------------------------- symtext.c --- */
+
+/* The texts th_sym_text() gives: seq_print_ip_sym() with sym-offset,
+ * with sym-addr, or "%ps". */
+enum { TH_SYMC_OFFSET = 1, TH_SYMC_ADDR = 2, TH_SYMC_PS = 4 };
+/* seq_print_ip_sym() of IP into OUT; its length. */
+int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset, int sym_addr);
+/* The text for IP in MODE (TH_SYMC_*) from the cache, its length in *LEN;
+ * TMP (512 bytes) holds it when it cannot be kept. */
+const char *th_sym_text(ulong ip, unsigned mode, size_t *len, char *tmp);
+/* "%ps" of ADDR (th_ksym_ps) from the cache; *LEN set. */
+const char *th_ksym_ps_cached(ulong addr, size_t *len);
+/* Keep the text TMP (N bytes, NUL-terminated) in a cache slot's IN of
+ * INL bytes: there when it fits, else a copy in the arena whose address
+ * IN holds.  Where the text is kept; NULL when there is no memory. */
+const char *th_slot_keep(char *in, size_t inl, const char *tmp, size_t n);
+
+/* ----------------------------------------------------- trace_ctx.c --- */
+
+struct th_tctx {
+	ulong tr;
+	unsigned int trace_flags;
+	int in_ns;			/* clock counts nanoseconds */
+	int lat_cols;			/* latency columns: 4 or 5 */
+	const char *tracer;		/* current tracer name */
+	char tracer_name[64];
+	int graph;			/* function_graph output */
+	int cpu_file;			/* -1: all CPUs */
+	long idx;			/* entries printed so far */
+	unsigned long started;		/* annotate: CPUs seen (bitmask) */
+	int annotate;
+	/* the entry being printed */
+	int cpu;
+	uint64_t ts;
+	const unsigned char *ent;
+	uint32_t len;
+	int msg_only;			/* print/bprint/bputs: message only */
+	int notes;			/* fallback notes printed */
+	void *graph_state;
+	/* trace_flags bits asked per entry, resolved by th_tctx_init() */
+	int f_context, f_irq, f_printk_msgonly, f_hash_ptr, f_lat_fmt;
+	int sym_flags;			/* 1 sym-offset, 2 sym-addr, 4 parent */
+};
+
+int th_tctx_init(struct th_tctx *t, ulong tr);
+void th_tctx_done(struct th_tctx *t);
+/* Flag bit of the tracer options (enum trace_iterator_bits). */
+int th_tflag(struct th_tctx *t, const char *bit);
+/* trace_print_lat_fmt() of ENT into OUT (at least 8 bytes); its length. */
+int th_lat_str(const unsigned char *ent, char *out);
+
+/* Event type of an entry; its pid. */
+static inline unsigned th_ent_type(const unsigned char *ent)
+{
+	return ent[0] | ent[1] << 8;
+}
+
+static inline int th_ent_pid(const unsigned char *ent)
+{
+	int pid;
+
+	memcpy(&pid, ent + 4, 4);
+	return pid;
+}
+
+/* ---------------------------------------------------- event_text.c --- */
+
+/* The event's text as the kernel's funcs->trace prints it, without the
+ * context columns, into BUF. */
+void th_event_text(struct th_tctx *t, char *buf, size_t len);
+
+/* ---------------------------------------------------- trace_line.c --- */
+
+/* Print one entry as the "trace" file does. */
+void th_print_entry(struct th_tctx *t);
+/* th_print_entry() of C's current entry and the function tracer's
+ * entries after it in its sub-buffer older than LIM (as old: while TIE);
+ * FALSE when C's entry is not the function tracer's. */
+int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		    int tie);
+
 /* --------------------------------------------------- trace_graph.c --- */
 
 void th_graph_header(struct th_tctx *t);
-struct th_rbcpu *th_trace_next(struct th_rb *rb);
 long th_graph_count(struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg);
 void th_graph_print(struct th_tctx *t, struct th_rb *rb,
