@@ -15,7 +15,7 @@ struct th_savedcmd {
 	ulong addr;		/* struct saved_cmdlines_buffer */
 	unsigned int num;	/* cmdline_num */
 	ulong to_pid;		/* unsigned map_cmdline_to_pid[num] */
-	ulong comms;		/* char saved_cmdlines[num][TASK_COMM_LEN] */
+	ulong comms;		/* char saved_cmdlines[num][16] */
 	ulong pid_map;		/* unsigned map_pid_to_cmdline[] */
 	long pid_max;		/* its entries, PID_MAX_DEFAULT + 1 */
 };

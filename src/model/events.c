@@ -424,7 +424,8 @@ void th_event_probe_args(struct th_event *e)
 
 		th_read_ulong(ap + o->arg_name, &p, "probe_arg.name");
 		th_event_str(p, a->name, sizeof(a->name), "string");
-		th_read_uint(ap + o->arg_offset, &a->offset, "probe_arg.offset");
+		th_read_uint(ap + o->arg_offset, &a->offset,
+			     "probe_arg.offset");
 		if (o->arg_count >= 0)
 			th_read_uint(ap + o->arg_count, &a->count,
 				     "probe_arg.count");
@@ -432,7 +433,8 @@ void th_event_probe_args(struct th_event *e)
 		if (ft) {
 			ulong sz = 0;
 
-			th_read_ulong(ft + o->ftype_name, &p, "fetch_type.name");
+			th_read_ulong(ft + o->ftype_name, &p,
+				      "fetch_type.name");
 			th_event_str(p, a->type, sizeof(a->type), "string");
 			th_read_ulong(ft + o->ftype_size, &sz,
 				      "fetch_type.size");

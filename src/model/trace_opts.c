@@ -61,8 +61,8 @@ unsigned th_tracer_flags(ulong tr, unsigned def)
 
 	if (off->tr_current_trace >= 0 && off->tracer_flags >= 0 &&
 	    th_read_ulong(tr + off->tr_current_trace, &cur, "current_trace") &&
-	    cur && th_read_ulong(cur + off->tracer_flags, &fl, "tracer.flags") &&
-	    fl)
+	    cur && th_read_ulong(cur + off->tracer_flags, &fl,
+				 "tracer.flags") && fl)
 		th_read_uint(fl + off->tracer_flags_val, &val,
 			     "tracer_flags.val");
 	return val;

@@ -77,7 +77,7 @@ static struct th_rb_off {
 	long bdp_commit, bdp_data;
 	long tac_skipped;
 	int local_size;
-} L;
+} rbo;
 
 static int th_rb_layout(char *err, size_t elen)
 {
@@ -85,38 +85,38 @@ static int th_rb_layout(char *err, size_t elen)
 						 NULL };
 	const struct th_ab_off *ab = th_ab_off();
 
-	if (L.init)
-		return L.init > 0;
-	L.init = -1;
-	L.tb_buffers = th_member(ab->tb_struct, "buffers");
-	L.tb_cpus = th_member(ab->tb_struct, "cpus");
+	if (rbo.init)
+		return rbo.init > 0;
+	rbo.init = -1;
+	rbo.tb_buffers = th_member(ab->tb_struct, "buffers");
+	rbo.tb_cpus = th_member(ab->tb_struct, "cpus");
 	/* sub-buffers larger than a page (subbuf_size, v6.8) */
-	L.tb_subbuf = th_member_any(ab->tb_struct, sub_names, NULL);
-	L.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
-	L.pc_head = th_member("ring_buffer_per_cpu", "head_page");
-	L.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
-	L.pc_nr_pages = th_member("ring_buffer_per_cpu", "nr_pages");
-	L.pc_entries = th_member("ring_buffer_per_cpu", "entries");
-	L.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
-	L.pc_read = th_member("ring_buffer_per_cpu", "read");
-	L.bp_list = th_member("buffer_page", "list");
-	L.bp_read = th_member("buffer_page", "read");
-	L.bp_page = th_member("buffer_page", "page");
-	L.bp_write = th_member("buffer_page", "write");
-	L.bdp_commit = th_member("buffer_data_page", "commit");
-	L.bdp_data = th_member("buffer_data_page", "data");
-	L.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
-	L.local_size = sizeof(long);
-	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || L.tb_buffers < 0 ||
-	    L.pc_reader < 0 || L.pc_head < 0 || L.pc_commit < 0 ||
-	    L.bp_list < 0 || L.bp_page < 0 || L.bdp_commit < 0 ||
-	    L.bdp_data < 0) {
+	rbo.tb_subbuf = th_member_any(ab->tb_struct, sub_names, NULL);
+	rbo.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
+	rbo.pc_head = th_member("ring_buffer_per_cpu", "head_page");
+	rbo.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
+	rbo.pc_nr_pages = th_member("ring_buffer_per_cpu", "nr_pages");
+	rbo.pc_entries = th_member("ring_buffer_per_cpu", "entries");
+	rbo.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
+	rbo.pc_read = th_member("ring_buffer_per_cpu", "read");
+	rbo.bp_list = th_member("buffer_page", "list");
+	rbo.bp_read = th_member("buffer_page", "read");
+	rbo.bp_page = th_member("buffer_page", "page");
+	rbo.bp_write = th_member("buffer_page", "write");
+	rbo.bdp_commit = th_member("buffer_data_page", "commit");
+	rbo.bdp_data = th_member("buffer_data_page", "data");
+	rbo.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
+	rbo.local_size = sizeof(long);
+	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || rbo.tb_buffers < 0 ||
+	    rbo.pc_reader < 0 || rbo.pc_head < 0 || rbo.pc_commit < 0 ||
+	    rbo.bp_list < 0 || rbo.bp_page < 0 || rbo.bdp_commit < 0 ||
+	    rbo.bdp_data < 0) {
 		snprintf(err, elen, "the dump's debuginfo lacks the ring "
 			 "buffer structures (%s, ring_buffer_per_cpu, "
 			 "buffer_page)", ab->tb_struct);
 		return FALSE;
 	}
-	L.init = 1;
+	rbo.init = 1;
 	return TRUE;
 }
 
@@ -125,8 +125,8 @@ void th_rb_bdp_offsets(long *commit, long *data)
 	char err[8];
 
 	th_rb_layout(err, sizeof(err));
-	*commit = L.bdp_commit;
-	*data = L.bdp_data;
+	*commit = rbo.bdp_commit;
+	*data = rbo.bdp_data;
 }
 
 static ulong th_rd_ulong(ulong addr, long off, const char *what)
@@ -170,22 +170,22 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 			 max ? "snapshot" : "ring");
 		return FALSE;
 	}
-	buffers = th_rd_ulong(rb->trace_buffer, L.tb_buffers,
+	buffers = th_rd_ulong(rb->trace_buffer, rbo.tb_buffers,
 			      "trace_buffer.buffers");
 	if (!buffers) {
 		snprintf(err, elen, "cannot read the per-CPU buffers of "
 			 "trace_buffer %lx", rb->trace_buffer);
 		return FALSE;
 	}
-	if (L.tb_subbuf >= 0) {
+	if (rbo.tb_subbuf >= 0) {
 		unsigned int v = 0;
 
-		if (th_read_uint(rb->trace_buffer + L.tb_subbuf, &v,
+		if (th_read_uint(rb->trace_buffer + rbo.tb_subbuf, &v,
 				 "trace_buffer.subbuf_size"))
 			subbuf = v;
 	}
 	if (!subbuf)
-		subbuf = PAGESIZE() - L.bdp_data;
+		subbuf = PAGESIZE() - rbo.bdp_data;
 	if (subbuf > 64UL << 20) {
 		snprintf(err, elen, "implausible sub-buffer size %lu", subbuf);
 		return FALSE;
@@ -209,23 +209,23 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 		{
 			ulong probe;
 
-			c->cpu_unreadable = L.pc_reader >= 0 &&
-				!th_read_ulong(pc + L.pc_reader, &probe,
+			c->cpu_unreadable = rbo.pc_reader >= 0 &&
+				!th_read_ulong(pc + rbo.pc_reader, &probe,
 					       "ring_buffer_per_cpu");
 		}
-		c->reader = th_rd_ulong(pc, L.pc_reader, "reader_page");
-		c->head = th_rd_ulong(pc, L.pc_head, "head_page");
-		c->commit = th_rd_ulong(pc, L.pc_commit, "commit_page");
-		c->nr_pages = th_rd_ulong(pc, L.pc_nr_pages, "nr_pages");
-		c->entries = th_rd_ulong(pc, L.pc_entries, "entries");
-		c->overrun = th_rd_ulong(pc, L.pc_overrun, "overrun");
-		c->read = th_rd_ulong(pc, L.pc_read, "read");
-		c->buf = malloc(L.bdp_data + subbuf);
+		c->reader = th_rd_ulong(pc, rbo.pc_reader, "reader_page");
+		c->head = th_rd_ulong(pc, rbo.pc_head, "head_page");
+		c->commit = th_rd_ulong(pc, rbo.pc_commit, "commit_page");
+		c->nr_pages = th_rd_ulong(pc, rbo.pc_nr_pages, "nr_pages");
+		c->entries = th_rd_ulong(pc, rbo.pc_entries, "entries");
+		c->overrun = th_rd_ulong(pc, rbo.pc_overrun, "overrun");
+		c->read = th_rd_ulong(pc, rbo.pc_read, "read");
+		c->buf = malloc(rbo.bdp_data + subbuf);
 		c->pg.data_size = subbuf;
-		if (rb->data && L.tac_skipped >= 0)
+		if (rb->data && rbo.tac_skipped >= 0)
 			c->skipped = th_rd_ulong(th_percpu_ptr(rb->data,
 							       cpus[i]),
-						 L.tac_skipped,
+						 rbo.tac_skipped,
 						 "trace_array_cpu.skipped");
 		c->done = TRUE;
 		rb->ncpus++;
@@ -269,16 +269,17 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 	if (!p)
 		return 0;
 	/* start one page back: the flag sits in the predecessor */
-	if (!th_read_ulong(p + L.bp_list + sizeof(ulong), &start,
+	if (!th_read_ulong(p + rbo.bp_list + sizeof(ulong), &start,
 			   "buffer_page.list.prev"))
 		return c->head;
-	p = (start & ~RB_PAGE_FLAGS) - L.bp_list;
+	p = (start & ~RB_PAGE_FLAGS) - rbo.bp_list;
 	for (i = 0; i < max && i < TH_MAX_LIST; i++) {
-		if (!th_read_ulong(p + L.bp_list, &next, "buffer_page.list.next"))
+		if (!th_read_ulong(p + rbo.bp_list, &next,
+				   "buffer_page.list.next"))
 			break;
 		if ((next & RB_PAGE_FLAGS) == RB_PAGE_HEAD)
-			return (next & ~RB_PAGE_FLAGS) - L.bp_list;
-		p = (next & ~RB_PAGE_FLAGS) - L.bp_list;
+			return (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
+		p = (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 	}
 	return c->head;
 }
@@ -287,12 +288,12 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 {
 	ulong dpage;
-	size_t sz = L.bdp_data + c->pg.data_size;
+	size_t sz = rbo.bdp_data + c->pg.data_size;
 	size_t data_size = c->pg.data_size;
 	struct rb_event ev;
 
 	c->bpage = bpage;
-	dpage = th_rd_ulong(bpage, L.bp_page, "buffer_page.page");
+	dpage = th_rd_ulong(bpage, rbo.bp_page, "buffer_page.page");
 	c->dpage = dpage;
 	if (!dpage || !th_read(dpage, c->buf, sz, "buffer_data_page")) {
 		c->bad++;
@@ -301,7 +302,7 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 		rb_iter_init(&c->it, &c->pg);
 		return FALSE;
 	}
-	if (rb_page_parse(&c->pg, c->buf, sz, L.local_size, L.bdp_data,
+	if (rb_page_parse(&c->pg, c->buf, sz, rbo.local_size, rbo.bdp_data,
 			  data_size, 0) != 0)
 		c->bad++;
 	c->pg.data_size = data_size;
@@ -318,8 +319,9 @@ static void th_rb_uncommitted(struct th_rbcpu *c)
 	ulong write = 0;
 
 	c->uncommitted = 0;
-	if (L.bp_write < 0 || !c->commit ||
-	    !th_read_ulong(c->commit + L.bp_write, &write, "buffer_page.write"))
+	if (rbo.bp_write < 0 || !c->commit ||
+	    !th_read_ulong(c->commit + rbo.bp_write, &write,
+			   "buffer_page.write"))
 		return;
 	write &= 0xfffff;
 	if (c->bpage == c->commit && write > c->pg.commit &&
@@ -341,8 +343,9 @@ void th_rb_cpu_start(struct th_rbcpu *c)
 		c->done = TRUE;
 		return;
 	}
-	if (L.bp_read >= 0)
-		th_read_uint(c->reader + L.bp_read, &read, "buffer_page.read");
+	if (rbo.bp_read >= 0)
+		th_read_uint(c->reader + rbo.bp_read, &read,
+			     "buffer_page.read");
 	c->on_reader = TRUE;
 	th_rb_load(c, c->reader, read);
 }
@@ -360,10 +363,10 @@ static int th_rb_next_page(struct th_rbcpu *c)
 		if (!next || next == c->reader)
 			return FALSE;
 	} else {
-		if (!th_read_ulong(c->bpage + L.bp_list, &next,
+		if (!th_read_ulong(c->bpage + rbo.bp_list, &next,
 				   "buffer_page.list.next"))
 			return FALSE;
-		next = (next & ~RB_PAGE_FLAGS) - L.bp_list;
+		next = (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		if (next == c->reader)
 			return FALSE;
 	}
@@ -390,13 +393,14 @@ void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
 				count++;
 		if (count >= n)
 			break;
-		if (p == head || !th_read_ulong(p + L.bp_list + sizeof(ulong),
-						&prev, "buffer_page.list.prev")) {
+		if (p == head ||
+		    !th_read_ulong(p + rbo.bp_list + sizeof(ulong), &prev,
+				   "buffer_page.list.prev")) {
 			/* everything back to the head: the reader page too */
 			th_rb_cpu_start(c);
 			return;
 		}
-		p = (prev & ~RB_PAGE_FLAGS) - L.bp_list;
+		p = (prev & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		if (p == c->reader) {
 			th_rb_cpu_start(c);
 			return;

@@ -18,10 +18,10 @@
 
 /* A trace array's struct array_buffer (struct trace_buffer before v5.6). */
 struct th_abuf {
-	ulong addr;			/* the struct, inside the trace_array */
+	ulong addr;			/* the struct, in the trace_array */
 	ulong ring;			/* ->buffer: the ring buffer */
 	ulong ring_at;			/* where ->buffer is */
-	ulong data;			/* ->data: percpu struct trace_array_cpu */
+	ulong data;			/* ->data: percpu trace_array_cpu */
 	int ring_ok, data_ok;		/* whether those could be read */
 	uint64_t time_start;
 };

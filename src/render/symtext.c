@@ -42,8 +42,7 @@ static void th_sym_plain(ulong ip, int offset, char *buf, size_t len)
 }
 
 /* seq_print_ip_sym() */
-int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset,
-		     int sym_addr)
+int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset, int sym_addr)
 {
 	char name[384];
 
@@ -132,28 +131,45 @@ const char *th_slot_keep(char *in, size_t inl, const char *tmp, size_t n)
 	return p;
 }
 
-/* Twice the slots (at most 2 x TH_SYMC_MAX), the entries moved over;
- * FALSE when there is no memory (the old table stays). */
-static int th_symc_grow(void)
+void *th_table_grow(void *tab, unsigned *slots, size_t esz,
+		    int (*slot_hash)(const void *slot, unsigned *h))
 {
-	unsigned slots = th_symc_slots ? th_symc_slots * 2 : 4096, i, h;
-	struct th_symc *t = aligned_alloc(64, slots * sizeof(*t));
+	unsigned n = *slots ? *slots * 2 : 4096, i, h;
+	char *t = aligned_alloc(esz, n * esz), *old = tab;
 
 	if (!t)
-		return FALSE;
-	memset(t, 0, slots * sizeof(*t));
-	for (i = 0; i < th_symc_slots; i++) {
-		if (!th_symc[i].tag)
+		return NULL;
+	memset(t, 0, n * esz);
+	for (i = 0; i < *slots; i++) {
+		if (!slot_hash(old + i * esz, &h))
 			continue;
-		h = th_symc_hash(th_symc[i].ip, th_symc[i].tag - 1);
-		while (t[h & (slots - 1)].tag)
+		while (slot_hash(t + (h & (n - 1)) * esz, NULL))
 			h++;
-		t[h & (slots - 1)] = th_symc[i];
+		memcpy(t + (h & (n - 1)) * esz, old + i * esz, esz);
 	}
-	free(th_symc);
-	th_symc = t;
-	th_symc_slots = slots;
-	return TRUE;
+	free(old);
+	*slots = n;
+	return t;
+}
+
+/* th_table_grow() of the names' table (at most 2 x TH_SYMC_MAX slots) */
+static int th_symc_slot(const void *slot, unsigned *h)
+{
+	const struct th_symc *e = slot;
+
+	if (e->tag && h)
+		*h = th_symc_hash(e->ip, e->tag - 1);
+	return e->tag != 0;
+}
+
+static int th_symc_grow(void)
+{
+	struct th_symc *t = th_table_grow(th_symc, &th_symc_slots,
+					  sizeof(*th_symc), th_symc_slot);
+
+	if (t)
+		th_symc = t;
+	return t != NULL;
 }
 
 /* th_sym_cached() of an address not in the cache */

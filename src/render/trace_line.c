@@ -223,29 +223,24 @@ static inline unsigned th_fnc_hash(ulong ip, ulong parent, unsigned mode)
 			   0x9e3779b97f4a7c15UL) >> 32);
 }
 
-/* th_symc_grow() of the pairs' table (at most 2 x TH_FNC_MAX slots) */
+/* th_table_grow() of the pairs' table (at most 2 x TH_FNC_MAX slots) */
+static int th_fnc_slot(const void *slot, unsigned *h)
+{
+	const struct th_fnc *e = slot;
+
+	if (e->tag && h)
+		*h = th_fnc_hash(e->ip, e->parent, e->tag - 1);
+	return e->tag != 0;
+}
+
 static int th_fnc_grow(void)
 {
-	unsigned slots = th_fnc_slots ? th_fnc_slots * 2 : 4096, i, h;
-	struct th_fnc *t = aligned_alloc(128, slots * sizeof(*t));
+	struct th_fnc *t = th_table_grow(th_fnc, &th_fnc_slots,
+					 sizeof(*th_fnc), th_fnc_slot);
 
-	if (!t)
-		return FALSE;
-	memset(t, 0, slots * sizeof(*t));
-	for (i = 0; i < th_fnc_slots; i++) {
-		struct th_fnc *e = &th_fnc[i];
-
-		if (!e->tag)
-			continue;
-		h = th_fnc_hash(e->ip, e->parent, e->tag - 1);
-		while (t[h & (slots - 1)].tag)
-			h++;
-		t[h & (slots - 1)] = *e;
-	}
-	free(th_fnc);
-	th_fnc = t;
-	th_fnc_slots = slots;
-	return TRUE;
+	if (t)
+		th_fnc = t;
+	return t != NULL;
 }
 
 /* th_fnc_text() of a pair not in the cache: made from the names'

@@ -90,6 +90,12 @@ const char *th_ksym_ps_cached(ulong addr, size_t *len);
  * INL bytes: there when it fits, else a copy in the arena whose address
  * IN holds.  Where the text is kept; NULL when there is no memory. */
 const char *th_slot_keep(char *in, size_t inl, const char *tmp, size_t n);
+/* The open-addressing table TAB of *SLOTS slots of ESZ bytes (aligned to
+ * ESZ) with twice the slots (4096 at first), the used ones moved over
+ * (TAB freed); SLOT_HASH tells whether a slot is used and its hash (H
+ * may be NULL).  NULL when there is no memory (TAB stays). */
+void *th_table_grow(void *tab, unsigned *slots, size_t esz,
+		    int (*slot_hash)(const void *slot, unsigned *h));
 
 /* ----------------------------------------------------- trace_ctx.c --- */
 
