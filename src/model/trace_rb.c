@@ -5,15 +5,71 @@
  * page, each sub-buffer only up to its committed bytes.  One sub-buffer
  * per CPU is held in memory.
  */
-#include "render/trace_priv.h"
+#include "model/trace_rb.h"
 
 #define RB_PAGE_FLAGS	3UL	/* RB_PAGE_HEAD | RB_PAGE_UPDATE in list.next */
 #define RB_PAGE_HEAD	1UL
 
-static struct {
+/*
+ * struct array_buffer was struct trace_buffer, and struct trace_buffer was
+ * struct ring_buffer, before v5.6: Linux kernel commit 1c5eb4481e01
+ * ("tracing: Rename trace_buffer to array_buffer") (in v5.6) and Linux
+ * kernel commit 13292494379f ("tracing: Make struct ring_buffer less
+ * ambiguous") (in v5.6).  The members are the same.
+ */
+static struct th_ab_off {
 	int init;
 	long tr_ab, tr_max;		/* trace_array.array_buffer, max_buffer */
 	long ab_buffer, ab_data, ab_time_start;
+	const char *ab_struct, *tb_struct;
+} ab_off;
+
+static const struct th_ab_off *th_ab_off(void)
+{
+	static const char *const ab_names[] = { "array_buffer",
+						"trace_buffer", NULL };
+
+	if (ab_off.init)
+		return &ab_off;
+	ab_off.init = 1;
+	ab_off.tr_ab = th_member_any("trace_array", ab_names, NULL);
+	ab_off.tr_max = th_member("trace_array", "max_buffer");
+	if (th_size("array_buffer") > 0) {
+		ab_off.ab_struct = "array_buffer";
+		ab_off.tb_struct = "trace_buffer";
+	} else {
+		ab_off.ab_struct = "trace_buffer";
+		ab_off.tb_struct = "ring_buffer";
+	}
+	ab_off.ab_buffer = th_member(ab_off.ab_struct, "buffer");
+	ab_off.ab_data = th_member(ab_off.ab_struct, "data");
+	ab_off.ab_time_start = th_member(ab_off.ab_struct, "time_start");
+	return &ab_off;
+}
+
+int th_array_buffer(ulong tr, int max, struct th_abuf *ab)
+{
+	const struct th_ab_off *o = th_ab_off();
+
+	memset(ab, 0, sizeof(*ab));
+	if (o->tr_ab < 0 || o->ab_buffer < 0 || (max && o->tr_max < 0))
+		return FALSE;
+	ab->addr = tr + (max ? o->tr_max : o->tr_ab);
+	ab->ring_at = ab->addr + o->ab_buffer;
+	ab->ring_ok = th_read_ulong(ab->ring_at, &ab->ring,
+				    "array_buffer.buffer");
+	ab->data_ok = o->ab_data >= 0 &&
+		      th_read_ulong(ab->addr + o->ab_data, &ab->data,
+				    "array_buffer.data");
+	if (o->ab_time_start >= 0)
+		th_read_u64(ab->addr + o->ab_time_start, &ab->time_start,
+			    "array_buffer.time_start");
+	return TRUE;
+}
+
+/* The ring buffer's own structures, filled once. */
+static struct th_rb_off {
+	int init;
 	long tb_buffers, tb_subbuf, tb_cpus;
 	long pc_reader, pc_head, pc_commit, pc_nr_pages;
 	long pc_entries, pc_overrun, pc_read;
@@ -21,67 +77,56 @@ static struct {
 	long bdp_commit, bdp_data;
 	long tac_skipped;
 	int local_size;
-	const char *ab_struct, *tb_struct;
-} L;
+} rbo;
 
 static int th_rb_layout(char *err, size_t elen)
 {
-	static const char *const ab_names[] = { "array_buffer",
-						"trace_buffer", NULL };
 	static const char *const sub_names[] = { "subbuf_size", "bpage_size",
 						 NULL };
+	const struct th_ab_off *ab = th_ab_off();
 
-	if (L.init)
-		return L.init > 0;
-	L.init = -1;
-	/*
-	 * Older kernels name the array buffer struct trace_buffer and the
-	 * ring buffer struct ring_buffer (renamed to array_buffer and
-	 * trace_buffer in v5.6): probe which pair this dump has.
-	 */
-	L.tr_ab = th_member_any("trace_array", ab_names, NULL);
-	if (th_size("array_buffer") > 0) {
-		L.ab_struct = "array_buffer";
-		L.tb_struct = "trace_buffer";
-		L.tr_max = th_member("trace_array", "max_buffer");
-	} else {
-		L.ab_struct = "trace_buffer";
-		L.tb_struct = "ring_buffer";
-		L.tr_max = th_member("trace_array", "max_buffer");
-	}
-	L.ab_buffer = th_member(L.ab_struct, "buffer");
-	L.ab_data = th_member(L.ab_struct, "data");
-	L.ab_time_start = th_member(L.ab_struct, "time_start");
-	L.tb_buffers = th_member(L.tb_struct, "buffers");
-	L.tb_cpus = th_member(L.tb_struct, "cpus");
+	if (rbo.init)
+		return rbo.init > 0;
+	rbo.init = -1;
+	rbo.tb_buffers = th_member(ab->tb_struct, "buffers");
+	rbo.tb_cpus = th_member(ab->tb_struct, "cpus");
 	/* sub-buffers larger than a page (subbuf_size, v6.8) */
-	L.tb_subbuf = th_member_any(L.tb_struct, sub_names, NULL);
-	L.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
-	L.pc_head = th_member("ring_buffer_per_cpu", "head_page");
-	L.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
-	L.pc_nr_pages = th_member("ring_buffer_per_cpu", "nr_pages");
-	L.pc_entries = th_member("ring_buffer_per_cpu", "entries");
-	L.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
-	L.pc_read = th_member("ring_buffer_per_cpu", "read");
-	L.bp_list = th_member("buffer_page", "list");
-	L.bp_read = th_member("buffer_page", "read");
-	L.bp_page = th_member("buffer_page", "page");
-	L.bp_write = th_member("buffer_page", "write");
-	L.bdp_commit = th_member("buffer_data_page", "commit");
-	L.bdp_data = th_member("buffer_data_page", "data");
-	L.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
-	L.local_size = sizeof(long);
-	if (L.tr_ab < 0 || L.ab_buffer < 0 || L.tb_buffers < 0 ||
-	    L.pc_reader < 0 || L.pc_head < 0 || L.pc_commit < 0 ||
-	    L.bp_list < 0 || L.bp_page < 0 || L.bdp_commit < 0 ||
-	    L.bdp_data < 0) {
+	rbo.tb_subbuf = th_member_any(ab->tb_struct, sub_names, NULL);
+	rbo.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
+	rbo.pc_head = th_member("ring_buffer_per_cpu", "head_page");
+	rbo.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
+	rbo.pc_nr_pages = th_member("ring_buffer_per_cpu", "nr_pages");
+	rbo.pc_entries = th_member("ring_buffer_per_cpu", "entries");
+	rbo.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
+	rbo.pc_read = th_member("ring_buffer_per_cpu", "read");
+	rbo.bp_list = th_member("buffer_page", "list");
+	rbo.bp_read = th_member("buffer_page", "read");
+	rbo.bp_page = th_member("buffer_page", "page");
+	rbo.bp_write = th_member("buffer_page", "write");
+	rbo.bdp_commit = th_member("buffer_data_page", "commit");
+	rbo.bdp_data = th_member("buffer_data_page", "data");
+	rbo.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
+	rbo.local_size = sizeof(long);
+	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || rbo.tb_buffers < 0 ||
+	    rbo.pc_reader < 0 || rbo.pc_head < 0 || rbo.pc_commit < 0 ||
+	    rbo.bp_list < 0 || rbo.bp_page < 0 || rbo.bdp_commit < 0 ||
+	    rbo.bdp_data < 0) {
 		snprintf(err, elen, "the dump's debuginfo lacks the ring "
 			 "buffer structures (%s, ring_buffer_per_cpu, "
-			 "buffer_page)", L.tb_struct);
+			 "buffer_page)", ab->tb_struct);
 		return FALSE;
 	}
-	L.init = 1;
+	rbo.init = 1;
 	return TRUE;
+}
+
+void th_rb_bdp_offsets(long *commit, long *data)
+{
+	char err[8];
+
+	th_rb_layout(err, sizeof(err));
+	*commit = rbo.bdp_commit;
+	*data = rbo.bdp_data;
 }
 
 static ulong th_rd_ulong(ulong addr, long off, const char *what)
@@ -95,7 +140,8 @@ static ulong th_rd_ulong(ulong addr, long off, const char *what)
 
 int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 {
-	ulong ab, buffers, subbuf = 0;
+	struct th_abuf ab;
+	ulong buffers, subbuf = 0;
 	int cpus[NR_CPUS], n, i;
 	int nbuf = 0;
 	ulong unread = 0;
@@ -103,46 +149,43 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 	memset(rb, 0, sizeof(*rb));
 	if (!th_rb_layout(err, elen))
 		return FALSE;
-	if (max && L.tr_max < 0) {
+	if (!th_array_buffer(tr, max, &ab)) {
 		snprintf(err, elen, "this kernel has no max/snapshot buffer");
 		return FALSE;
 	}
-	ab = tr + (max ? L.tr_max : L.tr_ab);
-	rb->array_buffer = ab;
-	if (!th_read_ulong(ab + L.ab_buffer, &rb->trace_buffer,
-			   "array_buffer.buffer")) {
+	rb->array_buffer = ab.addr;
+	rb->trace_buffer = ab.ring;
+	if (!ab.ring_ok) {
 		/* not the same as NULL (never allocated): e.g. the page is
 		 * missing from a filtered dump */
 		snprintf(err, elen, "cannot read the %s buffer pointer "
 			 "(array_buffer.buffer at %lx)", max ? "snapshot" :
-			 "ring", ab + L.ab_buffer);
+			 "ring", ab.ring_at);
 		return FALSE;
 	}
-	rb->data = th_rd_ulong(ab, L.ab_data, "array_buffer.data");
-	if (L.ab_time_start >= 0)
-		th_read_u64(ab + L.ab_time_start, &rb->time_start,
-			    "array_buffer.time_start");
+	rb->data = ab.data;
+	rb->time_start = ab.time_start;
 	if (!rb->trace_buffer) {
 		snprintf(err, elen, "%s buffer not allocated",
 			 max ? "snapshot" : "ring");
 		return FALSE;
 	}
-	buffers = th_rd_ulong(rb->trace_buffer, L.tb_buffers,
+	buffers = th_rd_ulong(rb->trace_buffer, rbo.tb_buffers,
 			      "trace_buffer.buffers");
 	if (!buffers) {
 		snprintf(err, elen, "cannot read the per-CPU buffers of "
 			 "trace_buffer %lx", rb->trace_buffer);
 		return FALSE;
 	}
-	if (L.tb_subbuf >= 0) {
+	if (rbo.tb_subbuf >= 0) {
 		unsigned int v = 0;
 
-		if (th_read_uint(rb->trace_buffer + L.tb_subbuf, &v,
+		if (th_read_uint(rb->trace_buffer + rbo.tb_subbuf, &v,
 				 "trace_buffer.subbuf_size"))
 			subbuf = v;
 	}
 	if (!subbuf)
-		subbuf = PAGESIZE() - L.bdp_data;
+		subbuf = PAGESIZE() - rbo.bdp_data;
 	if (subbuf > 64UL << 20) {
 		snprintf(err, elen, "implausible sub-buffer size %lu", subbuf);
 		return FALSE;
@@ -166,23 +209,23 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 		{
 			ulong probe;
 
-			c->cpu_unreadable = L.pc_reader >= 0 &&
-				!th_read_ulong(pc + L.pc_reader, &probe,
+			c->cpu_unreadable = rbo.pc_reader >= 0 &&
+				!th_read_ulong(pc + rbo.pc_reader, &probe,
 					       "ring_buffer_per_cpu");
 		}
-		c->reader = th_rd_ulong(pc, L.pc_reader, "reader_page");
-		c->head = th_rd_ulong(pc, L.pc_head, "head_page");
-		c->commit = th_rd_ulong(pc, L.pc_commit, "commit_page");
-		c->nr_pages = th_rd_ulong(pc, L.pc_nr_pages, "nr_pages");
-		c->entries = th_rd_ulong(pc, L.pc_entries, "entries");
-		c->overrun = th_rd_ulong(pc, L.pc_overrun, "overrun");
-		c->read = th_rd_ulong(pc, L.pc_read, "read");
-		c->buf = malloc(L.bdp_data + subbuf);
+		c->reader = th_rd_ulong(pc, rbo.pc_reader, "reader_page");
+		c->head = th_rd_ulong(pc, rbo.pc_head, "head_page");
+		c->commit = th_rd_ulong(pc, rbo.pc_commit, "commit_page");
+		c->nr_pages = th_rd_ulong(pc, rbo.pc_nr_pages, "nr_pages");
+		c->entries = th_rd_ulong(pc, rbo.pc_entries, "entries");
+		c->overrun = th_rd_ulong(pc, rbo.pc_overrun, "overrun");
+		c->read = th_rd_ulong(pc, rbo.pc_read, "read");
+		c->buf = malloc(rbo.bdp_data + subbuf);
 		c->pg.data_size = subbuf;
-		if (rb->data && L.tac_skipped >= 0)
+		if (rb->data && rbo.tac_skipped >= 0)
 			c->skipped = th_rd_ulong(th_percpu_ptr(rb->data,
 							       cpus[i]),
-						 L.tac_skipped,
+						 rbo.tac_skipped,
 						 "trace_array_cpu.skipped");
 		c->done = TRUE;
 		rb->ncpus++;
@@ -226,16 +269,17 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 	if (!p)
 		return 0;
 	/* start one page back: the flag sits in the predecessor */
-	if (!th_read_ulong(p + L.bp_list + sizeof(ulong), &start,
+	if (!th_read_ulong(p + rbo.bp_list + sizeof(ulong), &start,
 			   "buffer_page.list.prev"))
 		return c->head;
-	p = (start & ~RB_PAGE_FLAGS) - L.bp_list;
+	p = (start & ~RB_PAGE_FLAGS) - rbo.bp_list;
 	for (i = 0; i < max && i < TH_MAX_LIST; i++) {
-		if (!th_read_ulong(p + L.bp_list, &next, "buffer_page.list.next"))
+		if (!th_read_ulong(p + rbo.bp_list, &next,
+				   "buffer_page.list.next"))
 			break;
 		if ((next & RB_PAGE_FLAGS) == RB_PAGE_HEAD)
-			return (next & ~RB_PAGE_FLAGS) - L.bp_list;
-		p = (next & ~RB_PAGE_FLAGS) - L.bp_list;
+			return (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
+		p = (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 	}
 	return c->head;
 }
@@ -244,12 +288,12 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 {
 	ulong dpage;
-	size_t sz = L.bdp_data + c->pg.data_size;
+	size_t sz = rbo.bdp_data + c->pg.data_size;
 	size_t data_size = c->pg.data_size;
 	struct rb_event ev;
 
 	c->bpage = bpage;
-	dpage = th_rd_ulong(bpage, L.bp_page, "buffer_page.page");
+	dpage = th_rd_ulong(bpage, rbo.bp_page, "buffer_page.page");
 	c->dpage = dpage;
 	if (!dpage || !th_read(dpage, c->buf, sz, "buffer_data_page")) {
 		c->bad++;
@@ -258,7 +302,7 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 		rb_iter_init(&c->it, &c->pg);
 		return FALSE;
 	}
-	if (rb_page_parse(&c->pg, c->buf, sz, L.local_size, L.bdp_data,
+	if (rb_page_parse(&c->pg, c->buf, sz, rbo.local_size, rbo.bdp_data,
 			  data_size, 0) != 0)
 		c->bad++;
 	c->pg.data_size = data_size;
@@ -275,8 +319,9 @@ static void th_rb_uncommitted(struct th_rbcpu *c)
 	ulong write = 0;
 
 	c->uncommitted = 0;
-	if (L.bp_write < 0 || !c->commit ||
-	    !th_read_ulong(c->commit + L.bp_write, &write, "buffer_page.write"))
+	if (rbo.bp_write < 0 || !c->commit ||
+	    !th_read_ulong(c->commit + rbo.bp_write, &write,
+			   "buffer_page.write"))
 		return;
 	write &= 0xfffff;
 	if (c->bpage == c->commit && write > c->pg.commit &&
@@ -298,8 +343,9 @@ void th_rb_cpu_start(struct th_rbcpu *c)
 		c->done = TRUE;
 		return;
 	}
-	if (L.bp_read >= 0)
-		th_read_uint(c->reader + L.bp_read, &read, "buffer_page.read");
+	if (rbo.bp_read >= 0)
+		th_read_uint(c->reader + rbo.bp_read, &read,
+			     "buffer_page.read");
 	c->on_reader = TRUE;
 	th_rb_load(c, c->reader, read);
 }
@@ -317,10 +363,10 @@ static int th_rb_next_page(struct th_rbcpu *c)
 		if (!next || next == c->reader)
 			return FALSE;
 	} else {
-		if (!th_read_ulong(c->bpage + L.bp_list, &next,
+		if (!th_read_ulong(c->bpage + rbo.bp_list, &next,
 				   "buffer_page.list.next"))
 			return FALSE;
-		next = (next & ~RB_PAGE_FLAGS) - L.bp_list;
+		next = (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		if (next == c->reader)
 			return FALSE;
 	}
@@ -347,13 +393,14 @@ void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
 				count++;
 		if (count >= n)
 			break;
-		if (p == head || !th_read_ulong(p + L.bp_list + sizeof(ulong),
-						&prev, "buffer_page.list.prev")) {
+		if (p == head ||
+		    !th_read_ulong(p + rbo.bp_list + sizeof(ulong), &prev,
+				   "buffer_page.list.prev")) {
 			/* everything back to the head: the reader page too */
 			th_rb_cpu_start(c);
 			return;
 		}
-		p = (prev & ~RB_PAGE_FLAGS) - L.bp_list;
+		p = (prev & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		if (p == c->reader) {
 			th_rb_cpu_start(c);
 			return;

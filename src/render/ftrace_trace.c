@@ -8,14 +8,10 @@
 #include <stdio.h>
 #include <stdio_ext.h>
 #include "render/trace_priv.h"
-#include "render/trace_dump.h"
-
-struct th_sel {
-	int cpu;		/* -1: every CPU */
-	char **events;		/* -e names, NULL-terminated */
-	int nevents;
-	unsigned long cpumask;	/* -c, 0: all */
-};
+#include "render/trace_cmd.h"
+#include "model/trace_entries.h"
+#include "model/trace_opts.h"
+#include "tracefs/tracefs.h"	/* th_cat_trace(): the table's rows */
 
 static int th_sel_cpu(const struct th_sel *s, int cpu)
 {
@@ -28,10 +24,10 @@ static int th_sel_cpu(const struct th_sel *s, int cpu)
 
 static int th_sel_event_name(const struct th_sel *s, const unsigned char *ent)
 {
-	const char *name;
+	const struct th_event *e = th_event_by_type(th_ent_type(ent));
+	const char *name = e ? e->name : NULL;
 	int i;
 
-	name = th_event_name(th_ent_type(ent));
 	for (i = 0; i < s->nevents; i++)
 		if (name && strcmp(name, s->events[i]) == 0)
 			return TRUE;
@@ -78,49 +74,6 @@ static void th_trace_start(struct th_rb *rb, const struct th_sel *s,
 	}
 }
 
-/* trace_find_next_entry(): the CPU holding the oldest entry, or NULL. */
-struct th_rbcpu *th_trace_next(struct th_rb *rb)
-{
-	struct th_rbcpu *c = rb->cpus, *end = c + rb->ncpus, *best = NULL;
-	uint64_t ts = 0;
-
-	for (; c < end; c++) {
-		if (!c->have && (c->done || !th_rb_cpu_peek(c)))
-			continue;
-		if (!best || c->ev.ts < ts) {
-			best = c;
-			ts = c->ev.ts;
-		}
-	}
-	return best;
-}
-
-/*
- * num_online_cpus() as the live kernel saw it.  A panic takes the other
- * CPUs offline (stop_this_cpu) but leaves them active, so the active
- * mask is counted first; the online mask when there is none.
- */
-static int th_online_cpus(void)
-{
-	static const char *const masks[] = { "__cpu_active_mask",
-					     "__cpu_online_mask", NULL };
-	ulong bits[16];
-	int i, n = 0, b;
-
-	for (i = 0; masks[i]; i++) {
-		ulong m = th_symbol(masks[i]);
-
-		if (!m || !th_read(m, bits, sizeof(bits), masks[i]))
-			continue;
-		for (b = 0; b < (int)(sizeof(bits) * 8); b++)
-			if (bits[b / 64] & (1UL << (b % 64)))
-				n++;
-		if (n)
-			return n;
-	}
-	return get_cpus_online();
-}
-
 /* print_event_info() and the help header of trace_default_header() */
 static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 {
@@ -145,7 +98,7 @@ static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 		/* "/BH-disabled" came with TRACE_FLAG_BH_OFF: Linux kernel
 		 * commit 289e7b0f7eb4 ("tracing: Account bottom half disabled
 		 * sections.") (in v5.18) */
-		int bh = th_enum("TRACE_FLAG_BH_OFF", 0) != 0;
+		int bh = th_entry_flags()->bh_off != 0;
 		int mig = th_lat_migrate();
 
 		fprintf(fp, "#                            %.*s  _-----=> "
@@ -227,8 +180,8 @@ static void th_out_begin(void)
  * Print the entries of TR's buffer selected by S: all of them, or the
  * last LAST when LAST >= 0 (a first pass counts them).
  */
-static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
-			   int header, long last)
+void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
+		    long last)
 {
 	struct th_tctx t;
 	struct th_rb rb;
@@ -256,7 +209,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 		skip = n > last ? n - last : 0;
 		th_trace_start(&rb, s, last);
 	} else if (last >= 0) {
-		while ((c = th_trace_next(&rb)) != NULL) {
+		while ((c = th_rb_next(&rb)) != NULL) {
 			if (th_sel_event(s, c->ev.payload))
 				n++;
 			th_rb_cpu_advance(c);
@@ -275,34 +228,13 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 	if (t.graph) {
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
 	} else {
-		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
+		struct th_rbcpu *limc;
 		uint64_t lim;
 		/* no event filter: function entries run by run once
 		 * the entries to skip are behind */
 		int fast = !s->nevents;
 
-		for (;;) {
-			/* th_trace_next(), and the next of every other CPU
-			 * in the same pass: C's entries come next while they
-			 * are older than that one (on a tie, the lower CPU
-			 * first, as th_trace_next() picks) */
-			c = NULL;
-			limc = end;
-			for (o = rb.cpus; o < end; o++) {
-				if (!o->have && (o->done || !th_rb_cpu_peek(o)))
-					continue;
-				if (!c)
-					c = o;
-				else if (o->ev.ts < c->ev.ts) {
-					limc = c;	/* older than limc */
-					c = o;
-				} else if (limc == end ||
-					   o->ev.ts < limc->ev.ts)
-					limc = o;
-			}
-			if (!c)
-				break;
-			lim = limc == end ? ~0ULL : limc->ev.ts;
+		while ((c = th_rb_next_run(&rb, &lim, &limc)) != NULL) {
 			do {
 				if (fast && !skip &&
 				    th_print_fn_run(&t, c, lim, c < limc))
@@ -328,9 +260,7 @@ static void th_trace_print(struct th_tr *tr, const struct th_sel *s,
 					}
 				}
 				th_rb_cpu_advance(c);
-			} while (th_rb_cpu_peek(c) &&
-				 (c->ev.ts < lim ||
-				  (c->ev.ts == lim && c < limc)));
+			} while (th_rb_run_more(c, lim, limc));
 		}
 	}
 	th_ob_flush();
@@ -398,134 +328,45 @@ void th_ls_trace(struct th_tr *tr, th_ls_add_fn add, void *arg)
 	}
 }
 
-static int th_parse_cpus(const char *arg, unsigned long *mask)
+/* "ftrace trace -R": every selected CPU's sub-buffers read, not decoded. */
+void th_trace_read_all(struct th_tr *tr, const struct th_sel *s)
 {
-	char *dup = strdup(arg), *tok, *save = NULL;
-	int ok = TRUE;
+	struct th_rb rb;
+	char err[256];
+	ulong nsub, nbytes, tsub = 0, tbytes = 0;
+	int i;
 
-	*mask = 0;
-	for (tok = strtok_r(dup, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long a = strtol(tok, &end, 10), b = a;
-
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (*end || a < 0 || b < a || b > 63) {
-			ok = FALSE;
-			break;
-		}
-		for (; a <= b; a++)
-			*mask |= 1UL << a;
+	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+		fprintf(fp, "ftrace trace: %s\n", err);
+		return;
 	}
-	free(dup);
-	return ok && *mask;
+	for (i = 0; i < rb.ncpus; i++) {
+		if (!th_sel_cpu(s, rb.cpus[i].cpu))
+			continue;
+		th_rb_cpu_read_all(&rb.cpus[i], &nsub, &nbytes);
+		fprintf(fp, "CPU %d: %lu sub-buffers read, %lu bytes "
+			"committed\n", rb.cpus[i].cpu, nsub, nbytes);
+		tsub += nsub;
+		tbytes += nbytes;
+	}
+	fprintf(fp, "total: %lu sub-buffers read, %lu bytes committed\n",
+		tsub, tbytes);
+	th_rb_close(&rb);
 }
 
-void th_ftrace_trace(int argc, char **argv)
+/* "ftrace trace -r": the raw records of every selected CPU. */
+void th_trace_raw(struct th_tr *tr, const struct th_sel *s, long max)
 {
-	struct th_sel s;
-	struct th_tr *tr;
-	const char *inst = "";
-	long last = -1;
-	int c, raw = FALSE, readall = FALSE, i;
-	char *evs = NULL, *tok, *save = NULL;
-	char *names[64];
+	struct th_rb rb;
+	char err[256];
+	int i;
 
-	memset(&s, 0, sizeof(s));
-	s.cpu = -1;
-	while ((c = getopt(argc, argv, "n:c:i:e:rR")) != EOF) {
-		switch (c) {
-		case 'n':
-			last = strtol(optarg, &tok, 10);
-			if (*tok || last < 0) {
-				fprintf(fp, "ftrace trace: -n %s: not a count\n",
-					optarg);
-				return;
-			}
-			break;
-		case 'c':
-			if (!th_parse_cpus(optarg, &s.cpumask)) {
-				fprintf(fp, "ftrace trace: -c %s: expected CPU "
-					"numbers like 0,2-3\n", optarg);
-				return;
-			}
-			break;
-		case 'i':
-			inst = optarg;
-			break;
-		case 'e':
-			evs = optarg;
-			break;
-		case 'r':
-			raw = TRUE;
-			break;
-		case 'R':
-			readall = TRUE;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
-	if (argerrs || optind < argc) {
-		fprintf(fp, "ftrace trace: usage: ftrace trace [-n N] [-c CPUS] "
-			"[-i INSTANCE] [-e EVENT,...] [-r|-R]\n");
+	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+		fprintf(fp, "ftrace trace: %s\n", err);
 		return;
 	}
-	tr = th_trace_array_by_name(inst);
-	if (!tr) {
-		fprintf(fp, "ftrace trace: no instance \"%s\"\n", inst);
-		return;
-	}
-	if (evs) {
-		for (tok = strtok_r(evs, ",", &save); tok && s.nevents < 63;
-		     tok = strtok_r(NULL, ",", &save))
-			names[s.nevents++] = tok;
-		names[s.nevents] = NULL;
-		s.events = names;
-	}
-	if (readall) {
-		struct th_rb rb;
-		char err[256];
-		ulong nsub, nbytes, tsub = 0, tbytes = 0;
-
-		if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
-			fprintf(fp, "ftrace trace: %s\n", err);
-			return;
-		}
-		for (i = 0; i < rb.ncpus; i++) {
-			if (!th_sel_cpu(&s, rb.cpus[i].cpu))
-				continue;
-			th_rb_cpu_read_all(&rb.cpus[i], &nsub, &nbytes);
-			fprintf(fp, "CPU %d: %lu sub-buffers read, %lu bytes "
-				"committed\n", rb.cpus[i].cpu, nsub, nbytes);
-			tsub += nsub;
-			tbytes += nbytes;
-		}
-		fprintf(fp, "total: %lu sub-buffers read, %lu bytes committed\n",
-			tsub, tbytes);
-		th_rb_close(&rb);
-		return;
-	}
-	if (raw) {
-		struct th_rb rb;
-		char err[256];
-
-		if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
-			fprintf(fp, "ftrace trace: %s\n", err);
-			return;
-		}
-		for (i = 0; i < rb.ncpus; i++)
-			if (th_sel_cpu(&s, rb.cpus[i].cpu))
-				th_rb_cpu_raw(&rb.cpus[i], last);
-		th_rb_close(&rb);
-		return;
-	}
-	th_trace_print(tr, &s, FALSE, last);
-}
-
-void th_ftrace_dump(int argc, char **argv)
-{
-	th_ftrace_dump_impl(argc, argv);
+	for (i = 0; i < rb.ncpus; i++)
+		if (th_sel_cpu(s, rb.cpus[i].cpu))
+			th_rb_cpu_raw(&rb.cpus[i], max);
+	th_rb_close(&rb);
 }

@@ -15,208 +15,105 @@
 #include "render/trace_dump.h"
 #include "tracedat.h"
 
-/* ------------------------------------------------- growable strings --- */
-
-struct th_sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	for (;;) {
-		va_start(ap, fmt);
-		k = vsnprintf(b->p ? b->p + b->n : NULL,
-			      b->p ? b->cap - b->n : 0, fmt, ap);
-		va_end(ap);
-		if (k < 0)
-			return;
-		if (b->p && b->n + k < b->cap) {
-			b->n += k;
-			return;
-		}
-		b->cap = (b->cap + k + 1) * 2;
-		b->p = realloc(b->p, b->cap);
-		if (!b->p) {
-			b->n = b->cap = 0;
-			return;
-		}
-	}
-}
-
 /* ------------------------------------------------------ event formats --- */
 
-struct th_dfield {
-	char name[64];
-	char type[64];
-	int offset, size, is_signed;
-};
-
+/* The format file (events/SYSTEM/EVENT/format) of every event that has
+ * a name, in ftrace_events order. */
 struct th_devent {
-	unsigned type;
-	char name[96];
+	struct th_event *ev;
 	char system[64];
-	int nfields;
-	struct th_dfield *fields;
-	struct th_sbuf fmt;		/* the format file */
+	struct th_sb fmt;		/* the format file */
 };
 
 static struct th_devent *dev;
 static int ndev = -1;
 static int *dev_idx;			/* type -> index */
 
-static void th_dev_fields(struct th_devent *e, ulong head, int *cap)
-{
-	long o_link = th_member("ftrace_event_field", "link");
-	long o_name = th_member("ftrace_event_field", "name");
-	long o_type = th_member("ftrace_event_field", "type");
-	long o_off = th_member("ftrace_event_field", "offset");
-	long o_size = th_member("ftrace_event_field", "size");
-	long o_sign = th_member("ftrace_event_field", "is_signed");
-	struct th_walk w;
-	ulong p;
-	long i;
-
-	if (!head || o_link < 0)
-		return;
-	th_list_walk(head, 1000, &w);
-	*cap += w.n + 1;
-	e->fields = realloc(e->fields, *cap * sizeof(*e->fields));
-	/* f_next() walks each list backward (fields are added head-first) */
-	for (i = w.n - 1; i >= 0 && e->fields; i--) {
-		struct th_dfield *f = &e->fields[e->nfields++];
-		ulong fa = w.ent[i] - o_link;
-
-		memset(f, 0, sizeof(*f));
-		if (th_read_ulong(fa + o_name, &p, "field.name"))
-			th_read_cstr(p, f->name, sizeof(f->name), "field.name");
-		if (th_read_ulong(fa + o_type, &p, "field.type"))
-			th_read_cstr(p, f->type, sizeof(f->type), "field.type");
-		th_read_int(fa + o_off, &f->offset, "field.offset");
-		th_read_int(fa + o_size, &f->size, "field.size");
-		th_read_int(fa + o_sign, &f->is_signed, "field.is_signed");
-	}
-	th_walk_free(&w);
-}
-
 /* f_show() of kernel/trace/trace_events.c */
-static void th_dev_field_line(struct th_sbuf *b, const struct th_dfield *f)
+static void th_dev_field_line(struct th_sb *b,
+			      const struct th_event_field *f)
 {
 	const char *arr = strchr(f->type, '[');
 
 	if (strncmp(f->type, "__data_loc", 10) == 0)
 		arr = NULL;
 	if (!arr)
-		th_sb_add(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+		th_sb_printf(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			  f->type, f->name, f->offset, f->size, !!f->is_signed);
 	else
-		th_sb_add(b, "\tfield:%.*s %s%s;\toffset:%u;\tsize:%u;"
+		th_sb_printf(b, "\tfield:%.*s %s%s;\toffset:%u;\tsize:%u;"
 			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
 			  f->name, arr, f->offset, f->size, !!f->is_signed);
 }
 
+/*
+ * The fields a format file shows.  A syscall exit event's are its common
+ * fields only: trace.dat and "-d DIR" have always been written so (its
+ * metadata has no exit_fields; the class's were not read), and the
+ * output stays byte-identical; the live format file also has
+ * __syscall_nr and ret (a fix for another change: return e->nfields).
+ */
+static int th_dev_nfields(struct th_event *e)
+{
+	th_event_fields(e);
+	return e->meta_fields_absent ? e->nfields_common : e->nfields;
+}
+
+/* E's format file, f_show() of every field and its print_fmt. */
+static void th_dev_format(struct th_devent *d, char *pf, size_t pflen)
+{
+	struct th_event *e = d->ev;
+	int k, nfields = th_dev_nfields(e);
+	ulong addr;
+
+	d->fmt.grow = TRUE;
+	th_event_print_fmt(e, pf, pflen, &addr);
+	th_sb_printf(&d->fmt, "name: %s\nID: %d\nformat:\n", e->name,
+		  (int)e->type);
+	for (k = 0; k < nfields; k++) {
+		if (k && strncmp(e->fields[k].name, "common_", 7) &&
+		    !strncmp(e->fields[k - 1].name, "common_", 7))
+			th_sb_printf(&d->fmt, "\n");
+		th_dev_field_line(&d->fmt, &e->fields[k]);
+	}
+	if (nfields && !strncmp(e->fields[nfields - 1].name, "common_", 7))
+		th_sb_printf(&d->fmt, "\n");
+	th_sb_printf(&d->fmt, "\nprint fmt: %s\n", pf);
+}
+
 static void th_dev_load(void)
 {
-	long o_list = th_member("trace_event_call", "list");
-	long o_ev = th_member("trace_event_call", "event");
-	long o_name = th_member("trace_event_call", "name");
-	long o_flags = th_member("trace_event_call", "flags");
-	long o_class = th_member("trace_event_call", "class");
-	long o_pfmt = th_member("trace_event_call", "print_fmt");
-	long o_data = th_member("trace_event_call", "data");
-	long o_type = th_member("trace_event", "type");
-	long o_funcs = th_member("trace_event", "funcs");
-	long o_trace = th_member("trace_event_functions", "trace");
-	long o_sys = th_member("trace_event_class", "system");
-	long o_cfields = th_member("trace_event_class", "fields");
-	long o_enter = th_member("syscall_metadata", "enter_fields");
-	long o_exit = th_member("syscall_metadata", "exit_fields");
-	long fl_tp = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
-	ulong head = th_symbol("ftrace_events");
-	ulong common = th_symbol("ftrace_common_fields");
-	ulong s_se = th_symbol("print_syscall_enter");
-	ulong s_sx = th_symbol("print_syscall_exit");
+	struct th_event *evs;
+	int nevs = th_events(&evs), i;
 	char *pf = malloc(16384);
-	struct th_walk w;
-	long i;
-	int k;
 
 	ndev = 0;
 	dev_idx = malloc(65536 * sizeof(int));
-	if (!dev_idx || !pf || !head || o_list < 0 || o_ev < 0 ||
-	    o_type < 0 || o_class < 0) {
+	if (!dev_idx || !pf) {
 		free(pf);
 		return;
 	}
 	memset(dev_idx, 0xff, 65536 * sizeof(int));
-	th_list_walk(head, 100000, &w);
-	dev = calloc(w.n ? w.n : 1, sizeof(*dev));
-	for (i = 0; dev && i < w.n; i++) {
-		struct th_devent *e = &dev[ndev];
-		ulong call = w.ent[i] - o_list, np = 0, class = 0, sp = 0;
-		ulong funcs = 0, fn = 0, fl = 0, pp = 0;
-		int type = 0, flags = 0, cap = 0;
+	dev = calloc(nevs ? nevs : 1, sizeof(*dev));
+	for (i = 0; dev && i < nevs; i++) {
+		struct th_devent *d = &dev[ndev];
 
-		if (!th_read_int(call + o_ev + o_type, &type, "event.type") ||
-		    type <= 0 || type > 65535)
+		th_event_named(&evs[i]);
+		if (!evs[i].has_name)
 			continue;
-		e->type = type;
-		th_read_int(call + o_flags, &flags, "trace_event_call.flags");
-		th_read_ulong(call + o_name, &np, "trace_event_call.name");
-		if (flags & fl_tp)
-			th_read_ulong(np, &np, "tracepoint.name");
-		if (!np || !th_read_cstr(np, e->name, sizeof(e->name),
-					 "event name"))
+		d->ev = &evs[i];
+		if (!th_event_call_system(d->ev->call, d->system,
+					  sizeof(d->system)))
+			d->system[0] = '\0';
+		if (!d->system[0])
+			strcpy(d->system, "ftrace");
+		th_dev_format(d, pf, 16384);
+		if (!d->fmt.buf)
 			continue;
-		th_read_ulong(call + o_class, &class, "call.class");
-		if (class && o_sys >= 0 &&
-		    th_read_ulong(class + o_sys, &sp, "class.system") && sp)
-			th_read_cstr(sp, e->system, sizeof(e->system),
-				     "class.system");
-		if (!e->system[0])
-			strcpy(e->system, "ftrace");
-		th_dev_fields(e, common, &cap);
-		k = e->nfields;
-		if (o_funcs >= 0 && o_trace >= 0 &&
-		    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") &&
-		    funcs)
-			th_read_ulong(funcs + o_trace, &fn, "funcs->trace");
-		if (fn && (fn == s_se || fn == s_sx) && o_data >= 0 &&
-		    th_read_ulong(call + o_data, &fl, "call.data") && fl) {
-			long o = fn == s_se ? o_enter : o_exit;
-
-			if (o >= 0)
-				th_dev_fields(e, fl + o, &cap);
-		} else if (class && o_cfields >= 0)
-			th_dev_fields(e, class + o_cfields, &cap);
-		pf[0] = '\0';
-		if (o_pfmt >= 0 && th_read_ulong(call + o_pfmt, &pp,
-						 "print_fmt") && pp)
-			th_read_cstr(pp, pf, 16384, "print_fmt");
-		th_sb_add(&e->fmt, "name: %s\nID: %d\nformat:\n", e->name,
-			  type);
-		for (k = 0; k < e->nfields; k++) {
-			if (k && strncmp(e->fields[k].name, "common_", 7) &&
-			    !strncmp(e->fields[k - 1].name, "common_", 7))
-				th_sb_add(&e->fmt, "\n");
-			th_dev_field_line(&e->fmt, &e->fields[k]);
-		}
-		if (e->nfields && !strncmp(e->fields[e->nfields - 1].name,
-					   "common_", 7))
-			th_sb_add(&e->fmt, "\n");
-		th_sb_add(&e->fmt, "\nprint fmt: %s\n", pf);
-		if (!e->fmt.p)
-			continue;
-		if (dev_idx[type] < 0)
-			dev_idx[type] = ndev;
+		if (dev_idx[d->ev->type] < 0)
+			dev_idx[d->ev->type] = ndev;
 		ndev++;
 	}
-	th_walk_free(&w);
 	free(pf);
 }
 
@@ -317,8 +214,8 @@ static void th_refs_event(struct th_refs *r, const unsigned char *ent,
 	e = th_dev(th_ent_type(ent));
 	if (!e)
 		return;
-	for (i = 0; i < e->nfields; i++) {
-		struct th_dfield *f = &e->fields[i];
+	for (i = 0; i < th_dev_nfields(e->ev); i++) {
+		struct th_event_field *f = &e->ev->fields[i];
 
 		if (!strncmp(f->type, "unsigned long", 13) &&
 		    (f->type[13] == '\0' || f->type[13] == '[')) {
@@ -357,32 +254,17 @@ static void th_refs_scan(struct th_rb *rb, struct th_refs *r)
 	}
 }
 
-/* The kernel's own bprintk formats: the core section and the module
- * formats kept on trace_bprintk_fmt_list. */
+static void th_refs_add_str(ulong fmt, void *arg)
+{
+	struct th_refs *r = arg;
+
+	th_set_add(&r->strs, fmt);
+}
+
+/* The kernel's own bprintk formats. */
 static void th_refs_printk_tables(struct th_refs *r)
 {
-	ulong start = th_symbol("__start___trace_bprintk_fmt");
-	ulong stop = th_symbol("__stop___trace_bprintk_fmt");
-	ulong head = th_symbol("trace_bprintk_fmt_list");
-	long o_list = th_member("trace_bprintk_fmt", "list");
-	long o_fmt = th_member("trace_bprintk_fmt", "fmt");
-	ulong p, v;
-	struct th_walk w;
-	long i;
-
-	if (start && stop > start && stop - start < (1UL << 24))
-		for (p = start; p < stop; p += sizeof(ulong))
-			if (th_read_ulong(p, &v, "bprintk fmt") && th_kptr(v))
-				th_set_add(&r->strs, v);
-	if (head && o_list >= 0 && o_fmt >= 0) {
-		th_list_walk(head, 100000, &w);
-		for (i = 0; i < w.n; i++)
-			if (th_read_ulong(w.ent[i] - o_list + o_fmt, &v,
-					  "trace_bprintk_fmt.fmt") &&
-			    th_kptr(v))
-				th_set_add(&r->strs, v);
-		th_walk_free(&w);
-	}
+	th_bprintk_fmts(th_refs_add_str, r);
 }
 
 /* ------------------------------------------------------------ writer --- */
@@ -411,25 +293,26 @@ static int th_fd_write(void *arg, const void *buf, size_t len)
 	return 0;
 }
 
-static void th_text_header_page(struct th_sbuf *b, long data_off,
+static void th_text_header_page(struct th_sb *b, long data_off,
 				ulong data_size)
 {
-	long o_commit = th_member("buffer_data_page", "commit");
-	long ls = sizeof(long);
+	long o_commit, o_data, ls = sizeof(long);
 
-	th_sb_add(b, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\t"
+	th_rb_bdp_offsets(&o_commit, &o_data);
+
+	th_sb_printf(b, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\t"
 		  "signed:0;\n");
-	th_sb_add(b, "\tfield: local_t commit;\toffset:%ld;\tsize:%ld;\t"
+	th_sb_printf(b, "\tfield: local_t commit;\toffset:%ld;\tsize:%ld;\t"
 		  "signed:1;\n", o_commit, ls);
-	th_sb_add(b, "\tfield: int overwrite;\toffset:%ld;\tsize:1;\t"
+	th_sb_printf(b, "\tfield: int overwrite;\toffset:%ld;\tsize:1;\t"
 		  "signed:1;\n", o_commit);
-	th_sb_add(b, "\tfield: char data;\toffset:%ld;\tsize:%lu;\t"
+	th_sb_printf(b, "\tfield: char data;\toffset:%ld;\tsize:%lu;\t"
 		  "signed:1;\n", data_off, data_size);
 }
 
-static void th_text_header_event(struct th_sbuf *b)
+static void th_text_header_event(struct th_sb *b)
 {
-	th_sb_add(b, "# compressed entry header\n"
+	th_sb_printf(b, "# compressed entry header\n"
 		  "\ttype_len    :    5 bits\n"
 		  "\ttime_delta  :   27 bits\n"
 		  "\tarray       :   32 bits\n\n"
@@ -441,7 +324,7 @@ static void th_text_header_event(struct th_sbuf *b)
 		  RB_TYPE_DATA_MAX);
 }
 
-static void th_text_kallsyms(struct th_sbuf *b, struct th_refs *r)
+static void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
 {
 	struct th_set seen = { 0 };
 	ulong *a = th_set_sorted(&r->addrs);
@@ -466,7 +349,7 @@ static void th_text_kallsyms(struct th_sbuf *b, struct th_refs *r)
 
 			if (th_ksym_lookup(a[i / 2], &e) &&
 			    th_set_add(&seen, e.addr + e.size))
-				th_sb_add(b, "%016lx t __tracehunt_end%s%s%s\n",
+				th_sb_printf(b, "%016lx t __tracehunt_end%s%s%s\n",
 					  e.addr + e.size,
 					  e.module[0] ? "\t[" : "", e.module,
 					  e.module[0] ? "]" : "");
@@ -475,16 +358,16 @@ static void th_text_kallsyms(struct th_sbuf *b, struct th_refs *r)
 		if (!th_set_add(&seen, s.addr))
 			continue;
 		if (s.module[0])
-			th_sb_add(b, "%016lx t %s\t[%s]\n", s.addr, s.name,
+			th_sb_printf(b, "%016lx t %s\t[%s]\n", s.addr, s.name,
 				  s.module);
 		else
-			th_sb_add(b, "%016lx t %s\n", s.addr, s.name);
+			th_sb_printf(b, "%016lx t %s\n", s.addr, s.name);
 	}
 	free(a);
 	free(seen.v);
 }
 
-static void th_text_printk(struct th_sbuf *b, struct th_refs *r)
+static void th_text_printk(struct th_sb *b, struct th_refs *r)
 {
 	ulong *a = th_set_sorted(&r->strs);
 	char *str = malloc(4096), *esc = malloc(16384);
@@ -494,14 +377,14 @@ static void th_text_printk(struct th_sbuf *b, struct th_refs *r)
 		if (!th_read_cstr(a[i], str, 4096, "printk format"))
 			continue;
 		td_printk_escape(str, esc, 16384);
-		th_sb_add(b, "0x%lx : \"%s\"\n", a[i], esc);
+		th_sb_printf(b, "0x%lx : \"%s\"\n", a[i], esc);
 	}
 	free(a);
 	free(str);
 	free(esc);
 }
 
-static void th_text_cmdlines(struct th_sbuf *b, struct th_refs *r)
+static void th_text_cmdlines(struct th_sb *b, struct th_refs *r)
 {
 	ulong *a = th_set_sorted(&r->pids);
 	char comm[32];
@@ -510,7 +393,7 @@ static void th_text_cmdlines(struct th_sbuf *b, struct th_refs *r)
 	for (i = 0; a && i < r->pids.n; i++) {
 		th_find_cmdline((int)a[i], comm);
 		if (strcmp(comm, "<...>"))
-			th_sb_add(b, "%lu %s\n", a[i], comm);
+			th_sb_printf(b, "%lu %s\n", a[i], comm);
 	}
 	free(a);
 }
@@ -521,7 +404,8 @@ static int th_sys_cmp(const void *a, const void *b)
 	const struct th_devent *y = *(struct th_devent *const *)b;
 	int c = strcmp(x->system, y->system);
 
-	return c ? c : (x->type > y->type) - (x->type < y->type);
+	return c ? c : (x->ev->type > y->ev->type) -
+		       (x->ev->type < y->ev->type);
 }
 
 static void th_write_formats(struct td_out *o)
@@ -547,7 +431,7 @@ static void th_write_formats(struct td_out *o)
 	td_u32(o, nftrace);
 	for (i = 0; i < ndev; i++)
 		if (!strcmp(v[i]->system, "ftrace"))
-			td_sized8(o, v[i]->fmt.p, v[i]->fmt.n);
+			td_sized8(o, v[i]->fmt.buf, v[i]->fmt.pos);
 	td_u32(o, nsys);
 	for (i = 0; i < ndev; i = j) {
 		for (j = i + 1; j < ndev && !strcmp(v[j]->system,
@@ -558,7 +442,7 @@ static void th_write_formats(struct td_out *o)
 		td_str(o, v[i]->system);
 		td_u32(o, j - i);
 		for (; i < j; i++)
-			td_sized8(o, v[i]->fmt.p, v[i]->fmt.n);
+			td_sized8(o, v[i]->fmt.buf, v[i]->fmt.pos);
 	}
 	free(v);
 }
@@ -613,13 +497,6 @@ static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 	return o->off - start;
 }
 
-struct th_dump_opts {
-	const char *file;
-	const char *inst;
-	int force;
-	int all;		/* -a: instances as extra buffers */
-};
-
 #define TH_DUMP_MAXBUF	64
 
 /* One CPU table ("flyrecord" + (offset, size) per CPU) and its data. */
@@ -654,76 +531,168 @@ static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
 	}
 }
 
-static void th_dump_trace_dat(struct th_dump_opts *opt)
-{
-	struct th_tr *trs[TH_DUMP_MAXBUF], *all = NULL;
+/* A trace.dat being written: its arrays, their buffers, what they need. */
+struct th_dat {
+	struct th_tr *trs[TH_DUMP_MAXBUF];
 	struct th_rb rbs[TH_DUMP_MAXBUF];
-	uint64_t opt_at[TH_DUMP_MAXBUF];
-	struct th_refs refs;
-	struct th_sbuf b = { 0 };
-	struct th_fdout fo;
-	struct td_out o;
-	char err[256], *tmp = NULL, *obuf = NULL;
-	long data_off = th_member("buffer_data_page", "data");
-	uint64_t *offs = NULL, *sizes = NULL;
-	unsigned char *tab = NULL;
+	uint64_t opt_at[TH_DUMP_MAXBUF];	/* where each BUFFER option's
+						 * offset goes */
+	int nbuf, nopen, ncpu;
+	long data_off;
 	size_t page;
-	long nevents = 0;
-	int i, k, nbuf = 0, nopen = 0, ncpu = 0;
+	struct th_refs refs;
+	long nevents;
+};
 
-	memset(&refs, 0, sizeof(refs));
+/* The arrays OPT names opened, one sub-buffer size, their events
+ * scanned; FALSE (said why) when there is nothing to write. */
+static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
+{
+	struct th_tr *all = NULL;
+	char err[256];
+	long o_commit;
+	int i, k;
+
+	th_rb_bdp_offsets(&o_commit, &d->data_off);
 	if (opt->all) {
 		int n = th_trace_arrays(&all);
 
-		for (i = 0; i < n && nbuf < TH_DUMP_MAXBUF; i++)
-			trs[nbuf++] = &all[i];
+		for (i = 0; i < n && d->nbuf < TH_DUMP_MAXBUF; i++)
+			d->trs[d->nbuf++] = &all[i];
 	} else {
-		trs[0] = th_trace_array_by_name(opt->inst ? opt->inst : "");
-		if (!trs[0]) {
+		d->trs[0] = th_trace_array_by_name(opt->inst ? opt->inst : "");
+		if (!d->trs[0]) {
 			fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
 				opt->inst);
-			return;
+			return FALSE;
 		}
-		nbuf = 1;
+		d->nbuf = 1;
 	}
 	if (!opt->force && access(opt->file, F_OK) == 0) {
 		fprintf(fp, "ftrace dump: %s exists (use -f to replace it)\n",
 			opt->file);
-		return;
+		return FALSE;
 	}
-	for (nopen = 0; nopen < nbuf; nopen++) {
-		if (!th_rb_open(trs[nopen]->addr, FALSE, &rbs[nopen], err,
+	for (d->nopen = 0; d->nopen < d->nbuf; d->nopen++) {
+		struct th_tr *tr = d->trs[d->nopen];
+
+		if (!th_rb_open(tr->addr, FALSE, &d->rbs[d->nopen], err,
 				sizeof(err))) {
 			fprintf(fp, "ftrace dump: %s%s%s\n",
-				trs[nopen]->name[0] ? trs[nopen]->name : "",
-				trs[nopen]->name[0] ? ": " : "", err);
-			goto out;
+				tr->name[0] ? tr->name : "",
+				tr->name[0] ? ": " : "", err);
+			return FALSE;
 		}
 	}
-	if (data_off < 0)
-		data_off = 16;
-	page = data_off + rbs[0].cpus[0].pg.data_size;
-	for (k = 0; k < nbuf; k++) {
-		if (data_off + rbs[k].cpus[0].pg.data_size != page) {
+	if (d->data_off < 0)
+		d->data_off = 16;
+	d->page = d->data_off + d->rbs[0].cpus[0].pg.data_size;
+	for (k = 0; k < d->nbuf; k++) {
+		struct th_rb *rb = &d->rbs[k];
+
+		if (d->data_off + rb->cpus[0].pg.data_size != d->page) {
 			fprintf(fp, "ftrace dump: instance %s has another "
 				"sub-buffer size: not in one trace.dat\n",
-				trs[k]->name);
-			goto out;
+				d->trs[k]->name);
+			return FALSE;
 		}
-		for (i = 0; i < rbs[k].ncpus; i++)
-			if (rbs[k].cpus[i].cpu + 1 > ncpu)
-				ncpu = rbs[k].cpus[i].cpu + 1;
-		th_refs_scan(&rbs[k], &refs);
+		for (i = 0; i < rb->ncpus; i++)
+			if (rb->cpus[i].cpu + 1 > d->ncpu)
+				d->ncpu = rb->cpus[i].cpu + 1;
+		th_refs_scan(rb, &d->refs);
 		if (!k)
-			nevents = refs.events;
+			d->nevents = d->refs.events;
 	}
-	th_refs_printk_tables(&refs);
+	th_refs_printk_tables(&d->refs);
+	return TRUE;
+}
 
+/* Everything before the first CPU table: header_page .. cmdlines, the
+ * CPU count, the options (a BUFFER option per instance, its offset
+ * filled in by th_dat_buffers()). */
+static void th_dat_sections(struct td_out *o, struct th_dat *d, char *obuf)
+{
+	struct th_sb b = TH_SB_GROW;
+	int k;
+
+	td_header(o, sizeof(long), d->page);
+	th_text_header_page(&b, d->data_off, d->rbs[0].cpus[0].pg.data_size);
+	td_named_section(o, "header_page", b.buf, b.pos);
+	b.pos = 0;
+	th_text_header_event(&b);
+	td_named_section(o, "header_event", b.buf, b.pos);
+	th_write_formats(o);
+	b.pos = 0;
+	th_text_kallsyms(&b, &d->refs);
+	td_sized4(o, b.buf ? b.buf : "", b.pos);
+	b.pos = 0;
+	th_text_printk(&b, &d->refs);
+	td_sized4(o, b.buf ? b.buf : "", b.pos);
+	b.pos = 0;
+	th_text_cmdlines(&b, &d->refs);
+	td_sized8(o, b.buf ? b.buf : "", b.pos);
+	free(b.buf);
+	td_u32(o, d->ncpu);
+	td_raw(o, "options  ", 10);
+	/* TRACECMD_OPTION_BUFFER: u64 offset of the instance's
+	 * "flyrecord" table (filled in below), then its name */
+	for (k = 1; k < d->nbuf; k++) {
+		size_t nl = strlen(d->trs[k]->name) + 1;
+
+		memset(obuf, 0, 8);
+		memcpy(obuf + 8, d->trs[k]->name, nl);
+		d->opt_at[k] = o->off + 6;
+		td_option(o, TD_OPTION_BUFFER, obuf, 8 + nl);
+	}
+	td_option(o, TD_OPTION_DONE, NULL, 0);
+}
+
+/* Every array's CPU table and sub-buffers; each instance's offset into
+ * its BUFFER option. */
+static void th_dat_buffers(struct td_out *o, struct th_fdout *fo,
+			   struct th_dat *d, uint64_t *offs, uint64_t *sizes,
+			   unsigned char *tab)
+{
+	int i, k;
+
+	th_write_buffer(o, fo, &d->rbs[0], d->ncpu, d->data_off, d->page,
+			offs, sizes, tab);
+	for (k = 1; k < d->nbuf && !o->err; k++) {
+		unsigned char at[8];
+		uint64_t where;
+
+		td_pad(o, 8);
+		where = o->off;
+		th_write_buffer(o, fo, &d->rbs[k], d->ncpu, d->data_off,
+				d->page, offs, sizes, tab);
+		for (i = 0; i < 8; i++)
+			at[i] = (unsigned char)(where >> (8 * i));
+		if (!o->err && pwrite(fo->fd, at, 8, d->opt_at[k]) != 8)
+			o->err = errno ? errno : EIO;
+	}
+}
+
+void th_dump_trace_dat(struct th_dump_opts *opt)
+{
+	struct th_dat *d = calloc(1, sizeof(*d));
+	struct th_fdout fo;
+	struct td_out o;
+	char *tmp = NULL, *obuf = NULL;
+	uint64_t *offs = NULL, *sizes = NULL;
+	unsigned char *tab = NULL;
+	int k;
+
+	if (!d) {
+		fprintf(fp, "ftrace dump: out of memory\n");
+		return;
+	}
+	if (!th_dat_open(opt, d))
+		goto out;
 	tmp = malloc(strlen(opt->file) + 16);
 	obuf = malloc(8 + 64);
-	offs = calloc(ncpu, sizeof(*offs));
-	sizes = calloc(ncpu, sizeof(*sizes));
-	tab = calloc(ncpu, 16);
+	offs = calloc(d->ncpu, sizeof(*offs));
+	sizes = calloc(d->ncpu, sizeof(*sizes));
+	tab = calloc(d->ncpu, 16);
 	if (!tmp || !obuf || !offs || !sizes || !tab) {
 		fprintf(fp, "ftrace dump: out of memory\n");
 		goto out;
@@ -737,50 +706,8 @@ static void th_dump_trace_dat(struct th_dump_opts *opt)
 	}
 	fchmod(fo.fd, 0644);
 	td_init(&o, th_fd_write, &fo, 0);
-	td_header(&o, sizeof(long), page);
-	th_text_header_page(&b, data_off, rbs[0].cpus[0].pg.data_size);
-	td_named_section(&o, "header_page", b.p, b.n);
-	b.n = 0;
-	th_text_header_event(&b);
-	td_named_section(&o, "header_event", b.p, b.n);
-	th_write_formats(&o);
-	b.n = 0;
-	th_text_kallsyms(&b, &refs);
-	td_sized4(&o, b.p ? b.p : "", b.n);
-	b.n = 0;
-	th_text_printk(&b, &refs);
-	td_sized4(&o, b.p ? b.p : "", b.n);
-	b.n = 0;
-	th_text_cmdlines(&b, &refs);
-	td_sized8(&o, b.p ? b.p : "", b.n);
-	td_u32(&o, ncpu);
-	td_raw(&o, "options  ", 10);
-	/* TRACECMD_OPTION_BUFFER: u64 offset of the instance's
-	 * "flyrecord" table (filled in below), then its name */
-	for (k = 1; k < nbuf; k++) {
-		size_t nl = strlen(trs[k]->name) + 1;
-
-		memset(obuf, 0, 8);
-		memcpy(obuf + 8, trs[k]->name, nl);
-		opt_at[k] = o.off + 6;
-		td_option(&o, TD_OPTION_BUFFER, obuf, 8 + nl);
-	}
-	td_option(&o, TD_OPTION_DONE, NULL, 0);
-	th_write_buffer(&o, &fo, &rbs[0], ncpu, data_off, page, offs, sizes,
-			tab);
-	for (k = 1; k < nbuf && !o.err; k++) {
-		unsigned char at[8];
-		uint64_t where;
-
-		td_pad(&o, 8);
-		where = o.off;
-		th_write_buffer(&o, &fo, &rbs[k], ncpu, data_off, page, offs,
-				sizes, tab);
-		for (i = 0; i < 8; i++)
-			at[i] = (unsigned char)(where >> (8 * i));
-		if (!o.err && pwrite(fo.fd, at, 8, opt_at[k]) != 8)
-			o.err = errno ? errno : EIO;
-	}
+	th_dat_sections(&o, d, obuf);
+	th_dat_buffers(&o, &fo, d, offs, sizes, tab);
 	if (!o.err && fsync(fo.fd) < 0)
 		o.err = errno;
 	if (close(fo.fd) < 0 && !o.err)
@@ -794,20 +721,20 @@ static void th_dump_trace_dat(struct th_dump_opts *opt)
 	} else
 		fprintf(fp, "ftrace dump: %s: %d CPUs, %ld events, "
 			"%d buffer%s, sub-buffer %zu bytes, %lu bytes\n",
-			opt->file, ncpu, nevents, nbuf, nbuf > 1 ? "s" : "",
-			page, (ulong)o.off);
+			opt->file, d->ncpu, d->nevents, d->nbuf,
+			d->nbuf > 1 ? "s" : "", d->page, (ulong)o.off);
 out:
 	free(tmp);
 	free(obuf);
 	free(offs);
 	free(sizes);
 	free(tab);
-	free(b.p);
-	free(refs.pids.v);
-	free(refs.addrs.v);
-	free(refs.strs.v);
-	for (k = 0; k < nopen; k++)
-		th_rb_close(&rbs[k]);
+	free(d->refs.pids.v);
+	free(d->refs.addrs.v);
+	free(d->refs.strs.v);
+	for (k = 0; k < d->nopen; k++)
+		th_rb_close(&d->rbs[k]);
+	free(d);
 }
 
 /* ------------------------------------------------- -d DIR (tracefs) --- */
@@ -883,16 +810,17 @@ static int th_dir_file(const char *dir, const char *rel, const char *data,
 	return e;
 }
 
-static void th_dump_dir(struct th_dump_opts *opt, const char *dir)
+void th_dump_dir(struct th_dump_opts *opt, const char *dir)
 {
 	struct th_tr *tr = th_trace_array_by_name(opt->inst ? opt->inst : "");
 	struct th_refs refs;
-	struct th_sbuf b = { 0 };
+	struct th_sb b = TH_SB_GROW;
 	struct th_rb rb;
 	char err[256], *tmp = NULL, rel[256];
-	long data_off = th_member("buffer_data_page", "data");
+	long data_off, o_commit;
 	int e = 0, i;
 
+	th_rb_bdp_offsets(&o_commit, &data_off);
 	if (!tr) {
 		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
 			opt->inst);
@@ -924,29 +852,30 @@ static void th_dump_dir(struct th_dump_opts *opt, const char *dir)
 	}
 	chmod(tmp, 0755);
 	th_text_header_page(&b, data_off, rb.cpus[0].pg.data_size);
-	e = th_dir_file(tmp, "events/header_page", b.p, b.n);
-	b.n = 0;
+	e = th_dir_file(tmp, "events/header_page", b.buf, b.pos);
+	b.pos = 0;
 	th_text_header_event(&b);
 	if (!e)
-		e = th_dir_file(tmp, "events/header_event", b.p, b.n);
+		e = th_dir_file(tmp, "events/header_event", b.buf, b.pos);
 	for (i = 0; !e && i < ndev; i++) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/format",
-			 dev[i].system, dev[i].name);
-		if (!strchr(dev[i].system, '/') && !strchr(dev[i].name, '/'))
-			e = th_dir_file(tmp, rel, dev[i].fmt.p, dev[i].fmt.n);
+			 dev[i].system, dev[i].ev->name);
+		if (!strchr(dev[i].system, '/') &&
+		    !strchr(dev[i].ev->name, '/'))
+			e = th_dir_file(tmp, rel, dev[i].fmt.buf, dev[i].fmt.pos);
 	}
-	b.n = 0;
+	b.pos = 0;
 	th_text_kallsyms(&b, &refs);
 	if (!e)
-		e = th_dir_file(tmp, "kallsyms", b.p ? b.p : "", b.n);
-	b.n = 0;
+		e = th_dir_file(tmp, "kallsyms", b.buf ? b.buf : "", b.pos);
+	b.pos = 0;
 	th_text_printk(&b, &refs);
 	if (!e)
-		e = th_dir_file(tmp, "printk_formats", b.p ? b.p : "", b.n);
-	b.n = 0;
+		e = th_dir_file(tmp, "printk_formats", b.buf ? b.buf : "", b.pos);
+	b.pos = 0;
 	th_text_cmdlines(&b, &refs);
 	if (!e)
-		e = th_dir_file(tmp, "saved_cmdlines", b.p ? b.p : "", b.n);
+		e = th_dir_file(tmp, "saved_cmdlines", b.buf ? b.buf : "", b.pos);
 	for (i = 0; !e && i < rb.ncpus; i++) {
 		struct th_fdout f;
 		struct td_out o;
@@ -980,48 +909,9 @@ static void th_dump_dir(struct th_dump_opts *opt, const char *dir)
 			"%ld events\n", dir, ndev, rb.ncpus, refs.events);
 out:
 	free(tmp);
-	free(b.p);
+	free(b.buf);
 	free(refs.pids.v);
 	free(refs.addrs.v);
 	free(refs.strs.v);
 	th_rb_close(&rb);
-}
-
-void th_ftrace_dump_impl(int argc, char **argv)
-{
-	struct th_dump_opts opt;
-	int c, all = FALSE, bad = FALSE;
-	const char *dir = NULL;
-
-	memset(&opt, 0, sizeof(opt));
-	while ((c = getopt(argc, argv, "t:d:i:af")) != EOF) {
-		switch (c) {
-		case 't': opt.file = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'i': opt.inst = optarg; break;
-		case 'a': all = TRUE; break;
-		case 'f': opt.force = TRUE; break;
-		default: bad = TRUE; break;
-		}
-	}
-	if (bad || optind < argc || (!opt.file && !dir) ||
-	    (opt.file && dir)) {
-		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE | -a] [-f] | "
-			"-d DIR [-i INSTANCE]\n");
-		return;
-	}
-	if (dir) {
-		if (all)
-			fprintf(fp, "ftrace dump: -d takes one array "
-				"(-i INSTANCE), not -a\n");
-		else
-			th_dump_dir(&opt, dir);
-		return;
-	}
-	if (all && opt.inst) {
-		fprintf(fp, "ftrace dump: -a and -i exclude each other\n");
-		return;
-	}
-	opt.all = all;
-	th_dump_trace_dat(&opt);
 }

@@ -6,6 +6,8 @@
  * and exit arrows.
  */
 #include "render/trace_priv.h"
+#include "model/trace_entries.h"
+#include "model/trace_opts.h"
 
 #define TH_GRAPH_DEPTH	50	/* FTRACE_RETFUNC_DEPTH */
 #define TH_GRAPH_INDENT	2
@@ -17,16 +19,7 @@ struct th_gcpu {
 	ulong enter_funcs[TH_GRAPH_DEPTH];
 };
 
-static struct {
-	int init;
-	long OVERRUN, CPU, OVERHEAD, PROC, DURATION, ABS_TIME, REL_TIME,
-	     IRQS, TAIL;
-	long o_ent_func, o_ent_depth;			/* in the entry */
-	long o_ret_func, o_ret_depth, o_ret_overrun, o_ret_calltime,
-	     o_ret_rettime;
-	ulong irq_start, irq_end;
-	int cpu_width;
-} G;
+static const struct th_graph_layout *layout;
 
 struct th_graph {
 	unsigned flags;
@@ -35,70 +28,14 @@ struct th_graph {
 
 static void th_graph_init(void)
 {
-	long eo, ro;
-	unsigned int nr = 0;
-	ulong p;
-
-	if (G.init)
-		return;
-	G.init = 1;
-	G.OVERRUN = th_enum("TRACE_GRAPH_PRINT_OVERRUN", 0x1);
-	G.CPU = th_enum("TRACE_GRAPH_PRINT_CPU", 0x2);
-	G.OVERHEAD = th_enum("TRACE_GRAPH_PRINT_OVERHEAD", 0x4);
-	G.PROC = th_enum("TRACE_GRAPH_PRINT_PROC", 0x8);
-	G.DURATION = th_enum("TRACE_GRAPH_PRINT_DURATION", 0x10);
-	G.ABS_TIME = th_enum("TRACE_GRAPH_PRINT_ABS_TIME", 0x20);
-	G.REL_TIME = th_enum("TRACE_GRAPH_PRINT_REL_TIME", 0x40);
-	G.IRQS = th_enum("TRACE_GRAPH_PRINT_IRQS", 0x80);
-	G.TAIL = th_enum("TRACE_GRAPH_PRINT_TAIL", 0x100);
-	eo = th_member("ftrace_graph_ent_entry", "graph_ent");
-	ro = th_member("ftrace_graph_ret_entry", "ret");
-	if (eo < 0)
-		eo = 8;
-	if (ro < 0)
-		ro = 8;
-	G.o_ent_func = eo + MAX(th_member("ftrace_graph_ent", "func"), 0);
-	G.o_ent_depth = eo + MAX(th_member("ftrace_graph_ent", "depth"), 8);
-	G.o_ret_func = ro + MAX(th_member("ftrace_graph_ret", "func"), 0);
-	G.o_ret_depth = ro + MAX(th_member("ftrace_graph_ret", "depth"), 8);
-	G.o_ret_overrun = ro + th_member("ftrace_graph_ret", "overrun");
-	if (th_member("ftrace_graph_ret", "calltime") >= 0) {
-		G.o_ret_calltime = ro + th_member("ftrace_graph_ret",
-						  "calltime");
-		G.o_ret_rettime = ro + th_member("ftrace_graph_ret",
-						 "rettime");
-	} else {
-		/* calltime/rettime moved from struct ftrace_graph_ret to the
-		 * ring-buffer entry (struct ftrace_graph_ret_entry) in v6.14,
-		 * Linux kernel commit 66611c047570 ("fgraph: Remove calltime
-		 * and rettime from generic operations") */
-		G.o_ret_calltime = th_member("ftrace_graph_ret_entry",
-					     "calltime");
-		G.o_ret_rettime = th_member("ftrace_graph_ret_entry",
-					    "rettime");
-	}
-	G.irq_start = th_symbol("__irqentry_text_start");
-	G.irq_end = th_symbol("__irqentry_text_end");
-	/* max_bytes_for_cpu: digits of nr_cpu_ids - 1 */
-	p = th_symbol("nr_cpu_ids");
-	if (!p || !th_read_uint(p, &nr, "nr_cpu_ids") || !nr)
-		nr = kt->cpus;
-	G.cpu_width = snprintf(NULL, 0, "%u", nr ? nr - 1 : 0);
+	if (!layout)
+		layout = th_graph_layout();
 }
 
 static unsigned th_graph_flags(struct th_tctx *t)
 {
-	long o_cur = th_member("trace_array", "current_trace");
-	long o_fl = th_member("tracer", "flags");
-	ulong cur = 0, fl = 0;
-	unsigned val = G.CPU | G.OVERHEAD | G.DURATION | G.IRQS;
-
-	if (o_cur >= 0 && o_fl >= 0 &&
-	    th_read_ulong(t->tr + o_cur, &cur, "current_trace") && cur &&
-	    th_read_ulong(cur + o_fl, &fl, "tracer.flags") && fl)
-		th_read_uint(fl + th_member("tracer_flags", "val"), &val,
-			     "tracer_flags.val");
-	return val;
+	return th_tracer_flags(t->tr, layout->fl_cpu | layout->fl_overhead |
+			       layout->fl_duration | layout->fl_irqs);
 }
 
 /* __print_graph_headers_flags() */
@@ -113,31 +50,31 @@ void th_graph_header(struct th_tctx *t)
 		return;
 	lat = th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT");
 	fputc('#', fp);
-	if (f & G.ABS_TIME)
+	if (f & layout->fl_abs_time)
 		fputs("     TIME       ", fp);
-	if (f & G.REL_TIME)
+	if (f & layout->fl_rel_time)
 		fputs("   REL TIME     ", fp);
-	if (f & G.CPU)
+	if (f & layout->fl_cpu)
 		fputs(" CPU", fp);
-	if (f & G.PROC)
+	if (f & layout->fl_proc)
 		fputs("  TASK/PID       ", fp);
 	if (lat)
 		fputs("||||   ", fp);
-	if (f & G.DURATION)
+	if (f & layout->fl_duration)
 		fputs("  DURATION   ", fp);
 	fputs("               FUNCTION CALLS\n", fp);
 	fputc('#', fp);
-	if (f & G.ABS_TIME)
+	if (f & layout->fl_abs_time)
 		fputs("      |         ", fp);
-	if (f & G.REL_TIME)
+	if (f & layout->fl_rel_time)
 		fputs("      |         ", fp);
-	if (f & G.CPU)
+	if (f & layout->fl_cpu)
 		fputs(" |  ", fp);
-	if (f & G.PROC)
+	if (f & layout->fl_proc)
 		fputs("   |    |        ", fp);
 	if (lat)
 		fputs("||||   ", fp);
-	if (f & G.DURATION)
+	if (f & layout->fl_duration)
 		fputs("   |   |      ", fp);
 	fputs("               |   |   |   |\n", fp);
 }
@@ -202,9 +139,9 @@ static void th_graph_cpu(int cpu)
 	/* " %*d) " */
 	*p++ = ' ';
 	if (cpu >= 0)
-		p = th_put_udec(p, cpu, G.cpu_width, ' ');
+		p = th_put_udec(p, cpu, layout->cpu_width, ' ');
 	else
-		p += snprintf(p, 24, "%*d", G.cpu_width, cpu);
+		p += snprintf(p, 24, "%*d", layout->cpu_width, cpu);
 	*p++ = ')';
 	*p++ = ' ';
 	th_gput(b, p - b);
@@ -273,7 +210,7 @@ static void th_graph_duration(struct th_tctx *t, struct th_graph *g,
 	unsigned long nsecs_rem;
 	int len, nl;
 
-	if (!(g->flags & G.DURATION) || !t->f_context)
+	if (!(g->flags & layout->fl_duration) || !t->f_context)
 		return;
 	switch (fill) {
 	case FILL_FULL:
@@ -286,7 +223,7 @@ static void th_graph_duration(struct th_tctx *t, struct th_graph *g,
 		th_gputs(" |");
 		return;
 	}
-	*p++ = (g->flags & G.OVERHEAD) ? th_find_mark(d) : ' ';
+	*p++ = (g->flags & layout->fl_overhead) ? th_find_mark(d) : ' ';
 	*p++ = ' ';
 	nsecs_rem = d % 1000;
 	d /= 1000;
@@ -331,7 +268,7 @@ static void th_graph_context(struct th_tctx *t, struct th_graph *g, int pid)
 {
 	if (!t->f_context)
 		return;
-	if (g->flags & G.ABS_TIME) {
+	if (g->flags & layout->fl_abs_time) {
 		uint64_t ts = t->ts;
 		char b[48], *p = b;
 
@@ -342,11 +279,11 @@ static void th_graph_context(struct th_tctx *t, struct th_graph *g, int pid)
 		memcpy(p, " |  ", 4);
 		th_gput(b, p + 4 - b);
 	}
-	if (g->flags & G.REL_TIME)
+	if (g->flags & layout->fl_rel_time)
 		th_gputs("        0 us |  ");	/* "%9llu us |  " of 0 */
-	if (g->flags & G.CPU)
+	if (g->flags & layout->fl_cpu)
 		th_graph_cpu(t->cpu);
-	if (g->flags & G.PROC) {
+	if (g->flags & layout->fl_proc) {
 		th_graph_proc(pid);
 		th_gputs(" | ");
 	}
@@ -358,7 +295,7 @@ static void th_graph_context(struct th_tctx *t, struct th_graph *g, int pid)
 static void th_graph_irq(struct th_tctx *t, struct th_graph *g, ulong addr,
 			 int enter, int pid)
 {
-	if (!G.irq_start || addr < G.irq_start || addr >= G.irq_end)
+	if (!layout->irq_start || addr < layout->irq_start || addr >= layout->irq_end)
 		return;
 	th_graph_context(t, g, pid);
 	th_graph_duration(t, g, 0, FILL_START);
@@ -383,11 +320,11 @@ static int th_irq_entry(struct th_graph *g, int cpu, ulong addr, int depth)
 {
 	struct th_gcpu *c = &g->cpu[cpu];
 
-	if (g->flags & G.IRQS)
+	if (g->flags & layout->fl_irqs)
 		return 0;
 	if (c->depth_irq >= 0)
 		return 1;
-	if (!G.irq_start || addr < G.irq_start || addr >= G.irq_end)
+	if (!layout->irq_start || addr < layout->irq_start || addr >= layout->irq_end)
 		return 0;
 	c->depth_irq = depth;
 	return 1;
@@ -397,7 +334,7 @@ static int th_irq_return(struct th_graph *g, int cpu, int depth)
 {
 	struct th_gcpu *c = &g->cpu[cpu];
 
-	if (g->flags & G.IRQS)
+	if (g->flags & layout->fl_irqs)
 		return 0;
 	if (c->depth_irq == -1)
 		return 0;
@@ -415,8 +352,8 @@ static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
 			   struct th_rbcpu *rc, long ret_type)
 {
 	const unsigned char *e = t->ent;
-	ulong func = th_g_ul(e, t->len, G.o_ent_func);
-	int depth = th_g_int(e, t->len, G.o_ent_depth);
+	ulong func = th_g_ul(e, t->len, layout->ent_func);
+	int depth = th_g_int(e, t->len, layout->ent_depth);
 	struct th_gcpu *c = &g->cpu[t->cpu];
 	const char *name;
 	size_t nlen;
@@ -430,11 +367,11 @@ static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
 	if (th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
 	    th_ent_type(n = rc->ev.payload) == ret_type &&
 	    th_ent_pid(n) == th_ent_pid(e) &&
-	    th_g_ul(n, rc->ev.len, G.o_ret_func) == func) {
+	    th_g_ul(n, rc->ev.len, layout->ret_func) == func) {
 		unsigned long long d =
-			th_g_u64(n, rc->ev.len, G.o_ret_rettime) -
-			th_g_u64(n, rc->ev.len, G.o_ret_calltime);
-		ulong rfunc = th_g_ul(n, rc->ev.len, G.o_ret_func);
+			th_g_u64(n, rc->ev.len, layout->ret_rettime) -
+			th_g_u64(n, rc->ev.len, layout->ret_calltime);
+		ulong rfunc = th_g_ul(n, rc->ev.len, layout->ret_func);
 
 		th_rb_cpu_advance(rc);
 		c->depth = depth - 1;
@@ -459,10 +396,10 @@ static void th_graph_entry(struct th_tctx *t, struct th_graph *g,
 static void th_graph_return(struct th_tctx *t, struct th_graph *g)
 {
 	const unsigned char *e = t->ent;
-	ulong func = th_g_ul(e, t->len, G.o_ret_func);
-	int depth = th_g_int(e, t->len, G.o_ret_depth);
-	unsigned long long d = th_g_u64(e, t->len, G.o_ret_rettime) -
-			       th_g_u64(e, t->len, G.o_ret_calltime);
+	ulong func = th_g_ul(e, t->len, layout->ret_func);
+	int depth = th_g_int(e, t->len, layout->ret_depth);
+	unsigned long long d = th_g_u64(e, t->len, layout->ret_rettime) -
+			       th_g_u64(e, t->len, layout->ret_calltime);
 	struct th_gcpu *c = &g->cpu[t->cpu];
 	int match = 1;
 
@@ -477,7 +414,7 @@ static void th_graph_return(struct th_tctx *t, struct th_graph *g)
 	th_graph_prologue(t, g, FALSE, 0);
 	th_graph_duration(t, g, d, FILL_NONE);
 	th_indent(depth * TH_GRAPH_INDENT);
-	if (match && !(g->flags & G.TAIL))
+	if (match && !(g->flags & layout->fl_tail))
 		th_gput("}\n", 2);
 	else {
 		size_t nlen;
@@ -487,12 +424,12 @@ static void th_graph_return(struct th_tctx *t, struct th_graph *g)
 		th_gput(name, nlen);
 		th_gput(" */\n", 4);
 	}
-	if (g->flags & G.OVERRUN) {
+	if (g->flags & layout->fl_overrun) {
 		char b[48], *p = b;
 
 		memcpy(p, " (Overruns: ", 12);
 		p = th_put_udec(p + 12,
-				(unsigned)th_g_int(e, t->len, G.o_ret_overrun),
+				(unsigned)th_g_int(e, t->len, layout->ret_overrun),
 				0, ' ');
 		memcpy(p, ")\n", 2);
 		th_gput(b, p + 2 - b);
@@ -534,14 +471,14 @@ static void th_graph_skip(struct th_tctx *t, struct th_graph *g,
 
 	c->last_pid = th_ent_pid(e);
 	if (type == T_ENT) {
-		func = th_g_ul(e, t->len, G.o_ent_func);
-		depth = th_g_int(e, t->len, G.o_ent_depth);
+		func = th_g_ul(e, t->len, layout->ent_func);
+		depth = th_g_int(e, t->len, layout->ent_depth);
 		if (th_irq_entry(g, t->cpu, func, depth))
 			return;
 		if (th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
 		    th_ent_type(rc->ev.payload) == T_RET &&
 		    th_ent_pid(rc->ev.payload) == th_ent_pid(e) &&
-		    th_g_ul(rc->ev.payload, rc->ev.len, G.o_ret_func) == func) {
+		    th_g_ul(rc->ev.payload, rc->ev.len, layout->ret_func) == func) {
 			th_rb_cpu_advance(rc);
 			c->depth = depth - 1;
 			if (depth >= 0 && depth < TH_GRAPH_DEPTH)
@@ -552,7 +489,7 @@ static void th_graph_skip(struct th_tctx *t, struct th_graph *g,
 		if (depth >= 0 && depth < TH_GRAPH_DEPTH)
 			c->enter_funcs[depth] = func;
 	} else if (type == T_RET) {
-		depth = th_g_int(e, t->len, G.o_ret_depth);
+		depth = th_g_int(e, t->len, layout->ret_depth);
 		if (th_irq_return(g, t->cpu, depth))
 			return;
 		c->depth = depth - 1;
@@ -571,8 +508,8 @@ static void th_graph_skip(struct th_tctx *t, struct th_graph *g,
 long th_graph_count(struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg)
 {
-	long T_ENT = th_trace_type("TRACE_GRAPH_ENT");
-	long T_RET = th_trace_type("TRACE_GRAPH_RET");
+	const struct th_trace_types *tt = th_trace_types();
+	long T_ENT = tt->graph_ent, T_RET = tt->graph_ret;
 	struct th_rbcpu *rc;
 	long n = 0;
 
@@ -583,13 +520,13 @@ long th_graph_count(struct th_rb *rb,
 		ulong func;
 		int pid, ok;
 
-		if (!(rc = th_trace_next(rb)))
+		if (!(rc = th_rb_next(rb)))
 			break;
 		e = rc->ev.payload;
 		ok = rc->ev.len >= 8 && rc->cpu < NR_CPUS && want(e, arg);
 		type = ok ? th_ent_type(e) : 0;
 		func = ok && type == T_ENT ?
-			th_g_ul(e, rc->ev.len, G.o_ent_func) : 0;
+			th_g_ul(e, rc->ev.len, layout->ent_func) : 0;
 		pid = ok ? th_ent_pid(e) : -1;
 		th_rb_cpu_advance(rc);
 		if (!ok)
@@ -598,7 +535,7 @@ long th_graph_count(struct th_rb *rb,
 		if (type == T_ENT && th_rb_cpu_peek(rc) && rc->ev.len >= 8 &&
 		    th_ent_type(rc->ev.payload) == T_RET &&
 		    th_ent_pid(rc->ev.payload) == pid &&
-		    th_g_ul(rc->ev.payload, rc->ev.len, G.o_ret_func) == func)
+		    th_g_ul(rc->ev.payload, rc->ev.len, layout->ret_func) == func)
 			th_rb_cpu_advance(rc);
 	}
 	return n;
@@ -608,10 +545,9 @@ void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg,
 		    long skip)
 {
-	long T_ENT = th_trace_type("TRACE_GRAPH_ENT");
-	long T_RET = th_trace_type("TRACE_GRAPH_RET");
-	long T_FN = th_trace_type("TRACE_FN");
-	long T_STACK = th_trace_type("TRACE_STACK");
+	const struct th_trace_types *tt = th_trace_types();
+	long T_ENT = tt->graph_ent, T_RET = tt->graph_ret;
+	long T_FN = tt->fn, T_STACK = tt->stack;
 	struct th_graph *g = calloc(1, sizeof(*g));
 	unsigned char *ent = malloc(65536);
 	struct th_rbcpu *rc;
@@ -628,7 +564,7 @@ void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 	for (;;) {
 		unsigned type;
 
-		if (!(rc = th_trace_next(rb)))
+		if (!(rc = th_rb_next(rb)))
 			break;
 		/* the entry outlives its sub-buffer once the CPU moves on */
 		t->len = MIN(rc->ev.len, 65536);

@@ -1,0 +1,199 @@
+/*
+ * tracehunt: what the kernel's trace entries hold beyond their bytes
+ * (kernel/trace/trace_entries.h, trace.h): the bits of an entry's flags
+ * byte, whether the latency columns end with migrate-disable, and the
+ * layouts of the function_graph and stack entries.  The only file that
+ * asks the debuginfo about them.
+ */
+#define _GNU_SOURCE		/* memmem */
+#include "model/trace_entries.h"
+
+static struct th_entry_flags entry_flags;
+
+const struct th_entry_flags *th_entry_flags(void)
+{
+	if (entry_flags.init)
+		return &entry_flags;
+	entry_flags.init = 1;
+	entry_flags.irqs_off = th_enum("TRACE_FLAG_IRQS_OFF", 0x01);
+	/* BH_OFF is absent from older kernels: 0 disables it */
+	entry_flags.bh_off = th_enum("TRACE_FLAG_BH_OFF", 0);
+	/*
+	 * TRACE_FLAG_NEED_RESCHED_LAZY took over the bit of
+	 * TRACE_FLAG_IRQS_NOSUPPORT (v6.13: "tracing: Replace
+	 * TRACE_FLAG_IRQS_NOSUPPORT with its config option" and
+	 * "tracing: Record task flag NEED_RESCHED_LAZY."): with it,
+	 * the need-resched column has eight values.
+	 */
+	if (th_enum_cached("TRACE_FLAG_NEED_RESCHED_LAZY",
+			   &entry_flags.lazy))
+		;
+	else if (th_enum_cached("TRACE_FLAG_IRQS_NOSUPPORT",
+				&entry_flags.nosupport))
+		/* the enum, read whole with IRQS_OFF, holds the
+		 * older flag at that bit: no LAZY (a lookup of a
+		 * name the debuginfo lacks searches all of it) */
+		entry_flags.lazy = 0;
+	else
+		entry_flags.lazy = th_enum("TRACE_FLAG_NEED_RESCHED_LAZY", 0);
+	entry_flags.nosupport = entry_flags.lazy ? 0 :
+				th_enum("TRACE_FLAG_IRQS_NOSUPPORT", 0x02);
+	entry_flags.need_resched = th_enum("TRACE_FLAG_NEED_RESCHED", 0x04);
+	entry_flags.hardirq = th_enum("TRACE_FLAG_HARDIRQ", 0x08);
+	entry_flags.softirq = th_enum("TRACE_FLAG_SOFTIRQ", 0x10);
+	entry_flags.preempt_resched = th_enum("TRACE_FLAG_PREEMPT_RESCHED",
+					      0x20);
+	entry_flags.nmi = th_enum("TRACE_FLAG_NMI", 0x40);
+	return &entry_flags;
+}
+
+/* Whether [A, END) of the kernel's memory holds the string S (N bytes):
+ * 1, 0, -1 when none of it could be read; 64 KB chunks that overlap by
+ * N so that no occurrence falls between two. */
+static int th_mem_has(ulong a, ulong end, const char *s, size_t n, char *buf,
+		      size_t chunk)
+{
+	int read_any = FALSE;
+
+	for (; a < end; a += chunk - n) {
+		long len = MIN((ulong)chunk, end - a);
+
+		if (th_read(a, buf, len, "kernel rodata")) {
+			read_any = TRUE;
+			if (memmem(buf, len, s, n))
+				return 1;
+		}
+		if ((ulong)len < chunk)
+			break;
+	}
+	return read_any ? 0 : -1;
+}
+
+/*
+ * Whether the kernel's read-only data holds the string S, one of trace.c's
+ * own (-1: unreadable).  The strings of one object file are merged into
+ * rodata next to each other, more or less: the search starts around
+ * trace.c's name of its first option (trace_options[0]), 64 KB and then
+ * 1 MB either side (6.1: 2 KB away; 6.12, 7.2: 0.5-0.7 MB), before the
+ * whole of __start_rodata..__end_rodata (bounded: at most 256 MB).
+ */
+static int th_rodata_has(const char *s)
+{
+	enum { CHUNK = 64 * 1024 };
+	static const ulong radius[] = { 64 << 10, 1 << 20 };
+	ulong start = th_ksymbol("__start_rodata");
+	ulong end = th_ksymbol("__end_rodata");
+	ulong opts = th_symbol("trace_options"), anchor = 0;
+	size_t n = strlen(s);
+	char *buf;
+	int r;
+	unsigned i;
+
+	if (!start || end <= start || end - start > (256UL << 20) ||
+	    n == 0 || n >= CHUNK)
+		return -1;
+	buf = malloc(CHUNK);
+	if (!buf)
+		return -1;
+	if (opts)
+		th_read_ulong(opts, &anchor, "trace_options[0]");
+	for (i = 0; anchor >= start && anchor < end &&
+		    i < sizeof(radius) / sizeof(radius[0]); i++) {
+		ulong lo = anchor - start > radius[i] ? anchor - radius[i] :
+			   start;
+		ulong hi = end - anchor > radius[i] ? anchor + radius[i] : end;
+
+		if (th_mem_has(lo, hi, s, n, buf, CHUNK) > 0) {
+			free(buf);
+			return 1;
+		}
+	}
+	r = th_mem_has(start, end, s, n, buf, CHUNK);
+	free(buf);
+	return r;
+}
+
+/*
+ * The latency columns end with migrate-disable (preempt_count's high
+ * nibble) since Linux kernel commit 54357f0c9149 ("tracing: Add
+ * migrate-disabled counter to tracing output.") (in v5.15); before it the
+ * whole preempt_count is one column.  That commit added no symbol, type
+ * or member of its own, so the kernel's own header text is the probe;
+ * when rodata cannot be read, TRACE_FLAG_BH_OFF (v5.18, later) decides.
+ */
+int th_lat_migrate(void)
+{
+	static int v = -1;
+
+	if (v < 0) {
+		v = th_rodata_has("_-=> migrate-disable");
+		if (v < 0)
+			v = th_enum("TRACE_FLAG_BH_OFF", 0) != 0;
+	}
+	return v;
+}
+
+static struct th_graph_layout gl;
+
+const struct th_graph_layout *th_graph_layout(void)
+{
+	long eo, ro;
+	unsigned int nr = 0;
+	ulong p;
+
+	if (gl.init)
+		return &gl;
+	gl.init = 1;
+	gl.fl_overrun = th_enum("TRACE_GRAPH_PRINT_OVERRUN", 0x1);
+	gl.fl_cpu = th_enum("TRACE_GRAPH_PRINT_CPU", 0x2);
+	gl.fl_overhead = th_enum("TRACE_GRAPH_PRINT_OVERHEAD", 0x4);
+	gl.fl_proc = th_enum("TRACE_GRAPH_PRINT_PROC", 0x8);
+	gl.fl_duration = th_enum("TRACE_GRAPH_PRINT_DURATION", 0x10);
+	gl.fl_abs_time = th_enum("TRACE_GRAPH_PRINT_ABS_TIME", 0x20);
+	gl.fl_rel_time = th_enum("TRACE_GRAPH_PRINT_REL_TIME", 0x40);
+	gl.fl_irqs = th_enum("TRACE_GRAPH_PRINT_IRQS", 0x80);
+	gl.fl_tail = th_enum("TRACE_GRAPH_PRINT_TAIL", 0x100);
+	eo = th_member("ftrace_graph_ent_entry", "graph_ent");
+	ro = th_member("ftrace_graph_ret_entry", "ret");
+	if (eo < 0)
+		eo = 8;
+	if (ro < 0)
+		ro = 8;
+	gl.ent_func = eo + MAX(th_member("ftrace_graph_ent", "func"), 0);
+	gl.ent_depth = eo + MAX(th_member("ftrace_graph_ent", "depth"), 8);
+	gl.ret_func = ro + MAX(th_member("ftrace_graph_ret", "func"), 0);
+	gl.ret_depth = ro + MAX(th_member("ftrace_graph_ret", "depth"), 8);
+	gl.ret_overrun = ro + th_member("ftrace_graph_ret", "overrun");
+	if (th_member("ftrace_graph_ret", "calltime") >= 0) {
+		gl.ret_calltime = ro + th_member("ftrace_graph_ret",
+						 "calltime");
+		gl.ret_rettime = ro + th_member("ftrace_graph_ret",
+						"rettime");
+	} else {
+		/* calltime/rettime moved from struct ftrace_graph_ret to the
+		 * ring-buffer entry (struct ftrace_graph_ret_entry) in v6.14,
+		 * Linux kernel commit 66611c047570 ("fgraph: Remove calltime
+		 * and rettime from generic operations") */
+		gl.ret_calltime = th_member("ftrace_graph_ret_entry",
+					    "calltime");
+		gl.ret_rettime = th_member("ftrace_graph_ret_entry",
+					   "rettime");
+	}
+	gl.irq_start = th_symbol("__irqentry_text_start");
+	gl.irq_end = th_symbol("__irqentry_text_end");
+	/* max_bytes_for_cpu: digits of nr_cpu_ids - 1 */
+	p = th_symbol("nr_cpu_ids");
+	if (!p || !th_read_uint(p, &nr, "nr_cpu_ids") || !nr)
+		nr = kt->cpus;
+	gl.cpu_width = snprintf(NULL, 0, "%u", nr ? nr - 1 : 0);
+	return &gl;
+}
+
+long th_stack_caller_off(void)
+{
+	static long off = -2;
+
+	if (off == -2)
+		off = th_member("stack_entry", "caller");
+	return off;
+}

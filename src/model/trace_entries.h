@@ -1,0 +1,44 @@
+/*
+ * tracehunt: the model's reader of what the kernel's trace entries hold
+ * beyond their bytes (trace_entries.c): the bits of an entry's flags
+ * byte, the latency columns' layout, the function_graph entries' and
+ * stack entries' layouts.
+ */
+#ifndef TRACEHUNT_TRACE_ENTRIES_H
+#define TRACEHUNT_TRACE_ENTRIES_H
+
+#include "model/model.h"
+
+#pragma GCC visibility push(hidden)
+
+/* enum trace_flag_type: the bits of an entry's flags byte (0: absent) */
+struct th_entry_flags {
+	int init;
+	long irqs_off, bh_off, nosupport, need_resched, preempt_resched,
+	     lazy, hardirq, softirq, nmi;
+};
+const struct th_entry_flags *th_entry_flags(void);
+/* The latency columns include migrate-disable (else preempt_count whole). */
+int th_lat_migrate(void);
+
+/* struct ftrace_graph_ent_entry / ftrace_graph_ret_entry: offsets in the
+ * entry; the flags of the function_graph tracer's options; the irq entry
+ * text; the width of a CPU number. */
+struct th_graph_layout {
+	int init;
+	/* TRACE_GRAPH_PRINT_* */
+	long fl_overrun, fl_cpu, fl_overhead, fl_proc, fl_duration,
+	     fl_abs_time, fl_rel_time, fl_irqs, fl_tail;
+	long ent_func, ent_depth;
+	long ret_func, ret_depth, ret_overrun, ret_calltime, ret_rettime;
+	ulong irq_start, irq_end;
+	int cpu_width;
+};
+const struct th_graph_layout *th_graph_layout(void);
+
+/* Offset of struct stack_entry's caller[] in a TRACE_STACK entry, or -1. */
+long th_stack_caller_off(void);
+
+#pragma GCC visibility pop
+
+#endif

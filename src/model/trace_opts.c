@@ -1,0 +1,148 @@
+/*
+ * tracehunt: a trace array's printing settings (kernel/trace/trace.c):
+ * trace_flags and the names of its bits (trace_options[]), the clock
+ * (trace_clocks[]), the current tracer's name and flags, and the CPUs
+ * online.  The only file that reads them.
+ */
+#include "model/trace_opts.h"
+
+static struct th_tr_opts_off {
+	int init;
+	long tr_trace_flags, tr_clock_id, tr_current_trace;
+	long tracer_name, tracer_flags, tracer_flags_val;
+} tro;
+
+static const struct th_tr_opts_off *th_tr_opts_off(void)
+{
+	if (tro.init)
+		return &tro;
+	tro.init = 1;
+	tro.tr_trace_flags = th_member("trace_array", "trace_flags");
+	tro.tr_clock_id = th_member("trace_array", "clock_id");
+	tro.tr_current_trace = th_member("trace_array", "current_trace");
+	tro.tracer_name = th_member("tracer", "name");
+	tro.tracer_flags = th_member("tracer", "flags");
+	tro.tracer_flags_val = th_member("tracer_flags", "val");
+	return &tro;
+}
+
+void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
+{
+	const struct th_tr_opts_off *off = th_tr_opts_off();
+	ulong cur = 0, np = 0, clocks = th_symbol("trace_clocks");
+	int clock = 0, in_ns = 1;
+
+	memset(o, 0, sizeof(*o));
+	if (off->tr_trace_flags >= 0)
+		th_read_uint(tr + off->tr_trace_flags, &o->trace_flags,
+			     "trace_flags");
+	if (off->tr_clock_id >= 0)
+		th_read_int(tr + off->tr_clock_id, &clock, "clock_id");
+	/* trace_clocks[] elements are { func, name, in_ns } */
+	if (clocks && clock >= 0 && clock < 32 &&
+	    th_read_int(clocks + clock * 3 * sizeof(ulong) + 2 * sizeof(ulong),
+			&in_ns, "trace_clocks[].in_ns"))
+		o->in_ns = in_ns;
+	else
+		o->in_ns = 1;
+	strcpy(o->tracer, "nop");
+	if (off->tr_current_trace >= 0 &&
+	    th_read_ulong(tr + off->tr_current_trace, &cur, "current_trace") &&
+	    cur && th_read_ulong(cur + off->tracer_name, &np, "tracer.name") &&
+	    (!np || !th_read_cstr(np, o->tracer, sizeof(o->tracer), "string")))
+		o->tracer[0] = '\0';
+}
+
+unsigned th_tracer_flags(ulong tr, unsigned def)
+{
+	const struct th_tr_opts_off *off = th_tr_opts_off();
+	ulong cur = 0, fl = 0;
+	unsigned val = def;
+
+	if (off->tr_current_trace >= 0 && off->tracer_flags >= 0 &&
+	    th_read_ulong(tr + off->tr_current_trace, &cur, "current_trace") &&
+	    cur && th_read_ulong(cur + off->tracer_flags, &fl,
+				 "tracer.flags") && fl)
+		th_read_uint(fl + off->tracer_flags_val, &val,
+			     "tracer_flags.val");
+	return val;
+}
+
+/*
+ * The bit of a trace option (enum trace_iterator_bits): its index in the
+ * kernel's trace_options[] names, which trace.c builds from the same
+ * TRACE_FLAGS list as the enum (C(a, b) gives TRACE_ITER_a_BIT there and
+ * "b" here).  Read from the dump, it spares a gdb symbol search; gdb is
+ * asked for a bit not in this table or not among those names.
+ */
+long th_trace_iter_bit(const char *bit)
+{
+	static const struct {
+		const char *bit, *opt;
+	} opts[] = {
+		{ "TRACE_ITER_PRINT_PARENT_BIT", "print-parent" },
+		{ "TRACE_ITER_SYM_OFFSET_BIT", "sym-offset" },
+		{ "TRACE_ITER_SYM_ADDR_BIT", "sym-addr" },
+		{ "TRACE_ITER_VERBOSE_BIT", "verbose" },
+		{ "TRACE_ITER_PRINTK_BIT", "trace_printk" },
+		{ "TRACE_ITER_ANNOTATE_BIT", "annotate" },
+		{ "TRACE_ITER_PRINTK_MSGONLY_BIT", "printk-msg-only" },
+		{ "TRACE_ITER_CONTEXT_INFO_BIT", "context-info" },
+		{ "TRACE_ITER_LATENCY_FMT_BIT", "latency-format" },
+		{ "TRACE_ITER_RECORD_TGID_BIT", "record-tgid" },
+		{ "TRACE_ITER_IRQ_INFO_BIT", "irq-info" },
+		{ "TRACE_ITER_HASH_PTR_BIT", "hash-ptr" },
+	};
+	static char names[64][32];
+	static int n = -1;
+	unsigned i;
+	int j;
+
+	if (n < 0) {
+		ulong arr = th_symbol("trace_options"), p;
+
+		for (n = 0; arr && n < 64; n++) {
+			if (!th_read_ulong(arr + n * sizeof(ulong), &p,
+					   "trace_options[]") || !p ||
+			    !th_read_cstr(p, names[n], sizeof(names[n]),
+					  "trace_options[]"))
+				break;
+		}
+	}
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (strcmp(opts[i].bit, bit) != 0)
+			continue;
+		for (j = 0; j < n; j++)
+			if (strcmp(names[j], opts[i].opt) == 0)
+				return j;
+		break;
+	}
+	return th_enum(bit, -1);
+}
+
+/*
+ * num_online_cpus() as the live kernel saw it.  A panic takes the other
+ * CPUs offline (stop_this_cpu) but leaves them active, so the active
+ * mask is counted first; the online mask when there is none.
+ */
+int th_online_cpus(void)
+{
+	static const char *const masks[] = { "__cpu_active_mask",
+					     "__cpu_online_mask", NULL };
+	ulong bits[16];
+	int i, n = 0, b;
+
+	for (i = 0; masks[i]; i++) {
+		ulong m = th_symbol(masks[i]);
+
+		if (!m || !th_read(m, bits, sizeof(bits), masks[i]))
+			continue;
+		for (b = 0; b < (int)(sizeof(bits) * 8); b++)
+			if (bits[b / 64] & (1UL << (b % 64)))
+				n++;
+		if (n)
+			return n;
+	}
+	return get_cpus_online();
+}
+

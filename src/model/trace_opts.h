@@ -1,0 +1,30 @@
+/*
+ * tracehunt: the model's reader of a trace array's printing settings
+ * (trace_opts.c): trace_flags and the option bits, the clock, the current
+ * tracer and its flags, and the CPUs the header counts.
+ */
+#ifndef TRACEHUNT_TRACE_OPTS_H
+#define TRACEHUNT_TRACE_OPTS_H
+
+#include "model/model.h"
+
+#pragma GCC visibility push(hidden)
+
+/* What the trace file's printing follows in a struct trace_array. */
+struct th_tr_opts {
+	unsigned int trace_flags;
+	int in_ns;			/* the clock counts nanoseconds */
+	char tracer[64];		/* current_trace->name */
+};
+void th_tr_opts_read(ulong tr, struct th_tr_opts *o);
+/* The bit of a trace option (enum trace_iterator_bits, by the name of
+ * its enumerator, "TRACE_ITER_SYM_OFFSET_BIT"), -1 when unknown. */
+long th_trace_iter_bit(const char *bit);
+/* tr->current_trace->flags->val, DEF when the tracer has no flags. */
+unsigned th_tracer_flags(ulong tr, unsigned def);
+/* num_online_cpus() as the live kernel saw it. */
+int th_online_cpus(void);
+
+#pragma GCC visibility pop
+
+#endif

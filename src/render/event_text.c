@@ -1,0 +1,394 @@
+/*
+ * tracehunt: an entry's text after the context columns, as the kernel's
+ * funcs->trace prints it (trace_output.c): the kernel's own entries
+ * (function, print, bprint, bputs, stack), kprobes with their arguments,
+ * syscalls, and tracepoints through their print_fmt.
+ */
+#include "render/trace_priv.h"
+#include "model/trace_entries.h"
+#include "bprint.h"
+#include "printfmt.h"
+
+/* What the printers keep of each event of th_events(): its print_fmt
+ * compiled, or why it could not be, and whether that was noted. */
+struct th_evfmt {
+	int loaded;
+	struct pf_fmt *pf;		/* NULL: fields shown one by one */
+	char pf_err[160];
+	int noted;			/* fallback note printed */
+};
+static struct th_evfmt *th_evfmts;
+
+static struct th_evfmt *th_evfmt(const struct th_event *e)
+{
+	if (!th_evfmts) {
+		struct th_event *v;
+		int n = th_events(&v);
+
+		th_evfmts = calloc(n ? n : 1, sizeof(*th_evfmts));
+	}
+	return &th_evfmts[e->idx];
+}
+
+/* ------------------------------------------ print_fmt interpreter --- */
+
+static int th_pf_sym(void *priv, uint64_t addr, int with_offset, char *buf,
+		     size_t len)
+{
+	struct th_sym s;
+
+	if (!th_ksym_lookup(addr, &s))
+		return -1;
+	if (with_offset)
+		th_ksym_pS(addr, buf, len);
+	else
+		th_ksym_ps(addr, buf, len);
+	return strlen(buf);
+}
+
+static int th_pf_str(void *priv, uint64_t addr, char *buf, size_t len)
+{
+	if (!th_read_cstr(addr, buf, len, "%s argument"))
+		return -1;
+	return strlen(buf);
+}
+
+static int th_pf_ident(void *priv, const char *name, int64_t *val)
+{
+	return th_event_enum(name, val) ? 0 : -1;
+}
+
+static struct pf_ctx th_pfc = {
+	.long_size = sizeof(long),
+	.sym = th_pf_sym,
+	.read_str = th_pf_str,
+	.ident = th_pf_ident,
+};
+
+static struct pf_field *th_pf_fields(const struct th_event *e)
+{
+	struct pf_field *pf = calloc(e->nfields + 1, sizeof(*pf));
+	int i;
+
+	for (i = 0; i < e->nfields; i++) {
+		pf[i].name = e->fields[i].name;
+		pf[i].type = e->fields[i].type;
+		pf[i].offset = e->fields[i].offset;
+		pf[i].size = e->fields[i].size;
+		pf[i].is_signed = e->fields[i].is_signed;
+	}
+	return pf;
+}
+
+/* Compile the event's print_fmt once. */
+static void th_pf_load(struct th_event *e, struct th_evfmt *f)
+{
+	struct pf_field *pf;
+	ulong p = 0;
+	char *text = malloc(32768);
+	int r = th_event_print_fmt(e, text, 32768, &p);
+
+	if (r == -1)
+		snprintf(f->pf_err, sizeof(f->pf_err), "no print_fmt");
+	else if (r < 0)
+		snprintf(f->pf_err, sizeof(f->pf_err),
+			 "print_fmt unreadable at %lx", p);
+	if (r < 0) {
+		free(text);
+		return;
+	}
+	pf = th_pf_fields(e);
+	f->pf = pf_parse_ctx(text, pf, e->nfields, &th_pfc, f->pf_err,
+			     sizeof(f->pf_err));
+	free(pf);
+	free(text);
+}
+
+/* What printing E needs, read once: a kprobe's arguments, else the
+ * fields, and a tracepoint's print_fmt compiled. */
+static struct th_evfmt *th_event_detail(struct th_event *e)
+{
+	struct th_evfmt *f = th_evfmt(e);
+
+	if (f->loaded)
+		return f;
+	f->loaded = TRUE;
+	if (e->kind == TH_EVK_KPROBE || e->kind == TH_EVK_KRETPROBE)
+		th_event_probe_args(e);
+	else {
+		th_event_fields(e);
+		if (e->kind == TH_EVK_TRACEPOINT)
+			th_pf_load(e, f);
+	}
+	return f;
+}
+
+/* ------------------------------------------------------- printers --- */
+
+static ulong th_get_ul(const unsigned char *ent, uint32_t len, unsigned off)
+{
+	ulong v = 0;
+
+	if (off + sizeof(ulong) <= len)
+		memcpy(&v, ent + off, sizeof(ulong));
+	return v;
+}
+
+static char *th_bp_sym(uint64_t addr, char conv, char *buf, size_t len,
+		       void *arg)
+{
+	if (conv == 'S')
+		return th_ksym_pS(addr, buf, len);
+	return th_ksym_ps(addr, buf, len);
+}
+
+static void th_print_kprobe(struct th_tctx *t, struct th_event *e,
+			    struct th_sb *b, int sym_flags)
+{
+	const unsigned char *ent = t->ent, *data;
+	char s1[512];
+	int i;
+	unsigned hdr;
+
+	th_event_detail(e);
+	th_sb_printf(b, "%s: (", e->name);
+	if (e->kind == TH_EVK_KPROBE) {
+		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8), 1,
+			  sym_flags & 2);
+		th_sb_printf(b, "%s)", s1);
+		hdr = 8 + sizeof(ulong);
+	} else {
+		/* kretprobe_trace_entry_head: func, ret_ip */
+		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 16), 1,
+			  sym_flags & 2);
+		th_sb_printf(b, "%s <- ", s1);
+		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8), 0,
+			  sym_flags & 2);
+		th_sb_printf(b, "%s)", s1);
+		hdr = 8 + 2 * sizeof(ulong);
+	}
+	data = ent + hdr;
+	for (i = 0; i < e->nargs; i++) {
+		struct th_probe_arg *a = &e->args[i];
+		unsigned j, n = a->count ? a->count : 1;
+		const unsigned char *p = data + a->offset;
+
+		th_sb_printf(b, " %s=", a->name);
+		if (a->count)
+			th_sb_printf(b, "{");
+		for (j = 0; j < n; j++, p += a->size) {
+			const char *ty = a->type;
+			uint64_t v = 0;
+			unsigned sz = a->size > 8 ? 8 : a->size;
+
+			if (p + (sz ? sz : 4) > ent + t->len) {
+				th_sb_printf(b, "(truncated)");
+				break;
+			}
+			memcpy(&v, p, sz);
+			if (!strcmp(ty, "string") || !strcmp(ty, "ustring") ||
+			    !strcmp(ty, "symstr")) {
+				uint32_t loc;
+				unsigned off, l;
+
+				memcpy(&loc, p, 4);
+				off = loc & 0xffff;
+				l = loc >> 16;
+				if (!l)
+					th_sb_printf(b, "(fault)");
+				else if (off + l > t->len)
+					th_sb_printf(b, "(truncated)");
+				else if (!strcmp(ty, "symstr"))
+					th_sb_printf(b, "%.*s", (int)l,
+						     ent + off);
+				else
+					th_sb_printf(b, "\"%.*s\"", (int)l,
+						     ent + off);
+			} else if (!strcmp(ty, "symbol")) {
+				th_sb_printf(b, "%s",
+					     th_ksym_pS(v, s1, sizeof(s1)));
+			} else if (ty[0] == 'x') {
+				th_sb_printf(b, "0x%llx", (unsigned long long)v);
+			} else if (ty[0] == 's') {
+				int64_t sv = sz == 1 ? (int8_t)v : sz == 2 ?
+					     (int16_t)v : sz == 4 ? (int32_t)v :
+					     (int64_t)v;
+				th_sb_printf(b, "%lld", (long long)sv);
+			} else if (!strcmp(ty, "char")) {
+				th_sb_printf(b, "'%c'", (int)(v & 0xff));
+			} else {
+				th_sb_printf(b, "%llu", (unsigned long long)v);
+			}
+			if (a->count)
+				th_sb_printf(b, "%c", j == n - 1 ? '}' : ',');
+		}
+	}
+	th_sb_printf(b, "\n");
+}
+
+static void th_print_syscall(struct th_tctx *t, struct th_event *e,
+			     struct th_sb *b)
+{
+	struct th_syscall_meta m;
+	int i;
+
+	if (!th_event_syscall(e, &m)) {
+		th_sb_printf(b, "%s: (no syscall metadata)\n", e->name);
+		return;
+	}
+	if (e->kind == TH_EVK_SYS_EXIT) {
+		th_sb_printf(b, "%s -> 0x%lx\n", m.name,
+			     th_get_ul(t->ent, t->len, 16));
+		return;
+	}
+	th_sb_printf(b, "%s(", m.name);
+	for (i = 0; i < m.nb_args && i < 6; i++)
+		th_sb_printf(b, "%s: %lx%s", m.args[i],
+			     th_get_ul(t->ent, t->len, 16 + i * sizeof(ulong)),
+			     i == m.nb_args - 1 ? "" : ", ");
+	th_sb_printf(b, ")\n");
+}
+
+/*
+ * A tracepoint: "name: " and its print_fmt as trace_raw_output_*() prints
+ * it; when the interpreter cannot, its fields one by one and a note.
+ */
+static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
+				struct th_sb *b)
+{
+	static char out[8192];
+	struct th_evfmt *f = th_event_detail(e);
+	struct pf_field *pf;
+	int n = -1;
+
+	th_sb_printf(b, "%s: ", e->name);
+	th_pfc.flags = t->f_hash_ptr ? 0 : PF_CTX_NO_HASH_PTR;
+	if (f->pf) {
+		n = pf_format(f->pf, t->ent, t->len, &th_pfc, out, 8192);
+		if (n >= 0) {
+			th_sb_printf(b, "%s\n", out);
+			return;
+		}
+		snprintf(f->pf_err, sizeof(f->pf_err), "%.*s",
+			 (int)sizeof(f->pf_err) - 1, out);
+	}
+	pf = th_pf_fields(e);
+	pf_fields(pf, e->nfields, t->ent, t->len, &th_pfc, out, 8192);
+	free(pf);
+	th_sb_printf(b, "%s\n", out);
+	if (!f->noted) {
+		f->noted = TRUE;
+		t->notes++;
+		th_sb_printf(b, "# tracehunt: %s: print_fmt not interpreted "
+			     "(%s): fields shown as name=value\n", e->name,
+			     f->pf_err);
+	}
+}
+
+void th_event_text(struct th_tctx *t, char *buf, size_t len)
+{
+	struct th_sb b = { buf, len, 0, FALSE };
+	const unsigned char *ent = t->ent;
+	unsigned type = th_ent_type(ent);
+	int sym_flags = 0;
+	struct th_event *e;
+	char s1[512];
+
+	buf[0] = '\0';
+	th_trace_types();
+	sym_flags = t->sym_flags;
+
+	if (type == th_ttypes.fn) {
+		ulong ip = th_get_ul(ent, t->len, 8);
+		ulong parent = th_get_ul(ent, t->len, 8 + sizeof(ulong));
+		unsigned mode = sym_flags & 3;	/* TH_SYMC_OFFSET, _ADDR */
+		const char *s;
+		size_t l;
+
+		s = th_sym_text(ip, mode, &l, s1);
+		th_sb_put(&b, s, l);
+		if ((sym_flags & 4) && parent) {
+			th_sb_put(&b, " <-", 3);
+			s = th_sym_text(parent, mode, &l, s1);
+			th_sb_put(&b, s, l);
+		}
+		th_sb_put(&b, "\n", 1);
+	} else if (type == th_ttypes.print) {
+		unsigned off = 8 + sizeof(ulong);
+		int max = t->len > off ? t->len - off : 0;
+		const char *s = (const char *)ent + off;
+
+		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8),
+			  sym_flags & 1, sym_flags & 2);
+		if (t->msg_only)
+			th_sb_printf(&b, "%.*s", (int)strnlen(s, max), s);
+		else
+			th_sb_printf(&b, "%s: %.*s", s1, (int)strnlen(s, max),
+				     s);
+	} else if (type == th_ttypes.bprint) {
+		unsigned off = 8 + 2 * sizeof(ulong);
+		ulong fmtp = th_get_ul(ent, t->len, 8 + sizeof(ulong));
+		struct bprint_opts o = { sizeof(ulong), 0, th_bp_sym, NULL };
+		char fmt[1024], *out = malloc(4096);
+
+		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8),
+			  sym_flags & 1, sym_flags & 2);
+		if (!t->msg_only)
+			th_sb_printf(&b, "%s: ", s1);
+		if (!th_read_cstr(fmtp, fmt, sizeof(fmt), "bprint fmt"))
+			th_sb_printf(&b, "(bprint format %lx unreadable)\n",
+				     fmtp);
+		else {
+			bprint_format(fmt, ent + off,
+				      t->len > off ? t->len - off : 0, &o,
+				      out, 4096);
+			th_sb_printf(&b, "%s", out);
+		}
+		free(out);
+	} else if (type == th_ttypes.bputs) {
+		ulong str = th_get_ul(ent, t->len, 8 + sizeof(ulong));
+		char *s = malloc(4096);
+
+		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8),
+			  sym_flags & 1, sym_flags & 2);
+		if (!th_read_cstr(str, s, 4096, "bputs str"))
+			snprintf(s, 4096, "(bputs string %lx unreadable)\n",
+				 str);
+		if (t->msg_only)
+			th_sb_printf(&b, "%s", s);
+		else
+			th_sb_printf(&b, "%s: %s", s1, s);
+		free(s);
+	} else if (type == th_ttypes.stack) {
+		/* trace_stack_print(): callers up to ULONG_MAX or the end */
+		long o = th_stack_caller_off();
+		unsigned off;
+
+		th_sb_printf(&b, "<stack trace>\n");
+		for (off = o > 0 ? o : 16; off + sizeof(ulong) <= t->len;
+		     off += sizeof(ulong)) {
+			ulong ip = th_get_ul(ent, t->len, off);
+
+			if (!ip || ip == ~0UL)
+				break;
+			th_ip_sym(s1, sizeof(s1), ip, sym_flags & 1,
+				  sym_flags & 2);
+			th_sb_printf(&b, " => %s\n", s1);
+		}
+	} else if ((e = th_event_by_type(type)) != NULL) {
+		switch (e->kind) {
+		case TH_EVK_KPROBE:
+		case TH_EVK_KRETPROBE:
+			th_print_kprobe(t, e, &b, sym_flags);
+			break;
+		case TH_EVK_SYS_ENTER:
+		case TH_EVK_SYS_EXIT:
+			th_print_syscall(t, e, &b);
+			break;
+		default:
+			th_print_tracepoint(t, e, &b);
+			break;
+		}
+	} else
+		th_sb_printf(&b, "Unknown type %u\n", type);
+}

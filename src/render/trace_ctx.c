@@ -1,0 +1,123 @@
+/*
+ * tracehunt: what the trace printers follow while printing a trace
+ * array's buffer (struct th_tctx): its options and tracer, read once,
+ * and the latency columns of an entry (trace_print_lat_fmt()).
+ */
+#include "render/trace_priv.h"
+#include "model/trace_entries.h"
+#include "model/trace_opts.h"
+
+/* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
+ * preempt-depth, migrate-disable */
+int th_lat_str(const unsigned char *ent, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned flags = ent[2], pc = ent[3];
+	char irqs_off, need_resched, hs;
+	int nmi, hardirq, softirq, bh_off;
+	const struct th_entry_flags *fl = th_entry_flags();
+
+	nmi = flags & fl->nmi;
+	hardirq = flags & fl->hardirq;
+	softirq = flags & fl->softirq;
+	bh_off = fl->bh_off ? flags & fl->bh_off : 0;
+	irqs_off = (flags & fl->irqs_off && bh_off) ? 'D' :
+		   (flags & fl->irqs_off) ? 'd' :
+		   bh_off ? 'b' :
+		   (fl->nosupport && (flags & fl->nosupport)) ? 'X' : '.';
+	{
+		int nr = !!(flags & fl->need_resched);
+		int lz = fl->lazy ? !!(flags & fl->lazy) : 0;
+		int pr = !!(flags & fl->preempt_resched);
+
+		/* NEED_RESCHED, LAZY, PREEMPT_RESCHED -> column */
+		static const char col[8] = {
+			'.', 'p', 'l', 'L', 'n', 'N', 'b', 'B',
+		};
+		need_resched = col[nr << 2 | lz << 1 | pr];
+	}
+	hs = (nmi && hardirq) ? 'Z' : nmi ? 'z' :
+	     (hardirq && softirq) ? 'H' : hardirq ? 'h' :
+	     softirq ? 's' : '.';
+	out[0] = irqs_off;
+	out[1] = need_resched;
+	out[2] = hs;
+	if (!th_lat_migrate()) {
+		/* the whole preempt_count: "%x" of a byte, or '.' */
+		if (!pc) {
+			out[3] = '.';
+			return 4;
+		}
+		if (pc >> 4) {
+			out[3] = hex[pc >> 4];
+			out[4] = hex[pc & 0xf];
+			return 5;
+		}
+		out[3] = hex[pc];
+		return 4;
+	}
+	out[3] = (pc & 0xf) ? hex[pc & 0xf] : '.';
+	out[4] = (pc & 0xf0) ? hex[pc >> 4] : '.';
+	return 5;
+}
+
+int th_tflag(struct th_tctx *t, const char *bit)
+{
+	/* Asked several times per entry: the bit numbers in a small cache
+	 * found by the name's address first (th_enum() formats a key) */
+	static struct {
+		const char *name;
+		long b;
+	} c[32];
+	static int n;
+	long b;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].name == bit && strcmp(c[i].name, bit) == 0)
+			break;
+	if (i < n)
+		b = c[i].b;
+	else {
+		b = th_trace_iter_bit(bit);
+		if (n < 32) {
+			c[n].name = bit;
+			c[n].b = b;
+			n++;
+		}
+	}
+	return b >= 0 && b < 32 && (t->trace_flags & (1U << b));
+}
+
+int th_tctx_init(struct th_tctx *t, ulong tr)
+{
+	struct th_tr_opts o;
+
+	memset(t, 0, sizeof(*t));
+	t->tr = tr;
+	t->cpu_file = -1;
+	th_tr_opts_read(tr, &o);
+	t->trace_flags = o.trace_flags;
+	t->in_ns = o.in_ns;
+	strcpy(t->tracer_name, o.tracer);
+	t->tracer = t->tracer_name;
+	t->graph = strcmp(t->tracer_name, "function_graph") == 0;
+	/* the bits every entry asks for, once */
+	t->f_context = th_tflag(t, "TRACE_ITER_CONTEXT_INFO_BIT");
+	t->f_irq = th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT");
+	t->f_printk_msgonly = th_tflag(t, "TRACE_ITER_PRINTK_BIT") &&
+			      th_tflag(t, "TRACE_ITER_PRINTK_MSGONLY_BIT");
+	t->f_hash_ptr = th_tflag(t, "TRACE_ITER_HASH_PTR_BIT");
+	t->f_lat_fmt = th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT");
+	/* TRACE_ITER_SYM_MASK: print-parent, sym-offset, sym-addr */
+	t->sym_flags = (th_tflag(t, "TRACE_ITER_PRINT_PARENT_BIT") ? 4 : 0) |
+		       (th_tflag(t, "TRACE_ITER_SYM_OFFSET_BIT") ? 1 : 0) |
+		       (th_tflag(t, "TRACE_ITER_SYM_ADDR_BIT") ? 2 : 0);
+	return TRUE;
+}
+
+void th_tctx_done(struct th_tctx *t)
+{
+	free(t->graph_state);
+	t->graph_state = NULL;
+}

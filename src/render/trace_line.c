@@ -1,0 +1,469 @@
+/*
+ * tracehunt: one ring-buffer entry printed as the kernel's "trace" file
+ * prints it (kernel/trace/trace.c print_trace_fmt): the context columns,
+ * then the event's own text, each line assembled in place in th_ob; and
+ * the function tracer's entries run by run straight from a sub-buffer,
+ * with their text cached per (ip, parent) pair.
+ */
+#include "render/trace_priv.h"
+
+/* "000".."999", four bytes each: the microseconds of a time stamp in two
+ * pieces (th_context_cols()). */
+static char th_digits3[4000];
+
+static void th_digits3_init(void)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		th_digits3[i * 4] = '0' + i / 100;
+		memcpy(th_digits3 + i * 4 + 1, th_digits2 + i % 100 * 2, 2);
+	}
+}
+
+/* "%16s-%-7d " of the pid's saved comm: a direct-mapped cache (the same
+ * few pids name millions of entries; the dump does not change). */
+#define TH_PIDCOL_CACHE 1024
+static struct {
+	int pid, valid, len;
+	char s[40];
+} th_pidcol[TH_PIDCOL_CACHE];
+
+static const char *th_pid_column(int pid, int *len)
+{
+	unsigned h = (unsigned)pid % TH_PIDCOL_CACHE;
+
+	if (!th_pidcol[h].valid || th_pidcol[h].pid != pid) {
+		char comm[32];
+		int n;
+
+		th_find_cmdline(pid, comm);
+		n = snprintf(th_pidcol[h].s, sizeof(th_pidcol[h].s),
+			     "%16s-%-7d ", comm, pid);
+		if (n < 0 || n >= (int)sizeof(th_pidcol[h].s)) {
+			/* cannot happen: comm is at most 15 bytes */
+			*len = 0;
+			return "";
+		}
+		th_pidcol[h].len = n;
+		th_pidcol[h].pid = pid;
+		th_pidcol[h].valid = TRUE;
+	}
+	*len = th_pidcol[h].len;
+	return th_pidcol[h].s;
+}
+
+/*
+ * The columns before the time stamp ("comm-pid [cpu] flags") depend on
+ * the pid, the CPU and two bytes of the entry, which stay the same for
+ * long runs of a CPU's entries and then mostly come back (interrupts off
+ * and on, preemption counts): the last few of each CPU are kept.
+ */
+#define TH_PREFIX_WAYS	4
+struct th_prefix {
+	/* flags | pc << 8 | pid << 16 | irq-info << 48 | 1 << 49 | cpu << 50:
+	 * one compare an entry (th_context_at()); 0: unused */
+	uint64_t key;
+	int len;
+	char s[64];
+};
+static struct th_prefix_set {
+	unsigned last, next;		/* the way hit last; replaced next */
+	struct th_prefix w[TH_PREFIX_WAYS];
+} th_prefix[64];
+
+static void th_prefix_make(struct th_tctx *t, struct th_prefix *x, int pid,
+			   uint64_t key)
+{
+	const char *col;
+	char *p = x->s;
+	int n;
+
+	col = th_pid_column(pid, &n);
+	memcpy(p, col, n);
+	p += n;
+	/* "[%03d] " */
+	*p++ = '[';
+	if (t->cpu >= 0 && t->cpu < 1000) {
+		*p++ = '0' + t->cpu / 100;
+		memcpy(p, th_digits2 + t->cpu % 100 * 2, 2);
+		p += 2;
+	} else
+		p += snprintf(p, 16, "%03d", t->cpu);
+	*p++ = ']';
+	*p++ = ' ';
+	if (t->f_irq)
+		p += th_lat_str(t->ent, p);
+	x->len = p - x->s;
+	x->key = key;
+}
+
+/* The prefix of PID and KEY on T's CPU: another kept way, or made anew
+ * in place of the oldest one. */
+static struct th_prefix * __attribute__((noinline))
+th_prefix_find(struct th_tctx *t, struct th_prefix_set *ps, int pid,
+	       uint64_t key)
+{
+	struct th_prefix *x;
+	unsigned i;
+
+	for (i = 0; i < TH_PREFIX_WAYS; i++) {
+		x = &ps->w[i];
+		if (x->key == key) {
+			ps->last = i;
+			return x;
+		}
+	}
+	i = ps->next;
+	ps->next = (i + 1) % TH_PREFIX_WAYS;
+	ps->last = i;
+	x = &ps->w[i];
+	th_prefix_make(t, x, pid, key);
+	return x;
+}
+
+/*
+ * The context columns of trace_print_context() into P, their end: of the
+ * entry ENT at TS on CPU, with the irq-info bit F_IRQ and a clock that
+ * counts nanoseconds (IN_NS).  T's entry fields are set from these when a
+ * prefix is made anew.  Values, not T's fields, so that a caller's loop
+ * keeps them in registers across the stores into th_ob.
+ */
+static inline __attribute__((always_inline)) char *
+th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
+	      uint64_t ts, int cpu, int f_irq, int in_ns)
+{
+	/* the seconds of the last time stamp, formatted */
+	static unsigned long long last_sec = ~0ULL;
+	static char sec[24];
+	static int sec_len;
+	uint64_t key;
+	struct th_prefix_set *ps = &th_prefix[cpu & 63];
+	struct th_prefix *x = &ps->w[ps->last];
+
+	/* the entry's flags, preempt count and pid (bytes 2-7) */
+	memcpy(&key, ent, sizeof(key));
+	key = key >> 16 | (uint64_t)f_irq << 48 | 1ULL << 49 |
+	      (uint64_t)(unsigned)cpu << 50;
+	if (x->key != key) {
+		t->ent = ent;
+		t->ts = ts;
+		x = th_prefix_find(t, ps, th_ent_pid(ent), key);
+	}
+	if (x->len <= 48)
+		memcpy(p, x->s, 48);
+	else
+		memcpy(p, x->s, x->len);
+	p += x->len;
+	if (in_ns) {
+		/* " %5llu.%06llu" of the time in microseconds, rounded */
+		unsigned long long us = (ts + 500) / 1000;
+		unsigned long long s = us / 1000000;
+		unsigned u = us % 1000000;
+
+		if (s != last_sec) {
+			sec[0] = ' ';
+			sec_len = th_put_udec(sec + 1, s, 5, ' ') - sec;
+			sec[sec_len++] = '.';
+			last_sec = s;
+		}
+		if (sec_len <= 16)
+			memcpy(p, sec, 16);
+		else
+			memcpy(p, sec, sec_len);
+		p += sec_len;
+		if (!th_digits3[0])
+			th_digits3_init();
+		/* four bytes each, the fourth overwritten next */
+		memcpy(p, th_digits3 + u / 1000 * 4, 4);
+		memcpy(p + 3, th_digits3 + u % 1000 * 4, 4);
+		p += 6;
+	} else {
+		*p++ = ' ';
+		p = th_put_udec(p, ts, 12, ' ');
+	}
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/* The context columns of T's entry into P; their end. */
+static inline __attribute__((always_inline)) char *
+th_context_cols(struct th_tctx *t, char *p)
+{
+	return th_context_at(t, p, t->ent, t->ts, t->cpu, t->f_irq, t->in_ns);
+}
+
+enum { TH_CTX = 128, TH_TEXT = 8192 };
+static void th_print_other(struct th_tctx *t, unsigned type);
+
+/*
+ * The function tracer's text after the context columns, "ip <-parent\n",
+ * is the same for a few thousand (ip, parent) pairs among millions of
+ * entries: kept whole for the session, keyed by the pair and the
+ * sym-offset/sym-addr/print-parent bits, one lookup and one copy an
+ * entry.  Two cache lines a slot, the second read only for a text of
+ * more than 44 bytes; a longer one than the slot holds lives in an arena.
+ */
+#define TH_FNC_MAX	(1U << 14)	/* entries, at most */
+#define TH_FNC_INLINE	108
+struct th_fnc {
+	ulong ip, parent;
+	unsigned short len;
+	unsigned char tag;		/* mode + 1, 0: empty */
+	unsigned char pad;
+	char in[TH_FNC_INLINE];		/* the text, or its address */
+} __attribute__((aligned(128)));
+static struct th_fnc *th_fnc;
+static unsigned th_fnc_slots, th_fnc_n;
+
+static inline unsigned th_fnc_hash(ulong ip, ulong parent, unsigned mode)
+{
+	return (unsigned)(((ip ^ (parent * 0xff51afd7ed558ccdUL) ^ mode) *
+			   0x9e3779b97f4a7c15UL) >> 32);
+}
+
+/* th_table_grow() of the pairs' table (at most 2 x TH_FNC_MAX slots) */
+static int th_fnc_slot(const void *slot, unsigned *h)
+{
+	const struct th_fnc *e = slot;
+
+	if (e->tag && h)
+		*h = th_fnc_hash(e->ip, e->parent, e->tag - 1);
+	return e->tag != 0;
+}
+
+static int th_fnc_grow(void)
+{
+	struct th_fnc *t = th_table_grow(th_fnc, &th_fnc_slots,
+					 sizeof(*th_fnc), th_fnc_slot);
+
+	if (t)
+		th_fnc = t;
+	return t != NULL;
+}
+
+/* th_fnc_text() of a pair not in the cache: made from the names'
+ * own cache, kept when there is room.  TMP holds 1040 bytes. */
+static const char * __attribute__((noinline))
+th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
+{
+	static char t1[512];
+	struct th_fnc *e;
+	const char *s;
+	size_t l, n;
+	unsigned h, m;
+
+	s = th_sym_text(ip, mode & 3, &l, t1);
+	memcpy(tmp, s, l);
+	n = l;
+	if ((mode & 4) && parent) {
+		memcpy(tmp + n, " <-", 3);
+		s = th_sym_text(parent, mode & 3, &l, t1);
+		memcpy(tmp + n + 3, s, l);
+		n += 3 + l;
+	}
+	tmp[n++] = '\n';
+	tmp[n] = '\0';
+	*len = n;
+	if (th_fnc_n >= TH_FNC_MAX ||
+	    ((th_fnc_n + 1) * 2 > th_fnc_slots && !th_fnc_grow()))
+		return tmp;
+	m = th_fnc_slots - 1;
+	for (h = th_fnc_hash(ip, parent, mode) & m; th_fnc[h].tag;
+	     h = (h + 1) & m)
+		;
+	e = &th_fnc[h];
+	s = th_slot_keep(e->in, TH_FNC_INLINE, tmp, n);
+	if (!s)
+		return tmp;
+	e->ip = ip;
+	e->parent = parent;
+	e->len = n;
+	e->tag = mode + 1;
+	th_fnc_n++;
+	return s;
+}
+
+/* The text of (IP, PARENT) in MODE (sym_flags), its length in *LEN.  A
+ * text of at most 96 bytes is followed by readable bytes up to 96. */
+static inline const char *th_fnc_text(ulong ip, ulong parent, unsigned mode,
+				      size_t *len, char *tmp)
+{
+	unsigned h, m = th_fnc_slots - 1, tag = mode + 1;
+
+	if (th_fnc_slots) {
+		for (h = th_fnc_hash(ip, parent, mode) & m; th_fnc[h].tag;
+		     h = (h + 1) & m) {
+			const struct th_fnc *e = &th_fnc[h];
+
+			if (e->ip == ip && e->parent == parent &&
+			    e->tag == tag) {
+				const char *p;
+
+				*len = e->len;
+				if (e->len < TH_FNC_INLINE)
+					return e->in;
+				memcpy(&p, e->in, sizeof(p));
+				return p;
+			}
+		}
+	}
+	return th_fnc_miss(ip, parent, mode, len, tmp);
+}
+
+/* The function tracer's line of T's entry (trace_fn_trace() after the
+ * context columns), as th_print_other() makes it through
+ * th_event_text(): two names of at most 511 bytes fit in TH_TEXT. */
+static inline __attribute__((always_inline)) char *
+th_fn_text_at(char *p, const unsigned char *ent, unsigned mode)
+{
+	static char tmp[1040];
+	ulong ip, parent;
+	const char *s;
+	size_t l;
+
+	memcpy(&ip, ent + 8, sizeof(ulong));
+	memcpy(&parent, ent + 8 + sizeof(ulong), sizeof(ulong));
+	s = th_fnc_text(ip, parent, mode, &l, tmp);
+	/* a fixed copy when short (see th_fnc_text()) */
+	if (l <= 64)
+		memcpy(p, s, 64);
+	else if (l <= 96)
+		memcpy(p, s, 96);
+	else
+		memcpy(p, s, l);
+	return p + l;
+}
+
+static inline __attribute__((always_inline)) void
+th_fn_line(struct th_tctx *t)
+{
+	char *p = th_context_cols(t, th_ob_reserve(TH_CTX + TH_TEXT));
+
+	th_ob_commit(th_fn_text_at(p, t->ent, t->sym_flags & 7));
+}
+
+/* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
+static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
+{
+	return type == th_ttypes.fn && t->f_context &&
+	       t->len >= 8 + 2 * sizeof(ulong) &&
+	       (!t->annotate ||
+		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
+}
+
+/* print_trace_fmt() with trace_print_context(): each line assembled in
+ * place in th_ob */
+void th_print_entry(struct th_tctx *t)
+{
+	unsigned type = th_ent_type(t->ent);
+
+	t->idx++;
+	if (th_fn_fast(t, type)) {
+		th_fn_line(t);
+		return;
+	}
+	th_print_other(t, type);
+}
+
+/*
+ * th_print_entry() of C's current entry and of the entries after it in
+ * its sub-buffer, read straight from the sub-buffer, while each is a
+ * plain data record (rb_iter_next_quick()) of the function tracer that
+ * th_print_entry() would print by th_fn_line(), older than LIM (as old:
+ * while TIE).  That is most of a function trace, without a pass through
+ * th_rb_cpu_peek() and the merge of the CPUs for every entry.  FALSE,
+ * nothing done, when C's current entry is not such an entry; else it is
+ * consumed (c->have cleared) and the first record not taken is left for
+ * th_rb_cpu_peek().
+ */
+int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		    int tie)
+{
+	enum { LINE = TH_CTX + TH_TEXT };
+	/* copies of the iterator and its page, which the stores into
+	 * th_ob cannot alias: kept in registers */
+	struct rb_page pg;
+	struct rb_iter it;
+	struct rb_event ev;
+	const unsigned char *ent = c->ev.payload;
+	uint64_t ts = c->ev.ts;
+	uint32_t len = c->ev.len;
+	unsigned fn = th_ttypes.fn, mode = t->sym_flags & 7;
+	int cpu = c->cpu, f_irq = t->f_irq, in_ns = t->in_ns;
+	char *out, *end = th_ob.b + TH_OB_SIZE;
+	long n = 0;
+
+	t->cpu = cpu;
+	t->ts = ts;
+	t->ent = ent;
+	t->len = len;
+	if (!th_fn_fast(t, th_ent_type(ent)))
+		return FALSE;
+	th_rb_cpu_run_begin(c, &it, &pg);
+	out = th_ob_reserve(LINE);
+	for (;;) {
+		n++;
+		if (end - out < LINE) {
+			th_ob_commit(out);
+			out = th_ob_reserve(LINE);
+		}
+		out = th_context_at(t, out, ent, ts, cpu, f_irq, in_ns);
+		out = th_fn_text_at(out, ent, mode);
+		/* the next record, taken only if it is another such entry
+		 * (th_fn_fast() holds for the same CPU and type) */
+		if (!rb_iter_peek_quick(&it, &ev) ||
+		    ev.len < 8 + 2 * sizeof(ulong) ||
+		    th_ent_type(ev.payload) != fn ||
+		    ev.ts > lim || (ev.ts == lim && !tie))
+			break;
+		rb_iter_take(&it, &ev);
+		ent = ev.payload;
+		ts = ev.ts;
+		len = ev.len;
+	}
+	th_ob_commit(out);
+	t->idx += n;
+	t->ts = ts;
+	t->ent = ent;
+	t->len = len;
+	th_rb_cpu_run_end(c, &it);
+	return TRUE;
+}
+
+/* th_print_entry() of everything but the function tracer's entries, out
+ * of its way: the function tracer's line is most of a big buffer, and
+ * made with fewer registers to save alone. */
+static void __attribute__((noinline))
+th_print_other(struct th_tctx *t, unsigned type)
+{
+	char *p, *line;
+
+	th_trace_types();	/* th_ttypes below */
+	/* print_trace_line(): printk-msg-only prints the bare message */
+	if ((type == th_ttypes.bputs || type == th_ttypes.bprint ||
+	     type == th_ttypes.print) && t->f_printk_msgonly) {
+		line = th_ob_reserve(TH_TEXT);
+		t->msg_only = TRUE;
+		th_event_text(t, line, TH_TEXT);
+		t->msg_only = FALSE;
+		th_ob_commit(line + strlen(line));
+		return;
+	}
+	/* test_cpu_buff_start() */
+	if (t->annotate && t->cpu < 64 && !(t->started & (1UL << t->cpu))) {
+		t->started |= 1UL << t->cpu;
+		if (t->idx > 1) {
+			line = th_ob_reserve(64);
+			th_ob_commit(line + sprintf(line, "##### CPU %u buffer "
+						    "started ####\n", t->cpu));
+		}
+	}
+	p = th_ob_reserve(TH_CTX + TH_TEXT);
+	if (t->f_context)
+		p = th_context_cols(t, p);
+	th_event_text(t, p, TH_TEXT);
+	/* fputs() of the text: up to its first NUL */
+	th_ob_commit(p + strlen(p));
+}
