@@ -24,10 +24,8 @@
 #include <stdarg.h>
 #include <libelf.h>
 #include <gelf.h>
-#include "glue/commands.h"
-#include "tracefs/tracefs.h"
 #include "insn.h"
-#include "tracefs/kprobes.h"
+#include "model/kprobes.h"
 #include "model/ftrace_ops.h"
 #include "audit/textcheck.h"
 

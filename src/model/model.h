@@ -132,6 +132,10 @@ struct th_module {
 /* All modules the dump knows, listed or only on the address tree. */
 int th_modules(struct th_module **mods);
 struct th_module *th_module_of(ulong addr);
+/* module.tracepoints_ptrs/num_tracepoints: whether struct module has
+ * them, and one module's (FALSE when unreadable). */
+int th_module_has_tracepoints(void);
+int th_module_tracepoints(ulong mod, ulong *ptrs, unsigned int *num);
 
 /* vmalloc/module-space areas */
 struct th_vmap {

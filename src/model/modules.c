@@ -288,6 +288,34 @@ struct th_module *th_module_of(ulong addr)
 	return NULL;
 }
 
+/**
+ * th_module_has_tracepoints - whether struct module lists its tracepoints
+ */
+int th_module_has_tracepoints(void)
+{
+	return th_member("module", "tracepoints_ptrs") >= 0 &&
+		th_member("module", "num_tracepoints") >= 0;
+}
+
+/**
+ * th_module_tracepoints - the tracepoints section of a module
+ * @mod: struct module
+ * @ptrs: module.tracepoints_ptrs
+ * @num: module.num_tracepoints
+ *
+ * Returns FALSE when unreadable (or struct module has no such members).
+ */
+int th_module_tracepoints(ulong mod, ulong *ptrs, unsigned int *num)
+{
+	long o_ptrs = th_member("module", "tracepoints_ptrs");
+	long o_num = th_member("module", "num_tracepoints");
+
+	if (o_ptrs < 0 || o_num < 0)
+		return FALSE;
+	return th_read_ulong(mod + o_ptrs, ptrs, "module.tracepoints_ptrs") &&
+		th_read_uint(mod + o_num, num, "module.num_tracepoints");
+}
+
 /* ------------------------------------------------------------- vmalloc --- */
 
 static int th_vmap_cmp(const void *a, const void *b)
