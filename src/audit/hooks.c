@@ -73,7 +73,8 @@ static void hk_judge(struct hk_finding *f, ulong handler, const char *what)
 	switch (f->owner.kind) {
 	case TH_OWN_CORE:
 		f->verdict = HK_OK;
-		snprintf(f->why, sizeof(f->why), "%s is core kernel code", what);
+		snprintf(f->why, sizeof(f->why), "%s is core kernel code",
+			 what);
 		break;
 	case TH_OWN_MODULE:
 		f->verdict = HK_NOTE;
@@ -216,7 +217,8 @@ static void hk_ftrace(void)
 				 "ops %lx: %ld functions", op->addr, nsites);
 		hk_judge(f, op->func, "the ops callback");
 		hk_judge_struct(f, op->addr, "struct ftrace_ops");
-		snprintf(f->why + strlen(f->why), sizeof(f->why) - strlen(f->why),
+		snprintf(f->why + strlen(f->why),
+			 sizeof(f->why) - strlen(f->why),
 			 "; flags %s", flags);
 		if (f->verdict == HK_OK || thf_hash_empty(&op->filter))
 			continue;
@@ -336,7 +338,8 @@ static void hk_take_tmpfile(char *note, size_t notesz)
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0])
 			continue;
-		if (note && !note[0] && strncmp(line, "tracehunt: warning: ", 20))
+		if (note && !note[0] && strncmp(line, "tracehunt: warning: ",
+						20))
 			snprintf(note, notesz, "%s", line);
 		else if (hk_nwarn < HK_NWARN)
 			snprintf(hk_warn[hk_nwarn++], sizeof(hk_warn[0]), "%s",
@@ -371,7 +374,8 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 			fprintf(fp, "null");
 		fprintf(fp, ", \"vmap\": ");
 		if (f->owner.kind == TH_OWN_HIDDEN && f->owner.have_vmap)
-			fprintf(fp, "{\"start\": \"0x%lx\", \"end\": \"0x%lx\", "
+			fprintf(fp,
+				"{\"start\": \"0x%lx\", \"end\": \"0x%lx\", "
 				"\"caller\": \"0x%lx\"}", f->owner.vmap.start,
 				f->owner.vmap.end, f->owner.vmap.caller);
 		else
@@ -477,11 +481,13 @@ static void hk_print_table(int verbose, long *count,
 			"with and is checked through its ftrace records and "
 			"kprobes only\n", ts->compared);
 		if (verbose) {
-			fprintf(fp, "text: %ld differ from the file, explained by",
+			fprintf(fp,
+				"text: %ld differ from the file, explained by",
 				ts->differing);
 			for (k = 0; k < TH_TX_NKINDS; k++)
 				if (ts->explained_kind[k])
-					fprintf(fp, " %s %ld", th_text_kind_name(k),
+					fprintf(fp, " %s %ld",
+						th_text_kind_name(k),
 						ts->explained_kind[k]);
 			fprintf(fp, "; %ld unexplained\n", ts->unexplained);
 		}

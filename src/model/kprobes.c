@@ -33,9 +33,9 @@ static void kp_off_kprobe(struct th_kprobe_off *o)
 	o->pre_handler = th_member("kprobe", "pre_handler");
 	o->post_handler = th_member("kprobe", "post_handler");
 	/* fault_handler went away in Linux kernel commit ec6aba3d2be1
-	 * ("kprobes: Remove kprobe::fault_handler") (v5.14).  The jprobe API was
-	 * disabled in v4.15, but break_handler and setjmp_pre_handler stayed
-	 * in the tree a few releases longer (still in v4.18). */
+	 * ("kprobes: Remove kprobe::fault_handler") (v5.14).  The jprobe API
+	 * was disabled in v4.15, but break_handler and setjmp_pre_handler
+	 * stayed in the tree a few releases longer (still in v4.18). */
 	o->fault_handler = th_member("kprobe", "fault_handler");
 	o->flags = th_member("kprobe", "flags");
 	o->nmissed = th_member("kprobe", "nmissed");
@@ -369,6 +369,15 @@ int th_kretprobe_of(ulong kp, struct th_kretprobe *r)
 }
 
 /**
+ * th_kretprobe_kprobe - the struct kprobe inside a kretprobe
+ * @krp: struct kretprobe
+ */
+ulong th_kretprobe_kprobe(ulong krp)
+{
+	return krp + th_kprobe_off()->krp_kp;
+}
+
+/**
  * th_jprobe_entry - the entry function of the jprobe around a kprobe
  * @kp: struct kprobe
  * @entry: jprobe.entry (0 when unreadable); untouched when FALSE
@@ -426,8 +435,10 @@ static long kp_count_objpool(ulong pool, long *total)
 		if (!th_read_ulong(slots + cpus[i] * sizeof(ulong), &slot,
 				   "objpool cpu slot") || !slot)
 			continue;
-		if (th_read_uint(slot + o->slot_head, &h, "objpool_slot.head") &&
-		    th_read_uint(slot + o->slot_tail, &t, "objpool_slot.tail"))
+		if (th_read_uint(slot + o->slot_head, &h,
+				 "objpool_slot.head") &&
+		    th_read_uint(slot + o->slot_tail, &t,
+				 "objpool_slot.tail"))
 			free_ += (unsigned int)(t - h);
 	}
 	return free_;

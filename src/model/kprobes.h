@@ -50,6 +50,8 @@ struct th_kretprobe {
 };
 /* FALSE when the dump has no struct kretprobe. */
 int th_kretprobe_of(ulong kp, struct th_kretprobe *r);
+/* The struct kprobe inside the struct kretprobe at KRP. */
+ulong th_kretprobe_kprobe(ulong krp);
 /*
  * Free kretprobe instances of the kretprobe at KRP: returns where the
  * kernel keeps them ("rethook pool", "objpool", "freelist",

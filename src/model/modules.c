@@ -50,8 +50,9 @@ static void mod_off_regions(struct th_module_off *o)
 	}
 	o->core_layout = th_member("module", "core_layout");
 	o->init_layout = th_member("module", "init_layout");
-	/* data_layout: CONFIG_ARCH_WANTS_MODULES_DATA_IN_VMALLOC (v5.18),
-	 * until module_memory replaced the layouts */
+	/* Linux kernel commit 6ab9942c44b2 ("module: Introduce
+	 * data_layout") (in v5.19), until module_memory replaced the
+	 * layouts */
 	o->data_layout = th_member("module", "data_layout");
 	o->lay_base = th_member("module_layout", "base");
 	o->lay_size = th_member("module_layout", "size");

@@ -4,6 +4,8 @@
  * inside each is read by model/kprobes.c.
  */
 #include "model/trace_kprobe.h"
+#include "model/trace_probe.h"
+#include "model/kprobes.h"
 
 /* Offsets, -1 when absent; filled once by tk_init(). */
 static struct {
@@ -15,30 +17,8 @@ static struct {
 	long ev_list, ev_ops;
 	long tk_list, tk_rp, tk_nhit, tk_symbol, tk_tp;
 	int nhit_percpu;
-	long krp_kp;
-	long tp_event, tp_nr_args, tp_args, arg_size, arg_name, arg_comm;
-	long tpe_call, call_class, call_name, class_system;
+	long call_class, call_name, class_system;
 } tk_off;
-
-static void tk_off_event(void)
-{
-	/*
-	 * The event's system and name: to come from model/events.h (the
-	 * kernel's trace_event_name()) when that lands, which will be the
-	 * one reader of struct trace_event_call.
-	 */
-	tk_off.call_class = th_member("trace_event_call", "class");
-	tk_off.call_name = th_member("trace_event_call", "name");
-	tk_off.class_system = th_member("trace_event_class", "system");
-	tk_off.tp_event = th_member("trace_probe", "event");
-	if (tk_off.tp_event >= 0) {
-		/* Linux kernel commit 60d53e2c3b75 ("tracing/probe: Split
-		 * trace_event related data from trace_probe") (v5.4) */
-		tk_off.tpe_call = th_member("trace_probe_event", "call");
-	} else {
-		tk_off.tpe_call = th_member("trace_probe", "call");
-	}
-}
 
 static int tk_init(void)
 {
@@ -64,17 +44,16 @@ static int tk_init(void)
 		MEMBER_TYPE("trace_kprobe", "nhit") == TYPE_CODE_PTR;
 	tk_off.tk_symbol = th_member("trace_kprobe", "symbol");
 	tk_off.tk_tp = th_member("trace_kprobe", "tp");
-	/* the struct kprobe inside the trace_kprobe's kretprobe */
-	tk_off.krp_kp = th_member("kretprobe", "kp");
-	tk_off.tp_nr_args = th_member("trace_probe", "nr_args");
-	tk_off.tp_args = th_member("trace_probe", "args");
-	tk_off.arg_size = th_size("probe_arg");
-	tk_off.arg_name = th_member("probe_arg", "name");
-	tk_off.arg_comm = th_member("probe_arg", "comm");
-	tk_off_event();
+	/*
+	 * The event's system and name: to come from model/events.h (the
+	 * kernel's trace_event_name()) when that lands, which will be the
+	 * one reader of struct trace_event_call.
+	 */
+	tk_off.call_class = th_member("trace_event_call", "class");
+	tk_off.call_name = th_member("trace_event_call", "name");
+	tk_off.class_system = th_member("trace_event_class", "system");
 	if (!tk_off.head || tk_off.tk_list < 0 || tk_off.tk_rp < 0 ||
-	    tk_off.tk_tp < 0 || tk_off.tp_nr_args < 0 || tk_off.tp_args < 0 ||
-	    tk_off.arg_size <= 0 || tk_off.tpe_call < 0 ||
+	    tk_off.tk_tp < 0 || !th_trace_probe_ok() ||
 	    tk_off.call_class < 0 || tk_off.class_system < 0)
 		return 0;
 	tk_off.ok = 1;
@@ -89,20 +68,6 @@ int th_trace_kprobes_ok(void)
 	return tk_init();
 }
 
-/* The trace_event_call of a trace_kprobe. */
-static ulong tk_call(ulong tk)
-{
-	ulong ev;
-
-	if (tk_off.tp_event >= 0) {
-		if (!th_read_ulong(tk + tk_off.tk_tp + tk_off.tp_event, &ev,
-				   "trace_probe.event"))
-			return 0;
-		return ev + tk_off.tpe_call;
-	}
-	return tk + tk_off.tk_tp + tk_off.tpe_call;
-}
-
 /**
  * th_tk_names - the system and name of a kprobe event
  * @tk: struct trace_kprobe
@@ -115,7 +80,7 @@ static ulong tk_call(ulong tk)
  */
 int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen)
 {
-	ulong call = tk_call(tk), class = 0, p = 0;
+	ulong call = th_trace_probe_call(tk + tk_off.tk_tp), class = 0, p = 0;
 
 	group[0] = name[0] = '\0';
 	if (!call)
@@ -156,7 +121,8 @@ long th_trace_kprobes(ulong **out)
 
 		if (tk_off.dyn) {
 			if (!th_read_ulong(ev + tk_off.ev_ops, &ops,
-					   "dyn_event.ops") || ops != tk_off.ops)
+					   "dyn_event.ops") ||
+			    ops != tk_off.ops)
 				continue;
 			v[n++] = ev - tk_off.tk_list;
 		} else {
@@ -174,7 +140,7 @@ long th_trace_kprobes(ulong **out)
  */
 ulong th_tk_kprobe(ulong tk)
 {
-	return tk + tk_off.tk_rp + tk_off.krp_kp;
+	return th_kretprobe_kprobe(tk + tk_off.tk_rp);
 }
 
 /**
@@ -226,11 +192,9 @@ int th_tk_symbol(ulong tk, char *buf, int len)
  */
 unsigned int th_tk_nr_args(ulong tk)
 {
-	unsigned int nr = 0;
+	int nr = th_trace_probe_nr_args(tk + tk_off.tk_tp);
 
-	th_read_uint(tk + tk_off.tk_tp + tk_off.tp_nr_args, &nr,
-		     "trace_probe.nr_args");
-	return nr > 128 ? 0 : nr;
+	return nr < 0 ? 0 : nr;
 }
 
 /**
@@ -247,13 +211,8 @@ unsigned int th_tk_nr_args(ulong tk)
 int th_tk_arg(ulong tk, unsigned int i, char *name, int nlen, char *comm,
 	      int clen)
 {
-	ulong a = tk + tk_off.tk_tp + tk_off.tp_args + i * tk_off.arg_size;
-	ulong p;
-
-	if (!th_read_ulong(a + tk_off.arg_name, &p, "probe_arg.name"))
+	if (th_probe_arg_name(tk + tk_off.tk_tp, i, name, nlen) < 0)
 		return FALSE;
-	th_read_cstr(p, name, nlen, "probe_arg.name");
-	th_read_ulong(a + tk_off.arg_comm, &p, "probe_arg.comm");
-	th_read_cstr(p, comm, clen, "probe_arg.comm");
+	th_probe_arg_comm(tk + tk_off.tk_tp, i, comm, clen);
 	return TRUE;
 }

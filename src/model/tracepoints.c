@@ -59,7 +59,7 @@ static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 	    !funcs)
 		return;
 	name[0] = '\0';
-	if (th_read_ulong(tp + tp_off.name, &np, "tracepoint.name"))
+	if (th_tracepoint_name_ptr(tp, &np))
 		th_read_cstr(np, name, sizeof(name), "tracepoint name");
 	for (i = 0; i < 1024; i++) {
 		if (!th_read_ulong(funcs + i * tp_off.func_size + tp_off.func,
@@ -81,6 +81,21 @@ static void tp_range(ulong start, ulong stop, th_tp_probe_fn cb, void *arg)
 		if (th_kptr(tp))
 			tp_probes(tp, cb, arg);
 	}
+}
+
+/**
+ * th_tracepoint_name_ptr - tracepoint.name, the pointer
+ * @tp: struct tracepoint
+ * @name: the address of the name (0 when unreadable)
+ *
+ * Returns FALSE when unreadable.
+ */
+int th_tracepoint_name_ptr(ulong tp, ulong *name)
+{
+	tp_off_fill();
+	*name = 0;
+	return tp_off.name >= 0 &&
+		th_read_ulong(tp + tp_off.name, name, "tracepoint.name");
 }
 
 /**

@@ -7,6 +7,9 @@
 
 #include "model/model.h"
 
+/* tracepoint.name, the pointer (what trace_event_name() follows for a
+ * tracepoint event); FALSE when unreadable. */
+int th_tracepoint_name_ptr(ulong tp, ulong *name);
 /* One probe function FN attached to the tracepoint TP named NAME ("" when
  * unreadable). */
 typedef void (*th_tp_probe_fn)(ulong tp, const char *name, ulong fn,

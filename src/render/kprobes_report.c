@@ -86,7 +86,8 @@ static void kp_trace_event(struct kp_probe *k)
 	for (i = 0; i < kp_ntks; i++) {
 		if (th_tk_kprobe(kp_tks[i]) != k->kp)
 			continue;
-		th_tk_names(kp_tks[i], group, sizeof(group), name, sizeof(name));
+		th_tk_names(kp_tks[i], group, sizeof(group), name,
+			    sizeof(name));
 		fprintf(fp, "  %-15s %s/%s (hits %lu)\n", "trace event", group,
 			name, th_tk_nhit(kp_tks[i]));
 	}
