@@ -27,7 +27,7 @@ struct th_kallsyms {
 	unsigned short token_index[256];
 	ulong stext, etext, sinittext, einittext, end_;
 };
-static struct th_kallsyms K;
+static struct th_kallsyms ks_tab;
 
 static void *th_slurp(ulong addr, ulong len, const char *what)
 {
@@ -60,24 +60,24 @@ static unsigned int th_ks_entry_len(const unsigned char *p, int *hdr)
 	return p[0];
 }
 
-/* The offset of the entry after the one at OFF; K.names_len past the
+/* The offset of the entry after the one at OFF; ks_tab.names_len past the
  * end (a two-byte length is not read beyond the names). */
 static ulong th_ks_next_off(ulong off)
 {
 	int hdr;
 
-	if (off >= K.names_len ||
-	    ((K.names[off] & 0x80) && off + 1 >= K.names_len))
-		return K.names_len;
-	off += th_ks_entry_len(K.names + off, &hdr) + hdr;
-	return MIN(off, K.names_len);
+	if (off >= ks_tab.names_len ||
+	    ((ks_tab.names[off] & 0x80) && off + 1 >= ks_tab.names_len))
+		return ks_tab.names_len;
+	off += th_ks_entry_len(ks_tab.names + off, &hdr) + hdr;
+	return MIN(off, ks_tab.names_len);
 }
 
 /* The offset of entry IDX, walked from its group's marker as the
- * kernel does; K.names_len past the end. */
+ * kernel does; ks_tab.names_len past the end. */
 static ulong th_ks_off_walk(unsigned int idx)
 {
-	ulong off = MIN((ulong)K.markers[idx >> 8], K.names_len);
+	ulong off = MIN((ulong)ks_tab.markers[idx >> 8], ks_tab.names_len);
 	unsigned int i;
 
 	for (i = 0; i < (idx & 0xff); i++)
@@ -96,26 +96,26 @@ static ulong th_ks_off_of(unsigned int idx)
 {
 	unsigned int i;
 
-	if (!K.offs && !K.offs_failed) {
-		K.offs = malloc(sizeof(*K.offs) * (size_t)K.num);
-		if (!K.offs || K.names_len > 0xffffffffUL) {
-			free(K.offs);
-			K.offs = NULL;
-			K.offs_failed = 1;
+	if (!ks_tab.offs && !ks_tab.offs_failed) {
+		ks_tab.offs = malloc(sizeof(*ks_tab.offs) * (size_t)ks_tab.num);
+		if (!ks_tab.offs || ks_tab.names_len > 0xffffffffUL) {
+			free(ks_tab.offs);
+			ks_tab.offs = NULL;
+			ks_tab.offs_failed = 1;
 		} else {
 			ulong off = 0;
 
-			for (i = 0; i < K.num; i++) {
+			for (i = 0; i < ks_tab.num; i++) {
 				if (!(i & 0xff))
-					off = MIN((ulong)K.markers[i >> 8],
-						  K.names_len);
-				K.offs[i] = off;
+					off = MIN((ulong)ks_tab.markers[i >> 8],
+						  ks_tab.names_len);
+				ks_tab.offs[i] = off;
 				off = th_ks_next_off(off);
 			}
 		}
 	}
-	if (K.offs && idx < K.num)
-		return K.offs[idx];
+	if (ks_tab.offs && idx < ks_tab.num)
+		return ks_tab.offs[idx];
 	return th_ks_off_walk(idx);
 }
 
@@ -131,18 +131,19 @@ static void th_ks_expand(unsigned int idx, char *buf, size_t len,
 	buf[0] = '\0';
 	if (type)
 		*type = '?';
-	if (off >= K.names_len)
+	if (off >= ks_tab.names_len)
 		return;
-	n = th_ks_entry_len(K.names + off, &hdr);
+	n = th_ks_entry_len(ks_tab.names + off, &hdr);
 	off += hdr;
-	for (j = 0; j < n && off + j < K.names_len; j++) {
-		unsigned short ti = K.token_index[K.names[off + j]];
+	for (j = 0; j < n && off + j < ks_tab.names_len; j++) {
+		unsigned short ti = ks_tab.token_index[ks_tab.names[off + j]];
 		const char *t;
 
-		if (ti >= K.token_table_len)
+		if (ti >= ks_tab.token_table_len)
 			break;
-		for (t = K.token_table + ti;
-		     t < K.token_table + K.token_table_len && *t; t++) {
+		for (t = ks_tab.token_table + ti;
+		     t < ks_tab.token_table + ks_tab.token_table_len && *t;
+		     t++) {
 			if (first) {
 				if (type)
 					*type = *t;
@@ -195,21 +196,21 @@ static int th_ks_markers(ulong a_markers)
 	unsigned int i, m1, u;
 	ulong v;
 
-	K.nmarkers = (K.num + 255) >> 8;
-	K.markers = malloc(sizeof(unsigned int) * K.nmarkers);
+	ks_tab.nmarkers = (ks_tab.num + 255) >> 8;
+	ks_tab.markers = malloc(sizeof(unsigned int) * ks_tab.nmarkers);
 	if (!th_read_uint(a_markers + 4, &m1, "kallsyms_markers"))
 		return 0;
-	for (i = 0; i < K.nmarkers; i++) {
+	for (i = 0; i < ks_tab.nmarkers; i++) {
 		if (m1) {
 			if (!th_read_uint(a_markers + 4 * i, &u,
 					  "kallsyms_markers"))
 				return 0;
-			K.markers[i] = u;
+			ks_tab.markers[i] = u;
 		} else {
 			if (!th_read_ulong(a_markers + 8 * i, &v,
 					   "kallsyms_markers"))
 				return 0;
-			K.markers[i] = v;
+			ks_tab.markers[i] = v;
 		}
 	}
 	return 1;
@@ -222,26 +223,29 @@ static int th_ks_names(const struct th_ks_tables *t)
 
 	/* The names run up to the markers in the kernel's layout; bound by
 	 * the last marker plus 256 entries of at most 2+255 bytes. */
-	K.names_len = K.markers[K.nmarkers - 1] + 256UL * 257;
-	K.names = th_slurp(t->names, K.names_len, "kallsyms_names");
-	if (!K.names) {
+	ks_tab.names_len = ks_tab.markers[ks_tab.nmarkers - 1] + 256UL * 257;
+	ks_tab.names = th_slurp(t->names, ks_tab.names_len, "kallsyms_names");
+	if (!ks_tab.names) {
 		/* the tail may run past readable memory: retry shorter */
-		K.names_len = K.markers[K.nmarkers - 1] + 256UL * 40;
-		K.names = th_slurp(t->names, K.names_len, "kallsyms_names");
-		if (!K.names)
+		ks_tab.names_len = ks_tab.markers[ks_tab.nmarkers - 1] +
+			256UL * 40;
+		ks_tab.names = th_slurp(t->names, ks_tab.names_len,
+					"kallsyms_names");
+		if (!ks_tab.names)
 			return 0;
 	}
-	if (!th_read(t->token_index, K.token_index, sizeof(K.token_index),
+	if (!th_read(t->token_index, ks_tab.token_index,
+		     sizeof(ks_tab.token_index),
 		     "kallsyms_token_index"))
 		return 0;
-	K.token_table_len = 0;
+	ks_tab.token_table_len = 0;
 	for (i = 0; i < 256; i++)
-		if (K.token_index[i] > K.token_table_len)
-			K.token_table_len = K.token_index[i];
-	K.token_table_len += 64;
-	K.token_table = th_slurp(t->token_table, K.token_table_len,
+		if (ks_tab.token_index[i] > ks_tab.token_table_len)
+			ks_tab.token_table_len = ks_tab.token_index[i];
+	ks_tab.token_table_len += 64;
+	ks_tab.token_table = th_slurp(t->token_table, ks_tab.token_table_len,
 				 "kallsyms_token_table");
-	return K.token_table != NULL;
+	return ks_tab.token_table != NULL;
 }
 
 /*
@@ -254,22 +258,22 @@ static int th_ks_place_relative(ulong a_off, const int *offs)
 {
 	unsigned int i;
 
-	for (i = 0; i < K.num; i++)
-		K.addr[i] = a_off + 4UL * i + (long)offs[i];
-	for (i = 1; i < K.num; i++)
-		if (K.addr[i] < K.addr[i - 1])
+	for (i = 0; i < ks_tab.num; i++)
+		ks_tab.addr[i] = a_off + 4UL * i + (long)offs[i];
+	for (i = 1; i < ks_tab.num; i++)
+		if (ks_tab.addr[i] < ks_tab.addr[i - 1])
 			return FALSE;
 	return TRUE;
 }
 
-/* K.addr[] from kallsyms_offsets (CONFIG_KALLSYMS_BASE_RELATIVE). */
+/* ks_tab.addr[] from kallsyms_offsets (CONFIG_KALLSYMS_BASE_RELATIVE). */
 static int th_ks_offsets(const struct th_ks_tables *t)
 {
 	ulong relbase = 0;
 	unsigned int i;
 	int *offs, abs_percpu = 0;
 
-	offs = th_slurp(t->offsets, sizeof(int) * (ulong)K.num,
+	offs = th_slurp(t->offsets, sizeof(int) * (ulong)ks_tab.num,
 			"kallsyms_offsets");
 	if (!offs)
 		return 0;
@@ -291,17 +295,17 @@ static int th_ks_offsets(const struct th_ks_tables *t)
 	 * without it every offset is relative.  A config cannot be read
 	 * from the dump; only the absolute-percpu layout has negative
 	 * offsets (every text symbol), so their presence tells. */
-	for (i = 0; t->relative_base && i < K.num; i++)
+	for (i = 0; t->relative_base && i < ks_tab.num; i++)
 		if (offs[i] < 0) {
 			abs_percpu = 1;
 			break;
 		}
-	for (i = 0; i < K.num; i++) {
+	for (i = 0; i < ks_tab.num; i++) {
 		if (abs_percpu)
-			K.addr[i] = offs[i] >= 0 ? (ulong)offs[i] :
+			ks_tab.addr[i] = offs[i] >= 0 ? (ulong)offs[i] :
 				relbase - 1 - offs[i];
 		else
-			K.addr[i] = relbase + (unsigned int)offs[i];
+			ks_tab.addr[i] = relbase + (unsigned int)offs[i];
 	}
 	free(offs);
 	return 1;
@@ -311,73 +315,76 @@ static int th_ks_load(void)
 {
 	struct th_ks_tables t;
 
-	if (K.loaded)
-		return K.usable;
-	K.loaded = 1;
+	if (ks_tab.loaded)
+		return ks_tab.usable;
+	ks_tab.loaded = 1;
 	if (!th_ks_find_tables(&t))
 		return 0;
-	if (!th_read_uint(t.num, &K.num, "kallsyms_num_syms") || !K.num ||
-	    K.num > 10000000)
+	if (!th_read_uint(t.num, &ks_tab.num,
+			  "kallsyms_num_syms") || !ks_tab.num ||
+	    ks_tab.num > 10000000)
 		return 0;
-	K.stext = th_ksymbol("_stext");
-	K.etext = th_ksymbol("_etext");
-	K.sinittext = th_ksymbol("_sinittext");
-	K.einittext = th_ksymbol("_einittext");
-	K.end_ = th_ksymbol("_end");
+	ks_tab.stext = th_ksymbol("_stext");
+	ks_tab.etext = th_ksymbol("_etext");
+	ks_tab.sinittext = th_ksymbol("_sinittext");
+	ks_tab.einittext = th_ksymbol("_einittext");
+	ks_tab.end_ = th_ksymbol("_end");
 	if (!th_ks_markers(t.markers) || !th_ks_names(&t))
 		return 0;
-	K.addr = malloc(sizeof(ulong) * K.num);
-	if (!K.addr)
+	ks_tab.addr = malloc(sizeof(ulong) * ks_tab.num);
+	if (!ks_tab.addr)
 		return 0;
 	if (t.offsets) {
 		if (!th_ks_offsets(&t))
 			return 0;
 	} else {
-		ulong *a = th_slurp(t.addresses, sizeof(ulong) * (ulong)K.num,
+		ulong *a = th_slurp(t.addresses,
+				    sizeof(ulong) * (ulong)ks_tab.num,
 				    "kallsyms_addresses");
 		if (!a)
 			return 0;
-		memcpy(K.addr, a, sizeof(ulong) * K.num);
+		memcpy(ks_tab.addr, a, sizeof(ulong) * ks_tab.num);
 		free(a);
 	}
-	K.usable = 1;
+	ks_tab.usable = 1;
 	return 1;
 }
 
 static int th_is_ksym_addr(ulong addr)
 {
 	/* CONFIG_KALLSYMS_ALL: all of the image, _stext to _end */
-	if (K.stext && K.end_)
-		return addr >= K.stext && addr <= K.end_;
+	if (ks_tab.stext && ks_tab.end_)
+		return addr >= ks_tab.stext && addr <= ks_tab.end_;
 	return 0;
 }
 
 /* get_symbol_pos() */
 static int th_ks_core(ulong addr, struct th_sym *s)
 {
-	unsigned long low = 0, high = K.num, mid, start, end = 0;
+	unsigned long low = 0, high = ks_tab.num, mid, start, end = 0;
 	unsigned int i;
 
 	while (high - low > 1) {
 		mid = low + (high - low) / 2;
-		if (K.addr[mid] <= addr)
+		if (ks_tab.addr[mid] <= addr)
 			low = mid;
 		else
 			high = mid;
 	}
-	while (low && K.addr[low - 1] == K.addr[low])
+	while (low && ks_tab.addr[low - 1] == ks_tab.addr[low])
 		--low;
-	start = K.addr[low];
-	for (i = low + 1; i < K.num; i++)
-		if (K.addr[i] > start) {
-			end = K.addr[i];
+	start = ks_tab.addr[low];
+	for (i = low + 1; i < ks_tab.num; i++)
+		if (ks_tab.addr[i] > start) {
+			end = ks_tab.addr[i];
 			break;
 		}
 	if (!end) {
-		if (K.sinittext && addr >= K.sinittext && addr < K.einittext)
-			end = K.einittext;
+		if (ks_tab.sinittext && addr >= ks_tab.sinittext &&
+		    addr < ks_tab.einittext)
+			end = ks_tab.einittext;
 		else
-			end = K.end_;
+			end = ks_tab.end_;
 	}
 	th_ks_expand(low, s->name, sizeof(s->name), NULL);
 	s->module[0] = '\0';
@@ -610,7 +617,8 @@ static void th_ksym_flush(void)
 	th_ksym_arena = NULL;
 	th_ksym_left = 0;
 	if (th_ksym_cache)
-		memset(th_ksym_cache, 0, TH_KSYM_CACHE * sizeof(*th_ksym_cache));
+		memset(th_ksym_cache, 0,
+		       TH_KSYM_CACHE * sizeof(*th_ksym_cache));
 }
 
 /* Copies of A and B in the arena (*PA, *PB); 0 when there is no room. */
