@@ -38,8 +38,9 @@ static int tk_init(void)
 	}
 	tk_off.tk_rp = th_member("trace_kprobe", "rp");
 	tk_off.tk_nhit = th_member("trace_kprobe", "nhit");
-	/* A plain counter until a7636d9ecfa3 ("kprobes: Optimize hot path
-	 * by using percpu counter to collect 'nhit' statistics", v4.6). */
+	/* A plain counter until Linux kernel commit a7636d9ecfa3
+	 * ("kprobes: Optimize hot path by using percpu counter to collect
+	 * 'nhit' statistics") (in v4.6). */
 	tk_off.nhit_percpu = tk_off.tk_nhit >= 0 &&
 		MEMBER_TYPE("trace_kprobe", "nhit") == TYPE_CODE_PTR;
 	tk_off.tk_symbol = th_member("trace_kprobe", "symbol");

@@ -11,9 +11,10 @@ static struct {
 	long name, funcs, func_size, func;
 	/*
 	 * tracepoint_ptr_t is an int offset from its own slot with
-	 * CONFIG_HAVE_ARCH_PREL32_RELOCATIONS (since v4.19), a pointer
-	 * before and on other configurations: the typedef's size tells
-	 * which; -1 until known.
+	 * CONFIG_HAVE_ARCH_PREL32_RELOCATIONS since Linux kernel commit
+	 * "kernel: tracepoints: add support for relative references"
+	 * (in v4.19), a pointer before and on other configurations: the
+	 * typedef's size tells which; -1 until known.
 	 */
 	int prel32;
 } tp_off = { .prel32 = -1 };
