@@ -119,110 +119,118 @@ static int32_t rd32(const unsigned char *p)
 	return (int32_t)v;
 }
 
-int insn_decode(const unsigned char *p, size_t avail, uint64_t addr,
-		struct insn *in)
-{
-	int pos = 0, opsize16 = 0, addr32 = 0, rex = 0, rexw = 0, rexb = 0;
-	int rep = 0, map = 0, flags, len, reg = 0, imm = 0;
-	int vex = 0;
+/* What the prefixes and the opcode said. */
+struct insn_dec {
+	int opsize16, addr32, rex, rexw, rexb, rep;
+	int map, vex, reg;
+	int flags;
 	unsigned char op;
+};
 
-	memset(in, 0, sizeof(*in));
-	if (!p)
-		return bad(in);
-	if (avail > INSN_MAX_LEN)
-		avail = INSN_MAX_LEN;
-	while ((size_t)pos < avail && is_legacy_prefix(p[pos])) {
-		if (p[pos] == 0x66)
-			opsize16 = 1;
-		else if (p[pos] == 0x67)
-			addr32 = 1;
-		else if (p[pos] == 0xf3)
-			rep = 1;
-		pos++;
-	}
-	if ((size_t)pos < avail && (p[pos] & 0xf0) == 0x40) {
-		rex = 1;
-		rexw = !!(p[pos] & 8);
-		rexb = !!(p[pos] & 1);
-		pos++;
-	}
-	if ((size_t)pos >= avail)
-		return bad(in);
-	op = p[pos++];
-	if (op == 0xc4 || op == 0xc5 || op == 0x62) {
-		/* VEX (c4: 3 bytes, c5: 2 bytes) and EVEX (62: 4 bytes); in
-		 * 64-bit mode these bytes are always the escape. */
-		int extra = op == 0xc5 ? 1 : op == 0xc4 ? 2 : 3;
+/* VEX (c4: 3 bytes, c5: 2 bytes) and EVEX (62: 4 bytes) after the
+ * escape byte at *POS - 1; 0 when bad. */
+static int insn_vex(const unsigned char *p, size_t avail, int *pos,
+		    struct insn_dec *d)
+{
+	unsigned char esc = d->op;
+	int extra = esc == 0xc5 ? 1 : esc == 0xc4 ? 2 : 3;
 
-		if (rex || (size_t)pos + extra >= avail)
-			return bad(in);
-		if (op == 0xc5)
-			map = 1;
-		else
-			map = p[pos] & (op == 0x62 ? 0x07 : 0x1f);
-		if (map < 1 || map > 3)
-			return bad(in);
-		if (op == 0xc4)
-			rexw = !!(p[pos + 1] & 0x80);
-		pos += extra;
-		vex = 1;
-		op = p[pos++];
-		flags = M | (map == 3 ? I8 : 0);
-		if (map == 1)
-			flags = (map2[op] & ~(X | IZ)) | M;
-	} else if (op == 0x0f) {
-		if ((size_t)pos >= avail)
-			return bad(in);
-		op = p[pos++];
-		map = 1;
-		if (op == 0x38 || op == 0x3a) {
-			map = op == 0x38 ? 2 : 3;
-			if ((size_t)pos >= avail)
-				return bad(in);
-			op = p[pos++];
-			flags = M | (map == 3 ? I8 : 0);
+	if (d->rex || (size_t)*pos + extra >= avail)
+		return 0;
+	if (esc == 0xc5)
+		d->map = 1;
+	else
+		d->map = p[*pos] & (esc == 0x62 ? 0x07 : 0x1f);
+	if (d->map < 1 || d->map > 3)
+		return 0;
+	if (esc == 0xc4)
+		d->rexw = !!(p[*pos + 1] & 0x80);
+	*pos += extra;
+	d->vex = 1;
+	d->op = p[(*pos)++];
+	d->flags = M | (d->map == 3 ? I8 : 0);
+	if (d->map == 1)
+		d->flags = (map2[d->op] & ~(X | IZ)) | M;
+	return 1;
+}
+
+/* The prefixes and the opcode (one of the maps) from *POS; 0 when
+ * bad. */
+static int insn_opcode(const unsigned char *p, size_t avail, int *pos,
+		       struct insn_dec *d)
+{
+	while ((size_t)*pos < avail && is_legacy_prefix(p[*pos])) {
+		if (p[*pos] == 0x66)
+			d->opsize16 = 1;
+		else if (p[*pos] == 0x67)
+			d->addr32 = 1;
+		else if (p[*pos] == 0xf3)
+			d->rep = 1;
+		(*pos)++;
+	}
+	if ((size_t)*pos < avail && (p[*pos] & 0xf0) == 0x40) {
+		d->rex = 1;
+		d->rexw = !!(p[*pos] & 8);
+		d->rexb = !!(p[*pos] & 1);
+		(*pos)++;
+	}
+	if ((size_t)*pos >= avail)
+		return 0;
+	d->op = p[(*pos)++];
+	if (d->op == 0xc4 || d->op == 0xc5 || d->op == 0x62) {
+		/* in 64-bit mode these bytes are always the escape */
+		return insn_vex(p, avail, pos, d);
+	} else if (d->op == 0x0f) {
+		if ((size_t)*pos >= avail)
+			return 0;
+		d->op = p[(*pos)++];
+		d->map = 1;
+		if (d->op == 0x38 || d->op == 0x3a) {
+			d->map = d->op == 0x38 ? 2 : 3;
+			if ((size_t)*pos >= avail)
+				return 0;
+			d->op = p[(*pos)++];
+			d->flags = M | (d->map == 3 ? I8 : 0);
 		} else {
-			flags = map2[op];
+			d->flags = map2[d->op];
 		}
 	} else {
-		flags = map1[op];
+		d->flags = map1[d->op];
 	}
-	if (flags & X)
-		return bad(in);
-	if (flags & M) {
-		int n = modrm_len(p, avail, pos, &reg);
+	return 1;
+}
 
-		if (n < 0)
-			return bad(in);
-		pos += n;
-	}
+/* The immediate's and moffs' bytes. */
+static int insn_imm_len(const struct insn_dec *d)
+{
+	int imm = 0, flags = d->flags, op = d->op;
+
 	if (flags & GRP3)
-		imm = reg <= 1 ? (op == 0xf6 ? 1 : (opsize16 ? 2 : 4)) : 0;
+		imm = d->reg <= 1 ? (op == 0xf6 ? 1 : (d->opsize16 ? 2 : 4)) :
+			0;
 	if (flags & I16)
 		imm += 2;
 	if (flags & I8)
 		imm += 1;
 	if (flags & IZ)
-		imm += (opsize16 && !(map == 0 && (op == 0xe8 || op == 0xe9)) &&
-			!(map == 1 && (op & 0xf0) == 0x80)) ? 2 : 4;
+		imm += (d->opsize16 &&
+			!(d->map == 0 && (op == 0xe8 || op == 0xe9)) &&
+			!(d->map == 1 && (op & 0xf0) == 0x80)) ? 2 : 4;
 	if (flags & IV)
-		imm += rexw ? 8 : opsize16 ? 2 : 4;
+		imm += d->rexw ? 8 : d->opsize16 ? 2 : 4;
 	if (flags & MO)
-		imm += addr32 ? 4 : 8;
-	pos += imm;
-	len = pos;
-	if (len > INSN_MAX_LEN || (size_t)len > avail)
-		return bad(in);
+		imm += d->addr32 ? 4 : 8;
+	return imm;
+}
 
-	in->len = len;
-	in->opcode = op;
-	in->map = map;
-	in->kind = INSN_OTHER;
-	if (vex) {
-		snprintf(in->text, sizeof(in->text), "(%d-byte vex insn)", len);
-		return len;
-	}
+/* in->kind, in->target and in->text of the LEN bytes at P. */
+static void insn_describe(const unsigned char *p, int len, uint64_t addr,
+			  const struct insn_dec *d, struct insn *in)
+{
+	static const char *const r[] = { "rax", "rcx", "rdx", "rbx",
+					 "rsp", "rbp", "rsi", "rdi" };
+	int map = d->map, op = d->op;
+
 	if (map == 0 && op == 0xe8) {
 		in->kind = INSN_CALL;
 		in->target = addr + len + (int64_t)rd32(p + len - 4);
@@ -239,14 +247,14 @@ int insn_decode(const unsigned char *p, size_t avail, uint64_t addr,
 	} else if (map == 0 && op == 0xcc) {
 		in->kind = INSN_INT3;
 		snprintf(in->text, sizeof(in->text), "int3");
-	} else if ((map == 0 && op == 0x90 && !rexb && !rep) ||
-		   (map == 1 && op == 0x1f && reg == 0)) {
+	} else if ((map == 0 && op == 0x90 && !d->rexb && !d->rep) ||
+		   (map == 1 && op == 0x1f && d->reg == 0)) {
 		in->kind = INSN_NOP;
 		if (len > 1)
 			snprintf(in->text, sizeof(in->text), "nop%d", len);
 		else
 			snprintf(in->text, sizeof(in->text), "nop");
-	} else if (map == 1 && op == 0x1e && rep &&
+	} else if (map == 1 && op == 0x1e && d->rep &&
 		   (p[len - 1] == 0xfa || p[len - 1] == 0xfb)) {
 		/* f3 0f 1e fa: the ModRM byte selects endbr64/endbr32 */
 		in->kind = INSN_ENDBR;
@@ -256,10 +264,7 @@ int insn_decode(const unsigned char *p, size_t avail, uint64_t addr,
 		in->kind = INSN_RET;
 		snprintf(in->text, sizeof(in->text), "ret");
 	} else if (map == 0 && op >= 0x50 && op <= 0x57) {
-		static const char *const r[] = { "rax", "rcx", "rdx", "rbx",
-						 "rsp", "rbp", "rsi", "rdi" };
-
-		if (rexb)
+		if (d->rexb)
 			snprintf(in->text, sizeof(in->text), "push %%r%d",
 				 op - 0x50 + 8);
 		else
@@ -272,6 +277,41 @@ int insn_decode(const unsigned char *p, size_t avail, uint64_t addr,
 			 len, map == 0 ? "" : map == 1 ? "0f " :
 			 map == 2 ? "0f 38 " : "0f 3a ", op);
 	}
+}
+
+int insn_decode(const unsigned char *p, size_t avail, uint64_t addr,
+		struct insn *in)
+{
+	struct insn_dec d;
+	int pos = 0, len;
+
+	memset(in, 0, sizeof(*in));
+	memset(&d, 0, sizeof(d));
+	if (!p)
+		return bad(in);
+	if (avail > INSN_MAX_LEN)
+		avail = INSN_MAX_LEN;
+	if (!insn_opcode(p, avail, &pos, &d) || (d.flags & X))
+		return bad(in);
+	if (d.flags & M) {
+		int n = modrm_len(p, avail, pos, &d.reg);
+
+		if (n < 0)
+			return bad(in);
+		pos += n;
+	}
+	pos += insn_imm_len(&d);
+	len = pos;
+	if (len > INSN_MAX_LEN || (size_t)len > avail)
+		return bad(in);
+	in->len = len;
+	in->opcode = d.op;
+	in->map = d.map;
+	in->kind = INSN_OTHER;
+	if (d.vex)
+		snprintf(in->text, sizeof(in->text), "(%d-byte vex insn)", len);
+	else
+		insn_describe(p, len, addr, &d, in);
 	return len;
 }
 

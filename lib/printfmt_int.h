@@ -1,6 +1,7 @@
 /*
- * printfmt_int.h - private to lib/printfmt.c (the parser) and
- * lib/printfmt_out.c (evaluation and the kernel's vsnprintf()).
+ * printfmt_int.h - private to printfmt: the compiled form shared by its
+ * parser (lib/printfmt.c, lib/printfmt_lex.c) and its printer
+ * (lib/printfmt_eval.c, lib/printfmt_out.c, lib/printfmt_sys.c).
  */
 #ifndef TRACEHUNT_PRINTFMT_INT_H
 #define TRACEHUNT_PRINTFMT_INT_H

@@ -8,10 +8,10 @@
  *               from the vmlinux on disk without a reason)
  *   HIDDEN      code or data in module space that no listed module covers
  */
-#include "glue/commands.h"
-#include "tracefs/tracefs.h"
-#include "tracefs/kprobes.h"
-#include "tracefs/kprobe_events.h"
+#include "audit/hooks.h"
+#include "model/kprobes.h"
+#include "model/trace_kprobe.h"
+#include "model/tracepoints.h"
 #include "model/ftrace_ops.h"
 #include "audit/textcheck.h"
 
@@ -73,7 +73,8 @@ static void hk_judge(struct hk_finding *f, ulong handler, const char *what)
 	switch (f->owner.kind) {
 	case TH_OWN_CORE:
 		f->verdict = HK_OK;
-		snprintf(f->why, sizeof(f->why), "%s is core kernel code", what);
+		snprintf(f->why, sizeof(f->why), "%s is core kernel code",
+			 what);
 		break;
 	case TH_OWN_MODULE:
 		f->verdict = HK_NOTE;
@@ -119,77 +120,69 @@ static void hk_judge_struct(struct hk_finding *f, ulong addr, const char *what)
 
 /* ------------------------------------------------------------ kprobes --- */
 
+/* The trace event built on the kprobe KP, "" when none. */
+static void hk_kprobe_event(ulong kp, const ulong *tks, long ntk, char *ev,
+			    size_t len)
+{
+	char g[64], nm[128];
+	long j;
+
+	for (j = 0; j < ntk; j++)
+		if (th_tk_kprobe(tks[j]) == kp) {
+			th_tk_names(tks[j], g, sizeof(g), nm, sizeof(nm));
+			snprintf(ev, len, "trace event %s/%s", g, nm);
+		}
+}
+
+static void hk_kprobe(struct kp_probe *k, const ulong *tks, long ntk)
+{
+	char type = th_kprobe_type(k);
+	struct hk_finding *f = hk_new(type == 'r' ? "kretprobe" :
+				      type == 'j' ? "jprobe" : "kprobe");
+	struct th_kretprobe r;
+	struct th_owner o;
+	int krp = type == 'r' && th_kretprobe_of(k->kp, &r);
+	ulong h = k->pre;
+	char ev[256] = "";
+
+	f->target = k->addr;
+	th_ksym_pS(k->addr, f->target_str, sizeof(f->target_str));
+	if (krp)
+		h = r.handler;
+	else if (type == 'j')
+		/* The pre handler of a jprobe is always the core's
+		 * setjmp_pre_handler: the probe's code is jprobe.entry. */
+		th_jprobe_entry(k->kp, &h);
+	hk_kprobe_event(k->kp, tks, ntk, ev, sizeof(ev));
+	hk_judge(f, h, type == 'r' ? "the return handler" :
+		 type == 'j' ? "the jprobe entry" : "the pre handler");
+	if (ev[0] && f->verdict == HK_OK)
+		snprintf(f->why, sizeof(f->why), "%s (kprobe_events)", ev);
+	if (k->post) {
+		th_owner_of(k->post, &o);
+		if (o.kind == TH_OWN_HIDDEN)
+			hk_judge(f, k->post, "the post handler");
+	}
+	if (krp && r.entry_handler) {
+		th_owner_of(r.entry_handler, &o);
+		if (o.kind == TH_OWN_HIDDEN)
+			hk_judge(f, r.entry_handler, "the entry handler");
+	}
+	hk_judge_struct(f, k->kp, "struct kprobe");
+}
+
 static void hk_kprobes(void)
 {
 	struct kp_probe *v = NULL;
 	ulong *tks = NULL;
-	long n, i, j, ntk;
+	long n, i, ntk;
 
 	if (!th_kprobes_init())
 		return;
 	n = th_kprobes_collect(&v);
 	ntk = th_trace_kprobes(&tks);
-	for (i = 0; i < n; i++) {
-		char type = th_kprobe_type(&v[i]);
-		struct hk_finding *f = hk_new(type == 'r' ? "kretprobe" :
-					      type == 'j' ? "jprobe" : "kprobe");
-		ulong h = v[i].pre;
-		char ev[256] = "";
-
-		f->target = v[i].addr;
-		th_ksym_pS(v[i].addr, f->target_str, sizeof(f->target_str));
-		if (type == 'r') {
-			long o = th_member("kretprobe", "handler");
-			long k = th_member("kretprobe", "kp");
-
-			if (o >= 0 && k >= 0)
-				th_read_ulong(v[i].kp - k + o, &h,
-					      "kretprobe.handler");
-		} else if (type == 'j') {
-			/* The pre handler of a jprobe is always the core's
-			 * setjmp_pre_handler: the probe's code is jprobe.entry. */
-			long o = th_member("jprobe", "entry");
-			long k = th_member("jprobe", "kp");
-
-			if (o >= 0 && k >= 0)
-				th_read_ulong(v[i].kp - k + o, &h,
-					      "jprobe.entry");
-		}
-		for (j = 0; j < ntk; j++)
-			if (th_tk_kprobe(tks[j]) == v[i].kp) {
-				char g[64], nm[128];
-
-				th_tk_names(tks[j], g, sizeof(g), nm, sizeof(nm));
-				snprintf(ev, sizeof(ev), "trace event %s/%s", g,
-					 nm);
-			}
-		hk_judge(f, h, type == 'r' ? "the return handler" :
-			 type == 'j' ? "the jprobe entry" : "the pre handler");
-		if (ev[0] && f->verdict == HK_OK)
-			snprintf(f->why, sizeof(f->why), "%s (kprobe_events)",
-				 ev);
-		if (v[i].post) {
-			struct th_owner o;
-			th_owner_of(v[i].post, &o);
-			if (o.kind == TH_OWN_HIDDEN)
-				hk_judge(f, v[i].post, "the post handler");
-		}
-		if (type == 'r') {
-			long o = th_member("kretprobe", "entry_handler");
-			long k = th_member("kretprobe", "kp");
-			ulong eh = 0;
-			struct th_owner ow;
-
-			if (o >= 0 && k >= 0 &&
-			    th_read_ulong(v[i].kp - k + o, &eh,
-					  "kretprobe.entry_handler") && eh) {
-				th_owner_of(eh, &ow);
-				if (ow.kind == TH_OWN_HIDDEN)
-					hk_judge(f, eh, "the entry handler");
-			}
-		}
-		hk_judge_struct(f, v[i].kp, "struct kprobe");
-	}
+	for (i = 0; i < n; i++)
+		hk_kprobe(&v[i], tks, ntk);
 	free(v);
 	free(tks);
 }
@@ -224,7 +217,8 @@ static void hk_ftrace(void)
 				 "ops %lx: %ld functions", op->addr, nsites);
 		hk_judge(f, op->func, "the ops callback");
 		hk_judge_struct(f, op->addr, "struct ftrace_ops");
-		snprintf(f->why + strlen(f->why), sizeof(f->why) - strlen(f->why),
+		snprintf(f->why + strlen(f->why),
+			 sizeof(f->why) - strlen(f->why),
 			 "; flags %s", flags);
 		if (f->verdict == HK_OK || thf_hash_empty(&op->filter))
 			continue;
@@ -250,111 +244,15 @@ static void hk_ftrace(void)
 
 /* -------------------------------------------------------- tracepoints --- */
 
-/*
- * tracepoint_ptr_t is an int offset from its own slot with
- * CONFIG_HAVE_ARCH_PREL32_RELOCATIONS (since v4.19), a pointer before and
- * on other configurations: the typedef's size tells which.
- */
-static int hk_tp_prel32 = -1;
-
-static ulong hk_tp_deref(ulong slot)
+static void hk_tracepoint_probe(ulong tp, const char *name, ulong fn,
+				void *arg)
 {
-	if (hk_tp_prel32) {
-		int off;
+	struct hk_finding *f = hk_new("tracepoint");
 
-		if (!th_read_int(slot, &off, "tracepoint_ptr_t"))
-			return 0;
-		return slot + (long)off;
-	} else {
-		ulong p;
-
-		if (!th_read_ulong(slot, &p, "tracepoint_ptr_t"))
-			return 0;
-		return p;
-	}
-}
-
-static void hk_tracepoint(ulong tp)
-{
-	long o_name = th_member("tracepoint", "name");
-	long o_funcs = th_member("tracepoint", "funcs");
-	long fsz = th_size("tracepoint_func");
-	long o_func = th_member("tracepoint_func", "func");
-	ulong funcs, fn, np;
-	char name[128];
-	int i;
-
-	if (o_name < 0 || o_funcs < 0 || fsz <= 0 || o_func < 0)
-		return;
-	if (!th_read_ulong(tp + o_funcs, &funcs, "tracepoint.funcs") || !funcs)
-		return;
-	name[0] = '\0';
-	if (th_read_ulong(tp + o_name, &np, "tracepoint.name"))
-		th_read_cstr(np, name, sizeof(name), "tracepoint name");
-	for (i = 0; i < 1024; i++) {
-		struct hk_finding *f;
-
-		if (!th_read_ulong(funcs + i * fsz + o_func, &fn,
-				   "tracepoint_func.func") || !fn)
-			break;
-		f = hk_new("tracepoint");
-		f->target = tp;
-		snprintf(f->target_str, sizeof(f->target_str), "%s",
-			 name[0] ? name : "?");
-		hk_judge(f, fn, "the probe");
-	}
-}
-
-static void hk_tp_range(ulong start, ulong stop)
-{
-	ulong a, step = hk_tp_prel32 ? 4 : 8;
-
-	if (!start || stop <= start || (stop - start) / step > 100000)
-		return;
-	for (a = start; a < stop; a += step) {
-		ulong tp = hk_tp_deref(a);
-
-		if (th_kptr(tp))
-			hk_tracepoint(tp);
-	}
-}
-
-static void hk_tracepoints(void)
-{
-	ulong start = th_symbol("__start___tracepoints_ptrs");
-	ulong stop = th_symbol("__stop___tracepoints_ptrs");
-	struct th_module *mods;
-	long o_ptrs = th_member("module", "tracepoints_ptrs");
-	long o_num = th_member("module", "num_tracepoints");
-	int n, i;
-
-	if (!start || !stop)
-		return;
-	if (hk_tp_prel32 < 0) {
-		long sz = th_size("tracepoint_ptr_t");
-		ulong p;
-
-		if (sz > 0)
-			hk_tp_prel32 = (sz == 4);
-		else	/* a typedef crash cannot size: look at the data */
-			hk_tp_prel32 = !(th_read_ulong(start, &p, "tp ptr") &&
-					 th_kptr(p));
-	}
-	hk_tp_range(start, stop);
-	if (o_ptrs < 0 || o_num < 0)
-		return;
-	n = th_modules(&mods);
-	for (i = 0; i < n; i++) {
-		ulong ptrs;
-		unsigned int num;
-
-		if (!th_read_ulong(mods[i].addr + o_ptrs, &ptrs,
-				   "module.tracepoints_ptrs") ||
-		    !th_read_uint(mods[i].addr + o_num, &num,
-				  "module.num_tracepoints") || !ptrs)
-			continue;
-		hk_tp_range(ptrs, ptrs + num * (hk_tp_prel32 ? 4UL : 8UL));
-	}
+	f->target = tp;
+	snprintf(f->target_str, sizeof(f->target_str), "%s",
+		 name[0] ? name : "?");
+	hk_judge(f, fn, "the probe");
 }
 
 /* --------------------------------------------------------------- text --- */
@@ -440,7 +338,8 @@ static void hk_take_tmpfile(char *note, size_t notesz)
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0])
 			continue;
-		if (note && !note[0] && strncmp(line, "tracehunt: warning: ", 20))
+		if (note && !note[0] && strncmp(line, "tracehunt: warning: ",
+						20))
 			snprintf(note, notesz, "%s", line);
 		else if (hk_nwarn < HK_NWARN)
 			snprintf(hk_warn[hk_nwarn++], sizeof(hk_warn[0]), "%s",
@@ -475,7 +374,8 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 			fprintf(fp, "null");
 		fprintf(fp, ", \"vmap\": ");
 		if (f->owner.kind == TH_OWN_HIDDEN && f->owner.have_vmap)
-			fprintf(fp, "{\"start\": \"0x%lx\", \"end\": \"0x%lx\", "
+			fprintf(fp,
+				"{\"start\": \"0x%lx\", \"end\": \"0x%lx\", "
 				"\"caller\": \"0x%lx\"}", f->owner.vmap.start,
 				f->owner.vmap.end, f->owner.vmap.caller);
 		else
@@ -519,28 +419,10 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 	fprintf(fp, "]}}\n");
 }
 
-void cmd_hooks(void)
+/* Every finding: the hooks, then the text check (*TEXT_OK when it ran). */
+static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
+		       char *text_note, size_t notesz)
 {
-	int c, verbose = 0, json = 0, k, text_ok;
-	char text_note[256], missing[512];
-	long i, count[HK_NVERDICT] = { 0 };
-	struct th_text_stats ts;
-
-	while ((c = getopt(argcnt, args, "vj")) != EOF) {
-		switch (c) {
-		case 'v':
-			verbose = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
-	if (argerrs || args[optind])
-		cmd_usage(pc->curcmd, SYNOPSIS);
 	free(hk_f);
 	hk_f = NULL;
 	hk_n = hk_cap = 0;
@@ -550,28 +432,31 @@ void cmd_hooks(void)
 		open_tmpfile();
 	hk_kprobes();
 	hk_ftrace();
-	hk_tracepoints();
+	th_tracepoint_probes(hk_tracepoint_probe, NULL);
 	if (json) {
 		hk_take_tmpfile(NULL, 0);
 		close_tmpfile();
 	}
-	memset(&ts, 0, sizeof(ts));
+	memset(ts, 0, sizeof(*ts));
 	text_note[0] = '\0';
 	if (json) {
 		open_tmpfile();
-		text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
-		hk_take_tmpfile(text_note, sizeof(text_note));
+		*text_ok = th_text_check(hk_text_cb, NULL, ts) == 0;
+		hk_take_tmpfile(text_note, notesz);
 		close_tmpfile();
 	} else {
-		text_ok = th_text_check(hk_text_cb, NULL, &ts) == 0;
+		*text_ok = th_text_check(hk_text_cb, NULL, ts) == 0;
 	}
-	for (i = 0; i < hk_n; i++)
-		count[hk_f[i].verdict]++;
-	hk_missing(missing, sizeof(missing));
-	if (json) {
-		hk_print_json(count, &ts, text_ok, text_note, missing);
-		return;
-	}
+}
+
+/* The table, the text check's summary and the counts. */
+static void hk_print_table(int verbose, long *count,
+			   struct th_text_stats *ts, int text_ok,
+			   const char *missing)
+{
+	long i;
+	int k;
+
 	fprintf(fp, "%-10s  %-11s  %-36s  %-40s  %s\n", "VERDICT", "KIND",
 		"TARGET", "HANDLER", "OWNER");
 	for (i = 0; i < hk_n; i++) {
@@ -594,15 +479,17 @@ void cmd_hooks(void)
 		fprintf(fp, "text: %ld core functions compared with the "
 			"vmlinux on disk; module text has no file to compare "
 			"with and is checked through its ftrace records and "
-			"kprobes only\n", ts.compared);
+			"kprobes only\n", ts->compared);
 		if (verbose) {
-			fprintf(fp, "text: %ld differ from the file, explained by",
-				ts.differing);
+			fprintf(fp,
+				"text: %ld differ from the file, explained by",
+				ts->differing);
 			for (k = 0; k < TH_TX_NKINDS; k++)
-				if (ts.explained_kind[k])
-					fprintf(fp, " %s %ld", th_text_kind_name(k),
-						ts.explained_kind[k]);
-			fprintf(fp, "; %ld unexplained\n", ts.unexplained);
+				if (ts->explained_kind[k])
+					fprintf(fp, " %s %ld",
+						th_text_kind_name(k),
+						ts->explained_kind[k]);
+			fprintf(fp, "; %ld unexplained\n", ts->unexplained);
 		}
 	}
 	if (missing[0])
@@ -611,4 +498,26 @@ void cmd_hooks(void)
 	fprintf(fp, "hooks: %ld findings: ok %ld, note %ld, suspicious %ld, "
 		"HIDDEN %ld\n", hk_n, count[HK_OK], count[HK_NOTE],
 		count[HK_SUSPICIOUS], count[HK_HIDDEN]);
+}
+
+/**
+ * th_hooks - the "hooks" command once its options are read
+ * @verbose: -v, why each verdict, and the text check's explanations
+ * @json: -j, one JSON document
+ */
+void th_hooks(int verbose, int json)
+{
+	char text_note[256], missing[512];
+	long i, count[HK_NVERDICT] = { 0 };
+	struct th_text_stats ts;
+	int text_ok;
+
+	hk_collect(json, &ts, &text_ok, text_note, sizeof(text_note));
+	for (i = 0; i < hk_n; i++)
+		count[hk_f[i].verdict]++;
+	hk_missing(missing, sizeof(missing));
+	if (json)
+		hk_print_json(count, &ts, text_ok, text_note, missing);
+	else
+		hk_print_table(verbose, count, &ts, text_ok, missing);
 }

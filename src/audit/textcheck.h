@@ -10,8 +10,7 @@
 #ifndef TRACEHUNT_TEXTCHECK_H
 #define TRACEHUNT_TEXTCHECK_H
 
-#include "glue/commands.h"
-#include "tracefs/tracefs.h"
+#include "model/model.h"
 
 struct th_text_finding {
 	ulong addr;		/* first differing byte */

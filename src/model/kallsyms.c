@@ -27,7 +27,7 @@ struct th_kallsyms {
 	unsigned short token_index[256];
 	ulong stext, etext, sinittext, einittext, end_;
 };
-static struct th_kallsyms K;
+static struct th_kallsyms ks_tab;
 
 static void *th_slurp(ulong addr, ulong len, const char *what)
 {
@@ -60,24 +60,24 @@ static unsigned int th_ks_entry_len(const unsigned char *p, int *hdr)
 	return p[0];
 }
 
-/* The offset of the entry after the one at OFF; K.names_len past the
+/* The offset of the entry after the one at OFF; ks_tab.names_len past the
  * end (a two-byte length is not read beyond the names). */
 static ulong th_ks_next_off(ulong off)
 {
 	int hdr;
 
-	if (off >= K.names_len ||
-	    ((K.names[off] & 0x80) && off + 1 >= K.names_len))
-		return K.names_len;
-	off += th_ks_entry_len(K.names + off, &hdr) + hdr;
-	return MIN(off, K.names_len);
+	if (off >= ks_tab.names_len ||
+	    ((ks_tab.names[off] & 0x80) && off + 1 >= ks_tab.names_len))
+		return ks_tab.names_len;
+	off += th_ks_entry_len(ks_tab.names + off, &hdr) + hdr;
+	return MIN(off, ks_tab.names_len);
 }
 
 /* The offset of entry IDX, walked from its group's marker as the
- * kernel does; K.names_len past the end. */
+ * kernel does; ks_tab.names_len past the end. */
 static ulong th_ks_off_walk(unsigned int idx)
 {
-	ulong off = MIN((ulong)K.markers[idx >> 8], K.names_len);
+	ulong off = MIN((ulong)ks_tab.markers[idx >> 8], ks_tab.names_len);
 	unsigned int i;
 
 	for (i = 0; i < (idx & 0xff); i++)
@@ -96,26 +96,26 @@ static ulong th_ks_off_of(unsigned int idx)
 {
 	unsigned int i;
 
-	if (!K.offs && !K.offs_failed) {
-		K.offs = malloc(sizeof(*K.offs) * (size_t)K.num);
-		if (!K.offs || K.names_len > 0xffffffffUL) {
-			free(K.offs);
-			K.offs = NULL;
-			K.offs_failed = 1;
+	if (!ks_tab.offs && !ks_tab.offs_failed) {
+		ks_tab.offs = malloc(sizeof(*ks_tab.offs) * (size_t)ks_tab.num);
+		if (!ks_tab.offs || ks_tab.names_len > 0xffffffffUL) {
+			free(ks_tab.offs);
+			ks_tab.offs = NULL;
+			ks_tab.offs_failed = 1;
 		} else {
 			ulong off = 0;
 
-			for (i = 0; i < K.num; i++) {
+			for (i = 0; i < ks_tab.num; i++) {
 				if (!(i & 0xff))
-					off = MIN((ulong)K.markers[i >> 8],
-						  K.names_len);
-				K.offs[i] = off;
+					off = MIN((ulong)ks_tab.markers[i >> 8],
+						  ks_tab.names_len);
+				ks_tab.offs[i] = off;
 				off = th_ks_next_off(off);
 			}
 		}
 	}
-	if (K.offs && idx < K.num)
-		return K.offs[idx];
+	if (ks_tab.offs && idx < ks_tab.num)
+		return ks_tab.offs[idx];
 	return th_ks_off_walk(idx);
 }
 
@@ -131,18 +131,19 @@ static void th_ks_expand(unsigned int idx, char *buf, size_t len,
 	buf[0] = '\0';
 	if (type)
 		*type = '?';
-	if (off >= K.names_len)
+	if (off >= ks_tab.names_len)
 		return;
-	n = th_ks_entry_len(K.names + off, &hdr);
+	n = th_ks_entry_len(ks_tab.names + off, &hdr);
 	off += hdr;
-	for (j = 0; j < n && off + j < K.names_len; j++) {
-		unsigned short ti = K.token_index[K.names[off + j]];
+	for (j = 0; j < n && off + j < ks_tab.names_len; j++) {
+		unsigned short ti = ks_tab.token_index[ks_tab.names[off + j]];
 		const char *t;
 
-		if (ti >= K.token_table_len)
+		if (ti >= ks_tab.token_table_len)
 			break;
-		for (t = K.token_table + ti;
-		     t < K.token_table + K.token_table_len && *t; t++) {
+		for (t = ks_tab.token_table + ti;
+		     t < ks_tab.token_table + ks_tab.token_table_len && *t;
+		     t++) {
 			if (first) {
 				if (type)
 					*type = *t;
@@ -156,190 +157,234 @@ static void th_ks_expand(unsigned int idx, char *buf, size_t len,
 	buf[o] = '\0';
 }
 
-/* kallsyms_* and the image's bounds: the kernel's own symbols */
-static ulong th_sym_or0(const char *n)
+/* Where the kallsyms tables are: the kernel image's own symbols (0 when
+ * absent). */
+struct th_ks_tables {
+	ulong num, names, markers, token_table, token_index;
+	ulong offsets, relative_base, addresses;
+};
+
+static int th_ks_find_tables(struct th_ks_tables *t)
 {
-	return th_ksymbol(n);
+	t->num = th_ksymbol("kallsyms_num_syms");
+	t->names = th_ksymbol("kallsyms_names");
+	t->markers = th_ksymbol("kallsyms_markers");
+	t->token_table = th_ksymbol("kallsyms_token_table");
+	t->token_index = th_ksymbol("kallsyms_token_index");
+	t->offsets = th_ksymbol("kallsyms_offsets");
+	t->relative_base = th_ksymbol("kallsyms_relative_base");
+	/* absolute addresses: only without CONFIG_KALLSYMS_BASE_RELATIVE */
+	t->addresses = t->offsets ? 0 : th_ksymbol("kallsyms_addresses");
+	if (!t->num || !t->names || !t->markers || !t->token_table ||
+	    !t->token_index || !(t->offsets || t->addresses))
+		return 0;
+	/* Without kallsyms_relative_base (gone in recent kernels, which
+	 * always store u32 offsets from _text), the base is _text. */
+	if (t->offsets && !t->relative_base && !th_ksymbol("_text"))
+		return 0;
+	return 1;
+}
+
+/*
+ * kallsyms_markers[] has been unsigned long in older kernels and
+ * unsigned int in newer ones; tell them apart by the data, not the
+ * version: markers[0] is always 0 and markers[1] never is, so the second
+ * 32-bit word is 0 only for the unsigned long layout.
+ */
+static int th_ks_markers(ulong a_markers)
+{
+	unsigned int i, m1, u;
+	ulong v;
+
+	ks_tab.nmarkers = (ks_tab.num + 255) >> 8;
+	ks_tab.markers = malloc(sizeof(unsigned int) * ks_tab.nmarkers);
+	if (!th_read_uint(a_markers + 4, &m1, "kallsyms_markers"))
+		return 0;
+	for (i = 0; i < ks_tab.nmarkers; i++) {
+		if (m1) {
+			if (!th_read_uint(a_markers + 4 * i, &u,
+					  "kallsyms_markers"))
+				return 0;
+			ks_tab.markers[i] = u;
+		} else {
+			if (!th_read_ulong(a_markers + 8 * i, &v,
+					   "kallsyms_markers"))
+				return 0;
+			ks_tab.markers[i] = v;
+		}
+	}
+	return 1;
+}
+
+/* kallsyms_names, kallsyms_token_index and kallsyms_token_table. */
+static int th_ks_names(const struct th_ks_tables *t)
+{
+	unsigned int i;
+
+	/* The names run up to the markers in the kernel's layout; bound by
+	 * the last marker plus 256 entries of at most 2+255 bytes. */
+	ks_tab.names_len = ks_tab.markers[ks_tab.nmarkers - 1] + 256UL * 257;
+	ks_tab.names = th_slurp(t->names, ks_tab.names_len, "kallsyms_names");
+	if (!ks_tab.names) {
+		/* the tail may run past readable memory: retry shorter */
+		ks_tab.names_len = ks_tab.markers[ks_tab.nmarkers - 1] +
+			256UL * 40;
+		ks_tab.names = th_slurp(t->names, ks_tab.names_len,
+					"kallsyms_names");
+		if (!ks_tab.names)
+			return 0;
+	}
+	if (!th_read(t->token_index, ks_tab.token_index,
+		     sizeof(ks_tab.token_index),
+		     "kallsyms_token_index"))
+		return 0;
+	ks_tab.token_table_len = 0;
+	for (i = 0; i < 256; i++)
+		if (ks_tab.token_index[i] > ks_tab.token_table_len)
+			ks_tab.token_table_len = ks_tab.token_index[i];
+	ks_tab.token_table_len += 64;
+	ks_tab.token_table = th_slurp(t->token_table, ks_tab.token_table_len,
+				 "kallsyms_token_table");
+	return ks_tab.token_table != NULL;
+}
+
+/*
+ * Newer kernels have no kallsyms_relative_base: the offsets are
+ * place-relative (from the entry's own address), or else relative to
+ * _text.  The table is sorted by address, so the decoding that comes out
+ * sorted is the right one: TRUE when the place-relative one is.
+ */
+static int th_ks_place_relative(ulong a_off, const int *offs)
+{
+	unsigned int i;
+
+	for (i = 0; i < ks_tab.num; i++)
+		ks_tab.addr[i] = a_off + 4UL * i + (long)offs[i];
+	for (i = 1; i < ks_tab.num; i++)
+		if (ks_tab.addr[i] < ks_tab.addr[i - 1])
+			return FALSE;
+	return TRUE;
+}
+
+/* ks_tab.addr[] from kallsyms_offsets (CONFIG_KALLSYMS_BASE_RELATIVE). */
+static int th_ks_offsets(const struct th_ks_tables *t)
+{
+	ulong relbase = 0;
+	unsigned int i;
+	int *offs, abs_percpu = 0;
+
+	offs = th_slurp(t->offsets, sizeof(int) * (ulong)ks_tab.num,
+			"kallsyms_offsets");
+	if (!offs)
+		return 0;
+	if (t->relative_base) {
+		if (!th_read_ulong(t->relative_base, &relbase,
+				   "kallsyms_relative_base")) {
+			free(offs);
+			return 0;
+		}
+	} else {
+		if (th_ks_place_relative(t->offsets, offs)) {
+			free(offs);
+			return 1;
+		}
+		relbase = th_ksymbol("_text");
+	}
+	/* CONFIG_KALLSYMS_ABSOLUTE_PERCPU stores non-negative offsets
+	 * as absolute values and text as negative offsets from the base;
+	 * without it every offset is relative.  A config cannot be read
+	 * from the dump; only the absolute-percpu layout has negative
+	 * offsets (every text symbol), so their presence tells. */
+	for (i = 0; t->relative_base && i < ks_tab.num; i++)
+		if (offs[i] < 0) {
+			abs_percpu = 1;
+			break;
+		}
+	for (i = 0; i < ks_tab.num; i++) {
+		if (abs_percpu)
+			ks_tab.addr[i] = offs[i] >= 0 ? (ulong)offs[i] :
+				relbase - 1 - offs[i];
+		else
+			ks_tab.addr[i] = relbase + (unsigned int)offs[i];
+	}
+	free(offs);
+	return 1;
 }
 
 static int th_ks_load(void)
 {
-	ulong a_num, a_names, a_markers, a_tt, a_ti, a_off, a_base, a_addrs;
-	ulong relbase = 0, v;
-	unsigned int i, m1;
-	int *offs = NULL;
-	int abs_percpu;
+	struct th_ks_tables t;
 
-	if (K.loaded)
-		return K.usable;
-	K.loaded = 1;
-	a_num = th_sym_or0("kallsyms_num_syms");
-	a_names = th_sym_or0("kallsyms_names");
-	a_markers = th_sym_or0("kallsyms_markers");
-	a_tt = th_sym_or0("kallsyms_token_table");
-	a_ti = th_sym_or0("kallsyms_token_index");
-	a_off = th_sym_or0("kallsyms_offsets");
-	a_base = th_sym_or0("kallsyms_relative_base");
-	/* absolute addresses: only without CONFIG_KALLSYMS_BASE_RELATIVE */
-	a_addrs = a_off ? 0 : th_sym_or0("kallsyms_addresses");
-	if (!a_num || !a_names || !a_markers || !a_tt || !a_ti ||
-	    !(a_off || a_addrs))
+	if (ks_tab.loaded)
+		return ks_tab.usable;
+	ks_tab.loaded = 1;
+	if (!th_ks_find_tables(&t))
 		return 0;
-	/* Without kallsyms_relative_base (gone in recent kernels, which
-	 * always store u32 offsets from _text), the base is _text. */
-	if (a_off && !a_base && !th_ksymbol("_text"))
+	if (!th_read_uint(t.num, &ks_tab.num,
+			  "kallsyms_num_syms") || !ks_tab.num ||
+	    ks_tab.num > 10000000)
 		return 0;
-	if (!th_read_uint(a_num, &K.num, "kallsyms_num_syms") || !K.num ||
-	    K.num > 10000000)
+	ks_tab.stext = th_ksymbol("_stext");
+	ks_tab.etext = th_ksymbol("_etext");
+	ks_tab.sinittext = th_ksymbol("_sinittext");
+	ks_tab.einittext = th_ksymbol("_einittext");
+	ks_tab.end_ = th_ksymbol("_end");
+	if (!th_ks_markers(t.markers) || !th_ks_names(&t))
 		return 0;
-	K.stext = th_sym_or0("_stext");
-	K.etext = th_sym_or0("_etext");
-	K.sinittext = th_sym_or0("_sinittext");
-	K.einittext = th_sym_or0("_einittext");
-	K.end_ = th_sym_or0("_end");
-
-	/* kallsyms_markers[] has been unsigned long in older kernels and
-	 * unsigned int in newer ones; tell them apart by the data, not the
-	 * version: markers[0] is always 0 and markers[1] never is, so the
-	 * second 32-bit word is 0 only for the unsigned long layout. */
-	K.nmarkers = (K.num + 255) >> 8;
-	K.markers = malloc(sizeof(unsigned int) * K.nmarkers);
-	if (!th_read_uint(a_markers + 4, &m1, "kallsyms_markers"))
+	ks_tab.addr = malloc(sizeof(ulong) * ks_tab.num);
+	if (!ks_tab.addr)
 		return 0;
-	for (i = 0; i < K.nmarkers; i++) {
-		if (m1) {
-			unsigned int u;
-			if (!th_read_uint(a_markers + 4 * i, &u, "kallsyms_markers"))
-				return 0;
-			K.markers[i] = u;
-		} else {
-			if (!th_read_ulong(a_markers + 8 * i, &v, "kallsyms_markers"))
-				return 0;
-			K.markers[i] = v;
-		}
-	}
-	/* The names run up to the markers in the kernel's layout; bound by
-	 * the last marker plus 256 entries of at most 2+255 bytes. */
-	K.names_len = K.markers[K.nmarkers - 1] + 256UL * 257;
-	K.names = th_slurp(a_names, K.names_len, "kallsyms_names");
-	if (!K.names) {
-		/* the tail may run past readable memory: retry shorter */
-		K.names_len = K.markers[K.nmarkers - 1] + 256UL * 40;
-		K.names = th_slurp(a_names, K.names_len, "kallsyms_names");
-		if (!K.names)
+	if (t.offsets) {
+		if (!th_ks_offsets(&t))
 			return 0;
-	}
-	if (!th_read(a_ti, K.token_index, sizeof(K.token_index),
-		     "kallsyms_token_index"))
-		return 0;
-	K.token_table_len = 0;
-	for (i = 0; i < 256; i++)
-		if (K.token_index[i] > K.token_table_len)
-			K.token_table_len = K.token_index[i];
-	K.token_table_len += 64;
-	K.token_table = th_slurp(a_tt, K.token_table_len,
-				 "kallsyms_token_table");
-	if (!K.token_table)
-		return 0;
-
-	K.addr = malloc(sizeof(ulong) * K.num);
-	if (!K.addr)
-		return 0;
-	if (a_off) {
-		offs = th_slurp(a_off, sizeof(int) * (ulong)K.num,
-				"kallsyms_offsets");
-		if (!offs)
-			goto fail;
-		if (a_base) {
-			if (!th_read_ulong(a_base, &relbase,
-					   "kallsyms_relative_base"))
-				goto fail;
-		} else {
-			/* Newer kernels have no kallsyms_relative_base: the
-			 * offsets are place-relative (from the entry's own
-			 * address), or else relative to _text.  The table is
-			 * sorted by address, so the decoding that comes out
-			 * sorted is the right one. */
-			for (i = 0; i < K.num; i++)
-				K.addr[i] = a_off + 4UL * i + (long)offs[i];
-			for (i = 1; i < K.num; i++)
-				if (K.addr[i] < K.addr[i - 1])
-					break;
-			if (i == K.num) {
-				free(offs);
-				K.usable = 1;
-				return 1;
-			}
-			relbase = th_ksymbol("_text");
-		}
-		/* CONFIG_KALLSYMS_ABSOLUTE_PERCPU stores non-negative offsets
-		 * as absolute values and text as negative offsets from the base;
-		 * without it every offset is relative.  A config cannot be read
-		 * from the dump; only the absolute-percpu layout has negative
-		 * offsets (every text symbol), so their presence tells. */
-		abs_percpu = 0;
-		for (i = 0; a_base && i < K.num; i++)
-			if (offs[i] < 0) {
-				abs_percpu = 1;
-				break;
-			}
-		for (i = 0; i < K.num; i++) {
-			if (abs_percpu)
-				K.addr[i] = offs[i] >= 0 ? (ulong)offs[i] :
-					relbase - 1 - offs[i];
-			else
-				K.addr[i] = relbase + (unsigned int)offs[i];
-		}
-		free(offs);
 	} else {
-		ulong *a = th_slurp(a_addrs, sizeof(ulong) * (ulong)K.num,
+		ulong *a = th_slurp(t.addresses,
+				    sizeof(ulong) * (ulong)ks_tab.num,
 				    "kallsyms_addresses");
 		if (!a)
-			goto fail;
-		memcpy(K.addr, a, sizeof(ulong) * K.num);
+			return 0;
+		memcpy(ks_tab.addr, a, sizeof(ulong) * ks_tab.num);
 		free(a);
 	}
-	K.usable = 1;
+	ks_tab.usable = 1;
 	return 1;
-fail:
-	free(offs);
-	return 0;
 }
 
 static int th_is_ksym_addr(ulong addr)
 {
 	/* CONFIG_KALLSYMS_ALL: all of the image, _stext to _end */
-	if (K.stext && K.end_)
-		return addr >= K.stext && addr <= K.end_;
+	if (ks_tab.stext && ks_tab.end_)
+		return addr >= ks_tab.stext && addr <= ks_tab.end_;
 	return 0;
 }
 
 /* get_symbol_pos() */
 static int th_ks_core(ulong addr, struct th_sym *s)
 {
-	unsigned long low = 0, high = K.num, mid, start, end = 0;
+	unsigned long low = 0, high = ks_tab.num, mid, start, end = 0;
 	unsigned int i;
 
 	while (high - low > 1) {
 		mid = low + (high - low) / 2;
-		if (K.addr[mid] <= addr)
+		if (ks_tab.addr[mid] <= addr)
 			low = mid;
 		else
 			high = mid;
 	}
-	while (low && K.addr[low - 1] == K.addr[low])
+	while (low && ks_tab.addr[low - 1] == ks_tab.addr[low])
 		--low;
-	start = K.addr[low];
-	for (i = low + 1; i < K.num; i++)
-		if (K.addr[i] > start) {
-			end = K.addr[i];
+	start = ks_tab.addr[low];
+	for (i = low + 1; i < ks_tab.num; i++)
+		if (ks_tab.addr[i] > start) {
+			end = ks_tab.addr[i];
 			break;
 		}
 	if (!end) {
-		if (K.sinittext && addr >= K.sinittext && addr < K.einittext)
-			end = K.einittext;
+		if (ks_tab.sinittext && addr >= ks_tab.sinittext &&
+		    addr < ks_tab.einittext)
+			end = ks_tab.einittext;
 		else
-			end = K.end_;
+			end = ks_tab.end_;
 	}
 	th_ks_expand(low, s->name, sizeof(s->name), NULL);
 	s->module[0] = '\0';
@@ -364,21 +409,12 @@ static int th_is_mapping_symbol(const char *str)
 /* find_kallsyms_symbol() over the module's own ELF symbol table */
 static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 {
-	long o_kallsyms = th_member("module", "kallsyms");
-	long o_symtab = th_member("mod_kallsyms", "symtab");
-	long o_num = th_member("mod_kallsyms", "num_symtab");
-	long o_strtab = th_member("mod_kallsyms", "strtab");
-	ulong ks, symtab, strtab, nextval = 0, bestval, best = 0;
+	ulong symtab, strtab, nextval = 0, bestval, best = 0;
 	unsigned int num, i;
 	unsigned char *syms;
 	int r;
 
-	if (o_kallsyms < 0 || o_symtab < 0 || o_num < 0 || o_strtab < 0)
-		return FALSE;
-	if (!th_read_ulong(m->addr + o_kallsyms, &ks, "module.kallsyms") ||
-	    !th_read_ulong(ks + o_symtab, &symtab, "mod_kallsyms.symtab") ||
-	    !th_read_uint(ks + o_num, &num, "mod_kallsyms.num_symtab") ||
-	    !th_read_ulong(ks + o_strtab, &strtab, "mod_kallsyms.strtab"))
+	if (!th_module_symtab(m->addr, &symtab, &num, &strtab))
 		return FALSE;
 	if (num == 0 || num > 1000000)
 		return FALSE;
@@ -449,53 +485,80 @@ static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 	return best != 0;
 }
 
+/* struct ftrace_mod_map and ftrace_mod_func offsets, -1 when absent. */
+static struct {
+	int filled;
+	long map_list, map_funcs, map_mod;
+	long func_list, func_name, func_ip, func_size;
+} ks_fmod_off;
+
+static void th_ks_fmod_off(void)
+{
+	if (ks_fmod_off.filled)
+		return;
+	ks_fmod_off.filled = 1;
+	ks_fmod_off.map_list = th_member("ftrace_mod_map", "list");
+	ks_fmod_off.map_funcs = th_member("ftrace_mod_map", "funcs");
+	ks_fmod_off.map_mod = th_member("ftrace_mod_map", "mod");
+	ks_fmod_off.func_list = th_member("ftrace_mod_func", "list");
+	ks_fmod_off.func_name = th_member("ftrace_mod_func", "name");
+	ks_fmod_off.func_ip = th_member("ftrace_mod_func", "ip");
+	ks_fmod_off.func_size = th_member("ftrace_mod_func", "size");
+}
+
+/* The function of one ftrace_mod_map holding ADDR, into S. */
+static int th_ks_ftrace_map(ulong map, ulong addr, struct th_sym *s)
+{
+	struct th_walk funcs;
+	int found = FALSE;
+	long j;
+
+	th_list_walk(map + ks_fmod_off.map_funcs, TH_MAX_LIST, &funcs);
+	for (j = 0; j < funcs.n; j++) {
+		ulong f = funcs.ent[j] - ks_fmod_off.func_list, ip, size, np;
+		ulong mod;
+
+		if (!th_read_ulong(f + ks_fmod_off.func_ip, &ip,
+				   "ftrace_mod_func.ip") ||
+		    !th_read_ulong(f + ks_fmod_off.func_size, &size,
+				   "ftrace_mod_func.size"))
+			continue;
+		if (addr < ip || addr >= ip + size)
+			continue;
+		th_read_ulong(f + ks_fmod_off.func_name, &np,
+			      "ftrace_mod_func.name");
+		th_read_cstr(np, s->name, sizeof(s->name),
+			     "ftrace_mod_func name");
+		s->addr = ip;
+		s->size = size;
+		s->offset = addr - ip;
+		s->module[0] = '\0';
+		if (th_read_ulong(map + ks_fmod_off.map_mod, &mod,
+				  "ftrace_mod_map.mod"))
+			th_module_name(mod, s->module, sizeof(s->module));
+		found = TRUE;
+		break;
+	}
+	th_walk_free(&funcs);
+	return found;
+}
+
 /* ftrace_mod_address_lookup(): names of freed module init functions. */
 static int th_ks_ftrace_mod(ulong addr, struct th_sym *s)
 {
 	ulong head = th_symbol("ftrace_mod_maps");
-	long o_list = th_member("ftrace_mod_map", "list");
-	long o_funcs = th_member("ftrace_mod_map", "funcs");
-	long o_mod = th_member("ftrace_mod_map", "mod");
-	long f_list = th_member("ftrace_mod_func", "list");
-	long f_name = th_member("ftrace_mod_func", "name");
-	long f_ip = th_member("ftrace_mod_func", "ip");
-	long f_size = th_member("ftrace_mod_func", "size");
-	long o_name = th_member("module", "name");
-	struct th_walk maps, funcs;
-	long i, j;
+	struct th_walk maps;
 	int found = FALSE;
+	long i;
 
-	if (!head || o_list < 0 || o_funcs < 0 || f_list < 0 || f_ip < 0)
+	th_ks_fmod_off();
+	if (!head || ks_fmod_off.map_list < 0 || ks_fmod_off.map_funcs < 0 ||
+	    ks_fmod_off.func_list < 0 || ks_fmod_off.func_ip < 0)
 		return FALSE;
 	th_list_walk(head, TH_MAX_HLIST, &maps);
-	for (i = 0; i < maps.n && !found; i++) {
-		ulong map = maps.ent[i] - o_list;
-
-		th_list_walk(map + o_funcs, TH_MAX_LIST, &funcs);
-		for (j = 0; j < funcs.n; j++) {
-			ulong f = funcs.ent[j] - f_list, ip, size, np, mod;
-
-			if (!th_read_ulong(f + f_ip, &ip, "ftrace_mod_func.ip") ||
-			    !th_read_ulong(f + f_size, &size,
-					   "ftrace_mod_func.size"))
-				continue;
-			if (addr < ip || addr >= ip + size)
-				continue;
-			th_read_ulong(f + f_name, &np, "ftrace_mod_func.name");
-			th_read_cstr(np, s->name, sizeof(s->name),
-				     "ftrace_mod_func name");
-			s->addr = ip;
-			s->size = size;
-			s->offset = addr - ip;
-			s->module[0] = '\0';
-			if (th_read_ulong(map + o_mod, &mod, "ftrace_mod_map.mod"))
-				th_read_cstr(mod + o_name, s->module,
-					     sizeof(s->module), "module.name");
-			found = TRUE;
-			break;
-		}
-		th_walk_free(&funcs);
-	}
+	for (i = 0; i < maps.n && !found; i++)
+		found = th_ks_ftrace_map(maps.ent[i] - ks_fmod_off.map_list,
+					 addr, s);
 	th_walk_free(&maps);
 	return found;
 }
@@ -554,7 +617,8 @@ static void th_ksym_flush(void)
 	th_ksym_arena = NULL;
 	th_ksym_left = 0;
 	if (th_ksym_cache)
-		memset(th_ksym_cache, 0, TH_KSYM_CACHE * sizeof(*th_ksym_cache));
+		memset(th_ksym_cache, 0,
+		       TH_KSYM_CACHE * sizeof(*th_ksym_cache));
 }
 
 /* Copies of A and B in the arena (*PA, *PB); 0 when there is no room. */

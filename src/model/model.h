@@ -119,7 +119,7 @@ char *th_ksym_ps(ulong addr, char *buf, size_t len);
 /* kprobes/list style: name+0xoff, module in *mod (may be ""). */
 int th_ksym_name_off(ulong addr, char *buf, size_t len, char *mod, size_t mlen);
 
-/* --------------------------------------------------------- modules.c --- */
+/* ------------------------------------------- modules.c, vmap.c, owner.c --- */
 
 #define TH_MOD_LISTED	0x1	/* on the kernel's "modules" list */
 #define TH_MOD_TREE	0x2	/* on the module address tree */
@@ -140,6 +140,16 @@ struct th_module {
 /* All modules the dump knows, listed or only on the address tree. */
 int th_modules(struct th_module **mods);
 struct th_module *th_module_of(ulong addr);
+/* module.tracepoints_ptrs/num_tracepoints: whether struct module has
+ * them, and one module's (FALSE when unreadable). */
+int th_module_has_tracepoints(void);
+int th_module_tracepoints(ulong mod, ulong *ptrs, unsigned int *num);
+/* module.name; FALSE ("") when unreadable */
+int th_module_name(ulong mod, char *buf, int len);
+/* The module's own ELF symbol table (mod_kallsyms); FALSE when
+ * unreadable. */
+int th_module_symtab(ulong mod, ulong *symtab, unsigned int *num,
+		     ulong *strtab);
 
 /* vmalloc/module-space areas */
 struct th_vmap {
@@ -148,6 +158,7 @@ struct th_vmap {
 	ulong vm;
 };
 struct th_vmap *th_vmap_of(ulong addr);
+void th_vmaps_reset(void);
 
 /* Who owns the code or data at an address. */
 enum th_owner_kind { TH_OWN_NONE, TH_OWN_CORE, TH_OWN_MODULE, TH_OWN_HIDDEN,

@@ -1,171 +1,213 @@
 /*
- * tracehunt: modules (listed and unlisted), vmalloc areas, and the owner
- * of any kernel address.
+ * tracehunt: the model's one reader of struct module: modules listed and
+ * unlisted, their memory regions, and what else a module carries that
+ * another reader needs (its symbol table, its tracepoints).
  *
  * A module that does list_del(&THIS_MODULE->list) vanishes from the
  * "modules" list that /proc/modules and crash's "mod" read, but stays on
  * the module address tree (mod_tree) the kernel uses for address lookups,
- * and its memory stays a vmalloc area.  Both are read here independently
- * of crash's own module tables, whose layout differs between crash
- * versions.
+ * and its memory stays a vmalloc area (model/vmap.c).  Both are read here
+ * independently of crash's own module tables, whose layout differs
+ * between crash versions.
  */
 #include "model/model.h"
+
+/* Offsets, -1 when absent; filled once (mod_off_fill()). */
+struct th_module_off {
+	long name, list, kallsyms, tracepoints_ptrs, num_tracepoints;
+	/* Linux kernel commit ac3b43283923 ("module: replace module_layout
+	 * with module_memory") (in v6.4): module.mem[MOD_MEM_NUM_TYPES] */
+	long mem, mem_size, mem_base, mem_len;
+	long ntypes, t_text, t_itext, t_idata, t_irodata;
+	/* struct module_layout since Linux kernel commit 7523e4dc5057
+	 * ("module: use a structure to encapsulate layout.") (v4.5) */
+	long core_layout, init_layout, data_layout;
+	long lay_base, lay_size, lay_text_size;
+	/* before v4.5 */
+	long module_core, core_size, module_init, init_size;
+	/* the module address tree */
+	long tree_root, latch_tree, tree_node, tree_mod, rb_left, rb_right;
+	/* struct mod_kallsyms */
+	long ks_symtab, ks_num, ks_strtab;
+};
+
+static struct th_module_off mod_off;
+
+/* The regions: module.mem[] (v6.4+), else the layouts or older. */
+static void mod_off_regions(struct th_module_off *o)
+{
+	o->mem = th_member("module", "mem");
+	if (o->mem >= 0) {
+		o->mem_size = th_size("module_memory");
+		o->mem_base = th_member("module_memory", "base");
+		o->mem_len = th_member("module_memory", "size");
+		o->ntypes = th_enum("MOD_MEM_NUM_TYPES", 7);
+		o->t_text = th_enum("MOD_TEXT", 0);
+		o->t_itext = th_enum("MOD_INIT_TEXT", 4);
+		o->t_idata = th_enum("MOD_INIT_DATA", 5);
+		o->t_irodata = th_enum("MOD_INIT_RODATA", 6);
+		return;
+	}
+	o->core_layout = th_member("module", "core_layout");
+	o->init_layout = th_member("module", "init_layout");
+	/* Linux kernel commit 6ab9942c44b2 ("module: Introduce
+	 * data_layout") (in v5.19), until module_memory replaced the
+	 * layouts */
+	o->data_layout = th_member("module", "data_layout");
+	o->lay_base = th_member("module_layout", "base");
+	o->lay_size = th_member("module_layout", "size");
+	o->lay_text_size = th_member("module_layout", "text_size");
+	o->module_core = th_member("module", "module_core");
+	o->core_size = th_member("module", "core_size");
+	o->module_init = th_member("module", "module_init");
+	o->init_size = th_member("module", "init_size");
+}
+
+static const struct th_module_off *mod_off_fill(void)
+{
+	static int filled;
+	struct th_module_off *o = &mod_off;
+
+	if (filled)
+		return o;
+	filled = 1;
+	o->name = th_member("module", "name");
+	o->list = th_member("module", "list");
+	o->kallsyms = th_member("module", "kallsyms");
+	o->tracepoints_ptrs = th_member("module", "tracepoints_ptrs");
+	o->num_tracepoints = th_member("module", "num_tracepoints");
+	o->tree_root = th_member("mod_tree_root", "root");
+	o->latch_tree = th_member("latch_tree_root", "tree");
+	o->tree_node = th_member("mod_tree_node", "node");
+	o->tree_mod = th_member("mod_tree_node", "mod");
+	o->rb_left = th_member("rb_node", "rb_left");
+	o->rb_right = th_member("rb_node", "rb_right");
+	o->ks_symtab = th_member("mod_kallsyms", "symtab");
+	o->ks_num = th_member("mod_kallsyms", "num_symtab");
+	o->ks_strtab = th_member("mod_kallsyms", "strtab");
+	mod_off_regions(o);
+	return o;
+}
 
 static struct th_module *th_mods;
 static int th_nmods = -1;
 
-static struct th_vmap *th_vmaps;
-static long th_nvmaps = -1;
-
+/**
+ * th_modules_reset - forget the modules (and vmap areas) read so far
+ */
 void th_modules_reset(void)
 {
 	free(th_mods);
 	th_mods = NULL;
 	th_nmods = -1;
-	free(th_vmaps);
-	th_vmaps = NULL;
-	th_nvmaps = -1;
+	th_vmaps_reset();
+}
+
+/* One more region of M, when there is room. */
+static void mod_region(struct th_module *m, ulong base, ulong size, int text,
+		       int init)
+{
+	if (m->nregions >= 8)
+		return;
+	m->region[m->nregions].base = base;
+	m->region[m->nregions].size = size;
+	m->region[m->nregions].text = text;
+	m->region[m->nregions].init = init;
+	m->nregions++;
+}
+
+/* v6.4+: module.mem[], one region per type. */
+static int mod_regions_mem(ulong mod, struct th_module *m)
+{
+	const struct th_module_off *o = &mod_off;
+	ulong base, a;
+	unsigned int sz;
+	int i;
+
+	if (o->mem_size <= 0 || o->mem_base < 0 || o->mem_len < 0)
+		return FALSE;
+	for (i = 0; i < o->ntypes && i < 8; i++) {
+		a = mod + o->mem + i * o->mem_size;
+		if (!th_read_ulong(a + o->mem_base, &base,
+				   "module_memory.base") ||
+		    !th_read_uint(a + o->mem_len, &sz, "module_memory.size"))
+			return FALSE;
+		if (!base || !sz)
+			continue;
+		mod_region(m, base, sz, i == o->t_text || i == o->t_itext,
+			   i == o->t_itext || i == o->t_idata ||
+			   i == o->t_irodata);
+	}
+	return TRUE;
+}
+
+/* v4.5 to v6.3: core_layout, init_layout (and data_layout). */
+static int mod_regions_layout(ulong mod, struct th_module *m)
+{
+	const struct th_module_off *o = &mod_off;
+	long lay[2] = { o->core_layout, o->init_layout };
+	unsigned int sz, tsz;
+	ulong base;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!th_read_ulong(mod + lay[i] + o->lay_base, &base,
+				   "module_layout.base") ||
+		    !th_read_uint(mod + lay[i] + o->lay_size, &sz,
+				  "module_layout.size") ||
+		    !th_read_uint(mod + lay[i] + o->lay_text_size, &tsz,
+				  "module_layout.text_size"))
+			return FALSE;
+		if (!base || !sz)
+			continue;
+		/* the text part and the rest, as two regions */
+		mod_region(m, base, tsz, 1, i);
+		if (sz > tsz)
+			mod_region(m, base + tsz, sz - tsz, 0, i);
+	}
+	if (o->data_layout >= 0 &&
+	    th_read_ulong(mod + o->data_layout + o->lay_base, &base,
+			  "module_layout.base") &&
+	    th_read_uint(mod + o->data_layout + o->lay_size, &sz,
+			 "module_layout.size") && base && sz)
+		mod_region(m, base, sz, 0, 0);
+	return TRUE;
+}
+
+/* Before v4.5: module_core/core_size, module_init/init_size. */
+static int mod_regions_old(ulong mod, struct th_module *m)
+{
+	const struct th_module_off *o = &mod_off;
+	unsigned int sz;
+	ulong base;
+
+	if (o->module_core < 0 || o->core_size < 0)
+		return FALSE;
+	if (th_read_ulong(mod + o->module_core, &base, "module.module_core") &&
+	    th_read_uint(mod + o->core_size, &sz, "module.core_size") && base)
+		mod_region(m, base, sz, 1, 0);
+	if (o->module_init >= 0 && o->init_size >= 0 &&
+	    th_read_ulong(mod + o->module_init, &base, "module.module_init") &&
+	    th_read_uint(mod + o->init_size, &sz, "module.init_size") &&
+	    base && sz)
+		mod_region(m, base, sz, 1, 1);
+	return TRUE;
 }
 
 /* Fill the regions of the struct module at MOD. */
-static int th_mod_regions(ulong mod, struct th_module *m)
+static int mod_regions(ulong mod, struct th_module *m)
 {
-	long o_mem = th_member("module", "mem");
-	long o_core = th_member("module", "core_layout");
-	long o_init = th_member("module", "init_layout");
-	ulong base, text;
-	int i;
+	const struct th_module_off *o = &mod_off;
 
 	m->nregions = 0;
-	if (o_mem >= 0) {
-		/* Linux kernel commit ac3b43283923 ("module: replace
-		 * module_layout with module_memory") (in v6.4). */
-		long msz = th_size("module_memory");
-		long o_base = th_member("module_memory", "base");
-		long o_size = th_member("module_memory", "size");
-		long ntypes = th_enum("MOD_MEM_NUM_TYPES", 7);
-		long t_text = th_enum("MOD_TEXT", 0);
-		long t_itext = th_enum("MOD_INIT_TEXT", 4);
-		long t_idata = th_enum("MOD_INIT_DATA", 5);
-		long t_irodata = th_enum("MOD_INIT_RODATA", 6);
-
-		if (msz <= 0 || o_base < 0 || o_size < 0)
-			return FALSE;
-		for (i = 0; i < ntypes && i < 8; i++) {
-			unsigned int sz;
-
-			if (!th_read_ulong(mod + o_mem + i * msz + o_base, &base,
-					   "module_memory.base") ||
-			    !th_read_uint(mod + o_mem + i * msz + o_size, &sz,
-					  "module_memory.size"))
-				return FALSE;
-			if (!base || !sz)
-				continue;
-			m->region[m->nregions].base = base;
-			m->region[m->nregions].size = sz;
-			m->region[m->nregions].text = (i == t_text ||
-						       i == t_itext);
-			m->region[m->nregions].init = (i == t_itext ||
-				i == t_idata || i == t_irodata);
-			m->nregions++;
-		}
-		return TRUE;
-	}
-	if (o_core >= 0 && o_init >= 0) {
-		/* struct module_layout since Linux kernel commit 7523e4dc5057
-		 * ("module: use a structure to encapsulate layout.") (v4.5) */
-		long o_base = th_member("module_layout", "base");
-		long o_size = th_member("module_layout", "size");
-		long o_text = th_member("module_layout", "text_size");
-		long o_lay[2];
-		const char *names[] = { "data_layout", NULL };
-		long o_data = th_member_any("module", names, NULL);
-
-		o_lay[0] = o_core;
-		o_lay[1] = o_init;
-		for (i = 0; i < 2; i++) {
-			unsigned int sz, tsz;
-
-			if (!th_read_ulong(mod + o_lay[i] + o_base, &base,
-					   "module_layout.base") ||
-			    !th_read_uint(mod + o_lay[i] + o_size, &sz,
-					  "module_layout.size") ||
-			    !th_read_uint(mod + o_lay[i] + o_text, &tsz,
-					  "module_layout.text_size"))
-				return FALSE;
-			if (!base || !sz)
-				continue;
-			text = tsz;
-			/* the text part and the rest, as two regions */
-			m->region[m->nregions].base = base;
-			m->region[m->nregions].size = text;
-			m->region[m->nregions].text = 1;
-			m->region[m->nregions].init = i;
-			m->nregions++;
-			if (sz > text) {
-				m->region[m->nregions].base = base + text;
-				m->region[m->nregions].size = sz - text;
-				m->region[m->nregions].text = 0;
-				m->region[m->nregions].init = i;
-				m->nregions++;
-			}
-		}
-		if (o_data >= 0) {
-			unsigned int sz;
-
-			if (th_read_ulong(mod + o_data + o_base, &base,
-					  "module_layout.base") &&
-			    th_read_uint(mod + o_data + o_size, &sz,
-					 "module_layout.size") && base && sz &&
-			    m->nregions < 8) {
-				m->region[m->nregions].base = base;
-				m->region[m->nregions].size = sz;
-				m->region[m->nregions].text = 0;
-				m->region[m->nregions].init = 0;
-				m->nregions++;
-			}
-		}
-		return TRUE;
-	}
-	/* Before v4.5: module_core/core_size, module_init/init_size */
-	{
-		long o_mc = th_member("module", "module_core");
-		long o_cs = th_member("module", "core_size");
-		long o_cts = th_member("module", "core_text_size");
-		long o_mi = th_member("module", "module_init");
-		long o_is = th_member("module", "init_size");
-		long o_its = th_member("module", "init_text_size");
-		unsigned int sz, tsz;
-
-		if (o_mc < 0 || o_cs < 0)
-			return FALSE;
-		if (th_read_ulong(mod + o_mc, &base, "module.module_core") &&
-		    th_read_uint(mod + o_cs, &sz, "module.core_size") && base) {
-			tsz = sz;
-			if (o_cts >= 0)
-				th_read_uint(mod + o_cts, &tsz,
-					     "module.core_text_size");
-			m->region[m->nregions].base = base;
-			m->region[m->nregions].size = sz;
-			m->region[m->nregions].text = 1;
-			m->nregions++;
-		}
-		if (o_mi >= 0 && o_is >= 0 &&
-		    th_read_ulong(mod + o_mi, &base, "module.module_init") &&
-		    th_read_uint(mod + o_is, &sz, "module.init_size") &&
-		    base && sz) {
-			m->region[m->nregions].base = base;
-			m->region[m->nregions].size = sz;
-			m->region[m->nregions].text = 1;
-			m->region[m->nregions].init = 1;
-			m->nregions++;
-		}
-		(void)o_its;
-		return TRUE;
-	}
+	if (o->mem >= 0)
+		return mod_regions_mem(mod, m);
+	if (o->core_layout >= 0 && o->init_layout >= 0)
+		return mod_regions_layout(mod, m);
+	return mod_regions_old(mod, m);
 }
 
-static struct th_module *th_mod_find_struct(ulong mod)
+static struct th_module *mod_find_struct(ulong mod)
 {
 	int i;
 
@@ -175,10 +217,9 @@ static struct th_module *th_mod_find_struct(ulong mod)
 	return NULL;
 }
 
-static void th_mod_add(ulong mod, unsigned flag, int *cap)
+static void mod_add(ulong mod, unsigned flag, int *cap)
 {
-	struct th_module *m = th_mod_find_struct(mod);
-	long o_name = th_member("module", "name");
+	struct th_module *m = mod_find_struct(mod);
 
 	if (m) {
 		m->flags |= flag;
@@ -192,34 +233,28 @@ static void th_mod_add(ulong mod, unsigned flag, int *cap)
 	memset(m, 0, sizeof(*m));
 	m->addr = mod;
 	m->flags = flag;
-	if (o_name < 0 || !th_read_cstr(mod + o_name, m->name, sizeof(m->name),
-					"module.name"))
+	if (!th_module_name(mod, m->name, sizeof(m->name)))
 		strcpy(m->name, "?");
-	th_mod_regions(mod, m);
+	mod_regions(mod, m);
 	th_nmods++;
 }
 
-/* In-order walk of the first tree of the latch tree root at ROOT. */
-static void th_mod_tree(int *cap)
+/* In-order walk of the first tree of the latch tree root at mod_tree. */
+static void mod_tree_walk(int *cap)
 {
+	const struct th_module_off *o = &mod_off;
 	ulong tree = th_symbol("mod_tree");
-	long o_root = th_member("mod_tree_root", "root");
-	long o_ltree = th_member("latch_tree_root", "tree");
-	long o_node = th_member("mod_tree_node", "node");
-	long o_mod = th_member("mod_tree_node", "mod");
-	long o_left = th_member("rb_node", "rb_left");
-	long o_right = th_member("rb_node", "rb_right");
-	ulong stack[128], cur, rb_root;
+	ulong stack[128], cur, mod;
 	int sp = 0;
 	long visited = 0;
 
-	if (!tree || o_root < 0 || o_ltree < 0 || o_node < 0 || o_mod < 0 ||
-	    o_left < 0 || o_right < 0)
+	if (!tree || o->tree_root < 0 || o->latch_tree < 0 ||
+	    o->tree_node < 0 || o->tree_mod < 0 || o->rb_left < 0 ||
+	    o->rb_right < 0)
 		return;
-	if (!th_read_ulong(tree + o_root + o_ltree, &rb_root,
+	if (!th_read_ulong(tree + o->tree_root + o->latch_tree, &cur,
 			   "mod_tree.root.tree[0]"))
 		return;
-	cur = rb_root;
 	/* Iterative in-order traversal; the depth and count are bounded. */
 	while ((cur || sp) && visited < 100000) {
 		while (cur) {
@@ -228,29 +263,32 @@ static void th_mod_tree(int *cap)
 				return;
 			}
 			stack[sp++] = cur;
-			if (!th_read_ulong(cur + o_left, &cur, "rb_node.rb_left"))
+			if (!th_read_ulong(cur + o->rb_left, &cur,
+					   "rb_node.rb_left"))
 				return;
 		}
 		cur = stack[--sp];
-		{
-			/* latch_tree_node.node[0] is at offset 0 */
-			ulong mtn = cur - o_node, mod;
-
-			if (th_read_ulong(mtn + o_mod, &mod, "mod_tree_node.mod") &&
-			    th_kptr(mod))
-				th_mod_add(mod, TH_MOD_TREE, cap);
-		}
+		/* latch_tree_node.node[0] is at offset 0 */
+		if (th_read_ulong(cur - o->tree_node + o->tree_mod, &mod,
+				  "mod_tree_node.mod") && th_kptr(mod))
+			mod_add(mod, TH_MOD_TREE, cap);
 		visited++;
-		if (!th_read_ulong(cur + o_right, &cur, "rb_node.rb_right"))
+		if (!th_read_ulong(cur + o->rb_right, &cur, "rb_node.rb_right"))
 			return;
 	}
 }
 
+/**
+ * th_modules - every module the dump knows
+ * @mods: the modules, listed or only on the address tree (kept here)
+ *
+ * Returns their count.
+ */
 int th_modules(struct th_module **mods)
 {
-	ulong head;
-	long o_list;
+	const struct th_module_off *o = mod_off_fill();
 	struct th_walk w;
+	ulong head;
 	int cap = 0;
 	long i;
 
@@ -260,20 +298,25 @@ int th_modules(struct th_module **mods)
 	}
 	th_nmods = 0;
 	head = th_symbol("modules");
-	o_list = th_member("module", "list");
-	if (head && o_list >= 0) {
+	if (head && o->list >= 0) {
 		th_list_walk(head, 100000, &w);
 		if (w.err)
 			th_warn("module list: %s at %lx", w.err, w.bad);
 		for (i = 0; i < w.n; i++)
-			th_mod_add(w.ent[i] - o_list, TH_MOD_LISTED, &cap);
+			mod_add(w.ent[i] - o->list, TH_MOD_LISTED, &cap);
 		th_walk_free(&w);
 	}
-	th_mod_tree(&cap);
+	mod_tree_walk(&cap);
 	*mods = th_mods;
 	return th_nmods;
 }
 
+/**
+ * th_module_of - the module whose memory holds an address
+ * @addr: a kernel address
+ *
+ * Returns NULL when no module (listed or not) covers @addr.
+ */
 struct th_module *th_module_of(ulong addr)
 {
 	struct th_module *mods;
@@ -288,172 +331,75 @@ struct th_module *th_module_of(ulong addr)
 	return NULL;
 }
 
-/* ------------------------------------------------------------- vmalloc --- */
-
-static int th_vmap_cmp(const void *a, const void *b)
+/**
+ * th_module_name - module.name
+ * @mod: struct module
+ * @buf: the name ("" when unreadable)
+ * @len: room in @buf
+ *
+ * Returns FALSE when unreadable.
+ */
+int th_module_name(ulong mod, char *buf, int len)
 {
-	const struct th_vmap *x = a, *y = b;
+	const struct th_module_off *o = mod_off_fill();
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	buf[0] = '\0';
+	return o->name >= 0 && th_read_cstr(mod + o->name, buf, len,
+					    "module.name");
 }
 
-static void th_vmap_collect_list(ulong head, long o_list, long *cap)
+/**
+ * th_module_symtab - a module's own ELF symbol table (module.kallsyms)
+ * @mod: struct module
+ * @symtab: mod_kallsyms.symtab, Elf64_Sym[@num]
+ * @num: mod_kallsyms.num_symtab
+ * @strtab: mod_kallsyms.strtab
+ *
+ * Returns FALSE when unreadable.
+ */
+int th_module_symtab(ulong mod, ulong *symtab, unsigned int *num,
+		     ulong *strtab)
 {
-	long o_start = th_member("vmap_area", "va_start");
-	long o_end = th_member("vmap_area", "va_end");
-	long o_vm = th_member("vmap_area", "vm");
-	long o_caller = th_member("vm_struct", "caller");
-	struct th_walk w;
-	long i;
+	const struct th_module_off *o = mod_off_fill();
+	ulong ks;
 
-	th_list_walk(head, TH_MAX_LIST, &w);
-	if (w.err)
-		th_warn("vmap area list: %s at %lx", w.err, w.bad);
-	for (i = 0; i < w.n; i++) {
-		ulong va = w.ent[i] - o_list;
-		struct th_vmap v;
-
-		memset(&v, 0, sizeof(v));
-		if (!th_read_ulong(va + o_start, &v.start, "vmap_area.va_start") ||
-		    !th_read_ulong(va + o_end, &v.end, "vmap_area.va_end"))
-			continue;
-		if (o_vm >= 0 && th_read_ulong(va + o_vm, &v.vm, "vmap_area.vm") &&
-		    th_kptr(v.vm) && o_caller >= 0)
-			th_read_ulong(v.vm + o_caller, &v.caller,
-				      "vm_struct.caller");
-		if (th_nvmaps >= *cap) {
-			*cap = *cap ? *cap * 2 : 1024;
-			th_vmaps = realloc(th_vmaps, sizeof(*th_vmaps) * *cap);
-		}
-		th_vmaps[th_nvmaps++] = v;
-	}
-	th_walk_free(&w);
+	if (o->kallsyms < 0 || o->ks_symtab < 0 || o->ks_num < 0 ||
+	    o->ks_strtab < 0)
+		return FALSE;
+	return th_read_ulong(mod + o->kallsyms, &ks, "module.kallsyms") &&
+		th_read_ulong(ks + o->ks_symtab, symtab,
+			      "mod_kallsyms.symtab") &&
+		th_read_uint(ks + o->ks_num, num, "mod_kallsyms.num_symtab") &&
+		th_read_ulong(ks + o->ks_strtab, strtab,
+			      "mod_kallsyms.strtab");
 }
 
-static void th_vmap_load(void)
+/**
+ * th_module_has_tracepoints - whether struct module lists its tracepoints
+ */
+int th_module_has_tracepoints(void)
 {
-	long cap = 0;
-	long o_list = th_member("vmap_area", "list");
-	ulong head;
+	const struct th_module_off *o = mod_off_fill();
 
-	th_nvmaps = 0;
-	if ((head = th_symbol("vmap_area_list")) && o_list >= 0) {
-		th_vmap_collect_list(head, o_list, &cap);
-	} else if (th_symbol("vmap_nodes") && o_list >= 0) {
-		/* Linux kernel commit d093602919ad ("mm: vmalloc: remove
-		 * global vmap_area_root rb-tree") (in v6.9): busy areas live
-		 * in per-node lists. */
-		ulong nodes;
-		unsigned int nr, i;
-		long nsz = th_size("vmap_node");
-		long o_busy = th_member("vmap_node", "busy");
-		long o_head = th_member("rb_list", "head");
-
-		if (nsz > 0 && o_busy >= 0 && o_head >= 0 &&
-		    th_read_ulong(th_symbol("vmap_nodes"), &nodes, "vmap_nodes") &&
-		    th_read_uint(th_symbol("nr_vmap_nodes"), &nr,
-				 "nr_vmap_nodes") && nr < 4096)
-			for (i = 0; i < nr; i++)
-				th_vmap_collect_list(nodes + i * nsz + o_busy +
-						     o_head, o_list, &cap);
-	}
-	if (th_nvmaps)
-		qsort(th_vmaps, th_nvmaps, sizeof(*th_vmaps), th_vmap_cmp);
+	return o->tracepoints_ptrs >= 0 && o->num_tracepoints >= 0;
 }
 
-struct th_vmap *th_vmap_of(ulong addr)
+/**
+ * th_module_tracepoints - the tracepoints section of a module
+ * @mod: struct module
+ * @ptrs: module.tracepoints_ptrs
+ * @num: module.num_tracepoints
+ *
+ * Returns FALSE when unreadable (or struct module has no such members).
+ */
+int th_module_tracepoints(ulong mod, ulong *ptrs, unsigned int *num)
 {
-	long lo = 0, hi, mid;
+	const struct th_module_off *o = mod_off_fill();
 
-	if (th_nvmaps < 0)
-		th_vmap_load();
-	hi = th_nvmaps - 1;
-	while (lo <= hi) {
-		mid = (lo + hi) / 2;
-		if (addr < th_vmaps[mid].start)
-			hi = mid - 1;
-		else if (addr >= th_vmaps[mid].end)
-			lo = mid + 1;
-		else
-			return &th_vmaps[mid];
-	}
-	return NULL;
-}
-
-/* -------------------------------------------------------------- owners --- */
-
-void th_owner_of(ulong addr, struct th_owner *o)
-{
-	struct th_module *m;
-	struct th_vmap *v;
-
-	memset(o, 0, sizeof(*o));
-	if (!addr) {
-		o->kind = TH_OWN_NONE;
-		return;
-	}
-	/* crash's is_kernel_text() also answers for module text */
-	if (th_symbol("_text") && addr >= th_symbol("_text") &&
-	    addr < th_symbol("_end")) {
-		o->kind = TH_OWN_CORE;
-		return;
-	}
-	m = th_module_of(addr);
-	if (m && (m->flags & TH_MOD_LISTED)) {
-		o->kind = TH_OWN_MODULE;
-		snprintf(o->module, sizeof(o->module), "%s", m->name);
-		return;
-	}
-	v = th_vmap_of(addr);
-	if (m) {
-		o->kind = TH_OWN_HIDDEN;
-		snprintf(o->module, sizeof(o->module), "%s", m->name);
-	} else if (v || IS_VMALLOC_ADDR(addr)) {
-		o->kind = TH_OWN_HIDDEN;
-	} else {
-		o->kind = TH_OWN_UNKNOWN;
-		return;
-	}
-	if (v) {
-		o->vmap = *v;
-		o->have_vmap = 1;
-	}
-}
-
-char *th_owner_str(const struct th_owner *o, char *buf, size_t len)
-{
-	char caller[160];
-
-	switch (o->kind) {
-	case TH_OWN_NONE:
-		snprintf(buf, len, "-");
-		break;
-	case TH_OWN_CORE:
-		snprintf(buf, len, "core");
-		break;
-	case TH_OWN_MODULE:
-		snprintf(buf, len, "[%s]", o->module);
-		break;
-	case TH_OWN_UNKNOWN:
-		snprintf(buf, len, "unknown");
-		break;
-	case TH_OWN_HIDDEN:
-		if (o->have_vmap) {
-			if (o->vmap.caller)
-				th_ksym_ps(o->vmap.caller, caller, sizeof(caller));
-			else
-				strcpy(caller, "-");
-			snprintf(buf, len, "HIDDEN%s%s%s (vmap %lx-%lx %lu %s)",
-				 o->module[0] ? " [" : "", o->module,
-				 o->module[0] ? "]" : "", o->vmap.start,
-				 o->vmap.end, o->vmap.end - o->vmap.start,
-				 caller);
-		} else {
-			snprintf(buf, len, "HIDDEN%s%s%s (no vmap area)",
-				 o->module[0] ? " [" : "", o->module,
-				 o->module[0] ? "]" : "");
-		}
-		break;
-	}
-	return buf;
+	if (!th_module_has_tracepoints())
+		return FALSE;
+	return th_read_ulong(mod + o->tracepoints_ptrs, ptrs,
+			     "module.tracepoints_ptrs") &&
+		th_read_uint(mod + o->num_tracepoints, num,
+			     "module.num_tracepoints");
 }

@@ -1,0 +1,582 @@
+/*
+ * printfmt_eval.c - evaluate the expressions of a compiled print_fmt
+ * (lib/printfmt.c) against one record: fields, the C operators, and the
+ * helpers of kernel/trace/trace_output.c (__print_flags(),
+ * __print_symbolic(), __print_hex(), __get_bitmask() ...).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include "printfmt_eval.h"
+
+int pf_everr(struct ev *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->err && e->errlen && !e->err[0]) {
+		va_start(ap, fmt);
+		vsnprintf(e->err, e->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+/* The bytes of field fi, bounded by the record. */
+static int field_bytes(struct ev *e, int fi, const unsigned char **p,
+		       size_t *n)
+{
+	const struct pf_field *fl = &e->f->fields[fi];
+
+	if (fl->offset < 0 || fl->size < 0 ||
+	    (size_t)fl->offset + (size_t)fl->size > e->reclen)
+		return pf_everr(e, PF_ERANGE, "field %s (offset %d size %d) "
+			     "beyond the record (%zu bytes)", fl->name,
+			     fl->offset, fl->size, e->reclen);
+	*p = e->rec + fl->offset;
+	*n = fl->size;
+	return 0;
+}
+
+/* __get_dynamic_array() of field fi: a __data_loc / __rel_loc word. */
+static int dyn_bytes(struct ev *e, int fi, int rel, const unsigned char **p,
+		     size_t *n)
+{
+	const struct pf_field *fl = &e->f->fields[fi];
+	const unsigned char *q;
+	size_t qn, off, len;
+	uint64_t w;
+	int r;
+
+	if ((r = field_bytes(e, fi, &q, &qn)) < 0)
+		return r;
+	if (qn != 4)
+		return pf_everr(e, PF_EFIELD, "field %s is not a __data_loc",
+			     fl->name);
+	w = pf_rd_uint(e, q, 4);
+	off = w & 0xffff;
+	len = (w >> 16) & 0xffff;
+	/* __rel_loc: relative to the end of the field (since v5.18) */
+	if (rel || has(fl->type, "__rel_loc"))
+		off += fl->offset + fl->size;
+	if (off > e->reclen || len > e->reclen - off)
+		return pf_everr(e, PF_ERANGE, "dynamic array %s (offset %zu "
+			     "len %zu) beyond the record (%zu bytes)",
+			     fl->name, off, len, e->reclen);
+	*p = e->rec + off;
+	*n = len;
+	return 0;
+}
+
+static int eval_int(struct ev *e, int ni, uint64_t *out)
+{
+	struct val v;
+	int r = pf_eval(e, ni, &v);
+
+	if (r < 0)
+		return r;
+	if (v.kind != TY_INT) {
+		*out = (uint64_t)(uintptr_t)v.p;
+		return pf_everr(e, PF_EUNSUP, "an array used as a number");
+	}
+	*out = v.v;
+	return 0;
+}
+
+static size_t tmp_mark(struct ev *e)
+{
+	return e->tmp.len;
+}
+
+/* End a helper's output in tmp: a NUL-terminated string value. */
+static void tmp_str(struct ev *e, size_t start, struct val *v)
+{
+	v->kind = TY_BUF;
+	v->p = (const unsigned char *)e->tmp.buf + start;
+	v->n = e->tmp.len - start;
+	v->elsz = 1;
+	v->sgn = 0;
+	pf_put(&e->tmp, 0);
+}
+
+/**
+ * pf_out_printf - printf() into O, through a buffer of ROOM bytes
+ * @o: the output
+ * @room: what the caller's kernel code formats into (at most 256): the
+ *        text is cut at ROOM - 1 bytes
+ * @fmt: printf format
+ */
+void pf_out_printf(struct out *o, int room, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	if (room > (int)sizeof(buf))
+		room = sizeof(buf);
+	va_start(ap, fmt);
+	n = vsnprintf(buf, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		pf_puts_n(o, buf, n < room ? (size_t)n : (size_t)room - 1);
+}
+
+/* trace_print_flags_seq() / trace_print_symbols_seq() */
+static int do_flags(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	int sym = nd->op == F_PRINT_SYM || nd->op == F_PRINT_SYM_U64;
+	int u64 = nd->op == F_PRINT_FLAGS_U64 || nd->op == F_PRINT_SYM_U64;
+	int bits = u64 ? 64 : e->lsize, first = 1, r, el;
+	size_t start = tmp_mark(e);
+	struct val delim = { 0 };
+	uint64_t flags, mask;
+
+	if ((r = eval_int(e, nd->a, &flags)) < 0)
+		return r;
+	flags = norm(flags, bits, 0);
+	el = N[nd->a].next;
+	if (!sym) {
+		if ((r = pf_eval(e, el, &delim)) < 0)
+			return r;
+		el = N[el].next;
+	}
+	for (; el >= 0 && (sym || flags); el = N[el].next) {
+		struct val name;
+		int m = N[el].a;
+
+		if ((r = eval_int(e, m, &mask)) < 0 ||
+		    (r = pf_eval(e, N[m].next, &name)) < 0)
+			return r;
+		if (name.kind == TY_INT) {
+			if (name.v)
+				return pf_everr(e, PF_EUNSUP, "flag name is a "
+					     "number");
+			break;		/* a NULL name ends the array */
+		}
+		mask = norm(mask, bits, 0);
+		if (sym) {
+			if (flags != mask)
+				continue;
+			pf_puts_n(&e->tmp, (const char *)name.p,
+			       name.p ? strnlen((const char *)name.p,
+						name.n) : 0);
+			tmp_str(e, start, v);
+			return 0;
+		}
+		if ((flags & mask) != mask)
+			continue;
+		flags &= ~mask;
+		if (!first && delim.p)
+			pf_puts_n(&e->tmp, (const char *)delim.p,
+			       strnlen((const char *)delim.p, delim.n));
+		first = 0;
+		if (name.p)
+			pf_puts_n(&e->tmp, (const char *)name.p,
+			       strnlen((const char *)name.p, name.n));
+	}
+	if (sym) {
+		pf_out_printf(&e->tmp, 64, "0x%llx", (unsigned long long)flags);
+	} else if (flags) {
+		if (!first && delim.p)
+			pf_puts_n(&e->tmp, (const char *)delim.p,
+			       strnlen((const char *)delim.p, delim.n));
+		pf_out_printf(&e->tmp, 64, "0x%llx", (unsigned long long)flags);
+	}
+	tmp_str(e, start, v);
+	return 0;
+}
+
+const char pf_hexdig[] = "0123456789abcdef";
+
+/* trace_print_hex_seq(), trace_print_array_seq() */
+static int do_hex_array(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	size_t start = tmp_mark(e), i;
+	struct val buf;
+	uint64_t cnt, elsz, total;
+	int r;
+
+	if (nd->op == F_PRINT_DYN_ARRAY) {
+		if ((r = dyn_bytes(e, nd->field, 0, &buf.p, &buf.n)) < 0 ||
+		    (r = eval_int(e, nd->a, &elsz)) < 0)
+			return r;
+		cnt = elsz ? buf.n / elsz : 0;
+	} else {
+		if ((r = pf_eval(e, nd->a, &buf)) < 0 ||
+		    (r = eval_int(e, N[nd->a].next, &cnt)) < 0)
+			return r;
+		if (buf.kind != TY_BUF)
+			return pf_everr(e, PF_EUNSUP, "__print_hex/array of a "
+				     "kernel pointer");
+		elsz = 1;
+		if (nd->op == F_PRINT_ARRAY &&
+		    (r = eval_int(e, N[N[nd->a].next].next, &elsz)) < 0)
+			return r;
+	}
+	if (nd->op == F_PRINT_HEX || nd->op == F_PRINT_HEX_STR) {
+		int len = (int)cnt;	/* int buf_len */
+
+		if (len > 0 && (size_t)len > buf.n)
+			return pf_everr(e, PF_ERANGE, "__print_hex of %d bytes "
+				     "from %zu", len, buf.n);
+		for (i = 0; len > 0 && i < (size_t)len; i++) {
+			if (nd->op == F_PRINT_HEX && i)
+				pf_put(&e->tmp, ' ');
+			pf_put(&e->tmp, pf_hexdig[buf.p[i] >> 4]);
+			pf_put(&e->tmp, pf_hexdig[buf.p[i] & 15]);
+		}
+		tmp_str(e, start, v);
+		return 0;
+	}
+	/* trace_print_array_seq(p, buf, count, el_size) */
+	cnt = norm(cnt, 32, 1);		/* int count */
+	if ((int64_t)cnt < 0 || elsz > 0xffffffffULL ||
+	    cnt * elsz > buf.n)
+		return pf_everr(e, PF_ERANGE, "__print_array of %lld x %llu "
+			     "bytes from %zu", (long long)cnt,
+			     (unsigned long long)elsz, buf.n);
+	total = cnt * elsz;
+	pf_put(&e->tmp, '{');
+	for (i = 0; i < total;) {
+		const char *pre = i ? "," : "";
+
+		switch (elsz) {
+		case 1: case 2: case 4: case 8:
+			pf_out_printf(&e->tmp, 64, "%s0x%llx", pre,
+				      (unsigned long long)
+				   pf_rd_uint(e, buf.p + i, (int)elsz));
+			i += elsz;
+			break;
+		default:
+			pf_out_printf(&e->tmp, 64, "%sBAD SIZE:%llu 0x%x", pre,
+				   (unsigned long long)elsz, buf.p[i]);
+			elsz = 1;
+			i += 1;
+			break;
+		}
+	}
+	pf_put(&e->tmp, '}');
+	tmp_str(e, start, v);
+	return 0;
+}
+
+/* trace_print_bitmask_seq(): "%*pb" of the dynamic array's bits. */
+static int do_bitmask(struct ev *e, const struct node *nd, struct val *v)
+{
+	size_t start = tmp_mark(e), nbits, chunk, i;
+	const unsigned char *p;
+	size_t n;
+	int r, first = 1;
+
+	if ((r = dyn_bytes(e, nd->field, nd->aux, &p, &n)) < 0)
+		return r;
+	nbits = n * 8;
+	chunk = nbits % 32 ? nbits % 32 : 32;
+	for (i = (nbits + 31) / 32 * 32; nbits && i >= 32; ) {
+		uint32_t val = 0;
+		size_t bit, w;
+
+		i -= 32;
+		/* bits i .. i+chunk-1 of an array of unsigned long */
+		for (bit = 0; bit < chunk; bit++) {
+			size_t b = i + bit, L = e->lsize / 8;
+			size_t byte = b / 8;
+
+			w = byte / L;
+			byte = e->big ? w * L + (L - 1 - byte % L) : byte;
+			if (byte < n && (p[byte] >> (b % 8)) & 1)
+				val |= 1U << bit;
+		}
+		if (!first)
+			pf_put(&e->tmp, ',');
+		first = 0;
+		pf_out_printf(&e->tmp, 64, "%0*x", (int)((chunk + 3) / 4), val);
+		chunk = 32;
+	}
+	tmp_str(e, start, v);
+	return 0;
+}
+
+static int eval_call(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	const struct pf_field *fl;
+	uint64_t x;
+	int r;
+
+	switch (nd->op) {
+	case F_GET_STR:
+	case F_GET_DYN:
+		if ((r = dyn_bytes(e, nd->field, nd->aux, &v->p, &v->n)) < 0)
+			return r;
+		v->kind = TY_BUF;
+		v->elsz = nd->ty.elsz;
+		fl = &e->f->fields[nd->field];
+		v->sgn = fl->is_signed;
+		return 0;
+	case F_GET_DYN_LEN: {
+		const unsigned char *p;
+		size_t n;
+
+		if ((r = field_bytes(e, nd->field, &p, &n)) < 0)
+			return r;
+		if (n != 4)
+			return pf_everr(e, PF_EFIELD, "not a __data_loc");
+		v->kind = TY_INT;
+		v->v = (pf_rd_uint(e, p, 4) >> 16) & 0xffff;
+		return 0;
+	}
+	case F_GET_BITMASK:
+		return do_bitmask(e, nd, v);
+	case F_PRINT_FLAGS:
+	case F_PRINT_FLAGS_U64:
+	case F_PRINT_SYM:
+	case F_PRINT_SYM_U64:
+		return do_flags(e, nd, v);
+	case F_PRINT_HEX:
+	case F_PRINT_HEX_STR:
+	case F_PRINT_ARRAY:
+	case F_PRINT_DYN_ARRAY:
+		return do_hex_array(e, nd, v);
+	case F_NS_TO_SECS:
+	case F_NS_WITHOUT_SECS:
+		if ((r = eval_int(e, nd->a, &x)) < 0)
+			return r;
+		v->kind = TY_INT;
+		v->v = nd->op == F_NS_TO_SECS ? x / 1000000000ULL :
+			x % 1000000000ULL;
+		return 0;
+	case F_EXPECT:
+		if ((r = eval_int(e, nd->a, &x)) < 0)
+			return r;
+		(void)N;
+		v->kind = TY_INT;
+		v->v = x;
+		return 0;
+	}
+	return pf_everr(e, PF_EUNSUP, "helper %d", nd->op);
+}
+
+static int truth(const struct val *v)
+{
+	return v->kind == TY_INT ? v->v != 0 : v->p != NULL;
+}
+
+static int eval_binary(struct ev *e, const struct node *nd, struct val *v)
+{
+	const struct node *N = e->f->nodes;
+	char op0 = nd->op & 0xff, op1 = nd->op >> 8;
+	struct val a, b;
+	uint64_t x, y, r = 0;
+	int rc, bits, sgn, cmp = 0;
+
+	if ((rc = pf_eval(e, nd->a, &a)) < 0)
+		return rc;
+	v->kind = TY_INT;
+	if ((op0 == '&' && op1 == '&') || (op0 == '|' && op1 == '|')) {
+		int t = truth(&a);
+
+		if (op0 == '&' ? t : !t) {
+			if ((rc = pf_eval(e, nd->b, &b)) < 0)
+				return rc;
+			t = truth(&b);
+		}
+		v->v = t;
+		return 0;
+	}
+	if ((rc = pf_eval(e, nd->b, &b)) < 0)
+		return rc;
+	x = a.v;
+	y = b.v;
+	if ((op0 == '<' || op0 == '>') && op1 != op0) {
+		cmp = 1;
+	} else if ((op0 == '=' || op0 == '!') && op1 == '=') {
+		cmp = 1;
+	}
+	if (cmp) {
+		int cbits = nd->len & 0xff, csgn = nd->len >> 8;
+
+		x = norm(x, cbits, csgn);
+		y = norm(y, cbits, csgn);
+#define CMP(o) (csgn ? (int64_t)x o (int64_t)y : x o y)
+		if (op0 == '<')
+			r = op1 == '=' ? CMP(<=) : CMP(<);
+		else if (op0 == '>')
+			r = op1 == '=' ? CMP(>=) : CMP(>);
+		else if (op0 == '=')
+			r = x == y;
+		else
+			r = x != y;
+#undef CMP
+		v->v = r;
+		return 0;
+	}
+	bits = nd->ty.bits;
+	sgn = nd->ty.sgn;
+	x = norm(x, bits, sgn);
+	if (op0 == '<' || op0 == '>') {
+		/* x86 masks the count; C leaves it undefined */
+		unsigned int c = (unsigned int)(y & (bits - 1));
+
+		if (op0 == '<')
+			r = x << c;
+		else if (sgn)
+			r = (uint64_t)((int64_t)x >> c);
+		else
+			r = norm(x, bits, 0) >> c;
+		v->v = norm(r, bits, sgn);
+		return 0;
+	}
+	y = norm(y, bits, sgn);
+	switch (op0) {
+	case '+': r = x + y; break;
+	case '-': r = x - y; break;
+	case '*': r = x * y; break;
+	case '&': r = x & y; break;
+	case '|': r = x | y; break;
+	case '^': r = x ^ y; break;
+	case '/':
+	case '%':
+		if (!norm(y, bits, sgn))
+			return pf_everr(e, PF_EEVAL, "division by zero");
+		if (sgn) {
+			int64_t sx = (int64_t)x, sy = (int64_t)y;
+
+			if (sy == -1)	/* INT_MIN / -1 overflows */
+				r = op0 == '/' ? (uint64_t)0 - x : 0;
+			else
+				r = (uint64_t)(op0 == '/' ? sx / sy : sx % sy);
+		} else {
+			x = norm(x, bits, 0);
+			y = norm(y, bits, 0);
+			r = op0 == '/' ? x / y : x % y;
+		}
+		break;
+	default:
+		(void)N;
+		return pf_everr(e, PF_EUNSUP, "operator %c", op0);
+	}
+	v->v = norm(r, bits, sgn);
+	return 0;
+}
+
+int pf_eval(struct ev *e, int ni, struct val *v)
+{
+	const struct node *nd;
+	struct val a;
+	int r;
+
+	if (ni < 0 || ni >= e->f->nnodes)
+		return pf_everr(e, PF_EEVAL, "bad expression");
+	if (++e->depth > 4 * PF_MAX_DEPTH)	/* setdepth() bounds it */
+		return pf_everr(e, PF_EEVAL, "expression nested too deep");
+	nd = &e->f->nodes[ni];
+	memset(v, 0, sizeof(*v));
+	v->kind = TY_INT;
+	switch (nd->kind) {
+	case N_NUM:
+		v->v = norm(nd->v, nd->ty.bits, nd->ty.sgn);
+		r = 0;
+		break;
+	case N_STR:
+		v->kind = TY_BUF;
+		v->p = (const unsigned char *)e->f->strs + nd->v;
+		v->n = nd->len;
+		v->elsz = 1;
+		r = 0;
+		break;
+	case N_FIELD: {
+		const struct pf_field *fl = &e->f->fields[nd->field];
+		const unsigned char *p;
+		size_t n;
+
+		if ((r = field_bytes(e, nd->field, &p, &n)) < 0)
+			break;
+		if (nd->ty.kind == TY_BUF) {
+			v->kind = TY_BUF;
+			v->p = p;
+			v->n = n;
+			v->elsz = nd->ty.elsz;
+			v->sgn = nd->ty.sgn;
+			break;
+		}
+		v->v = norm(pf_rd_uint(e, p, (int)n), (int)n * 8,
+			    fl->is_signed && !nd->ty.ptr);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	}
+	case N_UNARY:
+		if ((r = pf_eval(e, nd->a, &a)) < 0)
+			break;
+		if (nd->op == '!')
+			v->v = !truth(&a);
+		else if (nd->op == '-')
+			v->v = norm(0 - a.v, nd->ty.bits, nd->ty.sgn);
+		else if (nd->op == '~')
+			v->v = norm(~a.v, nd->ty.bits, nd->ty.sgn);
+		else
+			v->v = norm(a.v, nd->ty.bits, nd->ty.sgn);
+		break;
+	case N_BINARY:
+		r = eval_binary(e, nd, v);
+		break;
+	case N_TERNARY:
+		if ((r = pf_eval(e, nd->a, &a)) < 0)
+			break;
+		r = pf_eval(e, truth(&a) ? nd->b : nd->c, v);
+		if (r < 0)
+			break;
+		if (nd->ty.kind == TY_INT && v->kind == TY_INT) {
+			v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		} else if (nd->ty.kind == TY_BUF && v->kind == TY_INT) {
+			if (v->v)
+				r = pf_everr(e, PF_EUNSUP, "?: of a string and "
+					  "a number");
+			v->kind = TY_BUF;	/* a null pointer */
+			v->p = NULL;
+			v->n = 0;
+		} else if (nd->ty.kind == TY_INT && v->kind == TY_BUF) {
+			r = pf_everr(e, PF_EUNSUP, "?: of a string and a "
+				  "number");
+		}
+		break;
+	case N_CAST:
+		if ((r = pf_eval(e, nd->a, v)) < 0 || v->kind == TY_BUF)
+			break;
+		if (nd->aux & 2)		/* (bool) */
+			v->v = v->v != 0;
+		else
+			v->v = norm(v->v, nd->len * 8, nd->aux & 1);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	case N_CALL:
+		r = eval_call(e, nd, v);
+		if (r >= 0 && v->kind == TY_INT)
+			v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	case N_INDEX: {
+		uint64_t i;
+
+		if ((r = pf_eval(e, nd->a, &a)) < 0 ||
+		    (r = eval_int(e, nd->b, &i)) < 0)
+			break;
+		if (!a.p || !a.elsz || i >= a.n / a.elsz) {
+			r = pf_everr(e, PF_ERANGE,
+				     "index %llu out of the array",
+				  (unsigned long long)i);
+			break;
+		}
+		v->v = norm(pf_rd_uint(e, a.p + i * a.elsz, a.elsz),
+			    a.elsz * 8, a.sgn);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		break;
+	}
+	default:
+		r = pf_everr(e, PF_EUNSUP, "a { } list outside __print_flags");
+		break;
+	}
+	e->depth--;
+	return r;
+}

@@ -1,0 +1,77 @@
+/*
+ * printfmt_eval.h - private to the evaluation and printing half of
+ * printfmt: lib/printfmt_eval.c (expressions), lib/printfmt_out.c (the
+ * kernel's vsnprintf()) and lib/printfmt_sys.c (fallback and syscall
+ * lines).
+ */
+#ifndef TRACEHUNT_PRINTFMT_EVAL_H
+#define TRACEHUNT_PRINTFMT_EVAL_H
+
+#include <stddef.h>
+#include "printfmt_int.h"
+
+struct val {
+	int kind;		/* TY_INT / TY_BUF */
+	uint64_t v;		/* TY_INT: value, normalized to its type */
+	const unsigned char *p;	/* TY_BUF: bytes (NULL: a null pointer) */
+	size_t n;		/* TY_BUF: their count */
+	int elsz, sgn;		/* TY_BUF: element size and sign */
+};
+
+struct out {
+	char *buf;
+	size_t cap, len;	/* len: bytes stored */
+};
+
+struct ev {
+	const struct pf_fmt *f;
+	const unsigned char *rec;
+	size_t reclen;
+	const struct pf_ctx *ctx;
+	int big, lsize;
+	struct out tmp;		/* the kernel's iter->tmp_seq */
+	char *err;
+	size_t errlen;
+	int depth;
+	char tmpbuf[PF_TMP_SIZE];	/* last: pf_ev_init() clears what is above */
+};
+
+extern const char pf_hexdig[];	/* "0123456789abcdef" */
+
+/* Set E's error text (the first one wins); returns -CODE. */
+int pf_everr(struct ev *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* printf() into O through a buffer of ROOM (<= 256) bytes. */
+void pf_out_printf(struct out *o, int room, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Evaluate node NI into V; 0 or a negative PF_E* code. */
+int pf_eval(struct ev *e, int ni, struct val *v);
+/* Ready E for one record REC of RECLEN bytes. */
+void pf_ev_init(struct ev *e, const struct pf_fmt *f,
+		const unsigned char *rec, size_t reclen,
+		const struct pf_ctx *ctx, char *err, size_t errlen);
+
+static inline void pf_put(struct out *o, char c)
+{
+	if (o->len + 1 < o->cap)
+		o->buf[o->len++] = c;
+}
+
+static inline void pf_puts_n(struct out *o, const char *s, size_t n)
+{
+	while (n--)
+		pf_put(o, *s++);
+}
+
+static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
+				  int size)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < size && i < 8; i++)
+		v |= (uint64_t)p[e->big ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+#endif

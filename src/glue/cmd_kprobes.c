@@ -1,0 +1,70 @@
+/*
+ * tracehunt: the "kprobes" command: every kprobe, kretprobe and jprobe in
+ * the dump, as /sys/kernel/debug/kprobes/list printed them, and with -v
+ * everything about each probe including the owner of every handler.
+ */
+#include "glue/commands.h"
+#include "tracefs/kprobes.h"
+#include "render/kprobes_report.h"
+
+static int kp_match(struct kp_probe *k, ulong *want, int nwant)
+{
+	int i;
+
+	if (!nwant)
+		return TRUE;
+	for (i = 0; i < nwant; i++)
+		if (k->addr == want[i])
+			return TRUE;
+	return FALSE;
+}
+
+/**
+ * cmd_kprobes - "kprobes [-v] [symbol|address ...]"
+ */
+void cmd_kprobes(void)
+{
+	int c, verbose = 0, nwant = 0, i;
+	ulong want[64];
+	struct kp_probe *v = NULL;
+	long n;
+
+	while ((c = getopt(argcnt, args, "v")) != EOF) {
+		switch (c) {
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
+	if (argerrs)
+		cmd_usage(pc->curcmd, SYNOPSIS);
+	for (i = optind; args[i] && nwant < 64; i++) {
+		struct syment *sp;
+
+		if ((sp = symbol_search(args[i])))
+			want[nwant++] = sp->value;
+		else if (hexadecimal(args[i], 0))
+			want[nwant++] = htol(args[i], RETURN_ON_ERROR, NULL);
+		else
+			error(FATAL, "%s: not a symbol or address\n", args[i]);
+	}
+	if (!th_kprobes_init()) {
+		fprintf(fp, "kprobes: not available in this dump: no %s\n",
+			th_kprobes_missing());
+		return;
+	}
+	n = th_kprobes_collect(&v);
+	for (i = 0; i < n; i++) {
+		if (!kp_match(&v[i], want, nwant))
+			continue;
+		if (verbose)
+			th_kprobe_report(&v[i]);
+		else
+			th_kprobes_list_line(&v[i]);
+	}
+	free(v);
+	th_kprobe_report_end();
+}

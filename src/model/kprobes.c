@@ -1,0 +1,501 @@
+/*
+ * tracehunt: the model's one reader of kprobes: the kprobe_table hash
+ * (aggregate probes expanded into their children), struct kprobe,
+ * kretprobe and jprobe, and the free instances of a kretprobe.
+ */
+#include "model/kprobes.h"
+#include "kplist.h"
+
+/* Offsets in the kprobe structs, -1 when absent; filled once. */
+struct th_kprobe_off {
+	long hlist, list, addr, symbol_name, offset, pre_handler;
+	long post_handler, fault_handler, flags, nmissed, opcode;
+	/* struct kretprobe */
+	long krp_kp, krp_handler, krp_entry_handler, krp_maxactive;
+	long krp_nmissed, krp_data_size, krp_rh, krp_rph, krp_freelist;
+	long krp_free_instances;
+	/* where the free instances are */
+	long rethook_pool, holder_pool, objpool_size, objpool_slots;
+	long objpool_nr, slot_head, slot_tail, freelist_next;
+	/* struct jprobe */
+	long jp_kp, jp_entry;
+};
+
+static struct th_kprobe_off kp_off;
+
+static void kp_off_kprobe(struct th_kprobe_off *o)
+{
+	o->hlist = th_member("kprobe", "hlist");
+	o->list = th_member("kprobe", "list");
+	o->addr = th_member("kprobe", "addr");
+	o->symbol_name = th_member("kprobe", "symbol_name");
+	o->offset = th_member("kprobe", "offset");
+	o->pre_handler = th_member("kprobe", "pre_handler");
+	o->post_handler = th_member("kprobe", "post_handler");
+	/* fault_handler went away in Linux kernel commit ec6aba3d2be1
+	 * ("kprobes: Remove kprobe::fault_handler") (v5.14).  The jprobe API
+	 * was disabled in v4.15, but break_handler and setjmp_pre_handler
+	 * stayed in the tree a few releases longer (still in v4.18). */
+	o->fault_handler = th_member("kprobe", "fault_handler");
+	o->flags = th_member("kprobe", "flags");
+	o->nmissed = th_member("kprobe", "nmissed");
+	o->opcode = th_member("kprobe", "opcode");
+	o->jp_kp = th_member("jprobe", "kp");
+	o->jp_entry = th_member("jprobe", "entry");
+}
+
+static void kp_off_kretprobe(struct th_kprobe_off *o)
+{
+	o->krp_kp = th_member("kretprobe", "kp");
+	o->krp_handler = th_member("kretprobe", "handler");
+	o->krp_entry_handler = th_member("kretprobe", "entry_handler");
+	o->krp_maxactive = th_member("kretprobe", "maxactive");
+	o->krp_nmissed = th_member("kretprobe", "nmissed");
+	o->krp_data_size = th_member("kretprobe", "data_size");
+	/* The free instances: an hlist free_instances until Linux kernel
+	 * commit 6e426e0fcd20 ("kprobes: Replace rp->free_instance with
+	 * freelist") (in v5.11); kretprobe.rph from Linux kernel commit
+	 * d741bf41d7c7 ("kprobes: Remove kretprobe hash") (in v5.11); the
+	 * rethook from Linux kernel commit 73f9b911faa7 ("kprobes: Use
+	 * rethook for kretprobe if possible") (in v5.19); objpools from
+	 * Linux kernel commit 4bbd93455659 ("kprobes: kretprobe scalability
+	 * improvement") (in v6.7). */
+	o->krp_rh = th_member("kretprobe", "rh");
+	o->krp_rph = th_member("kretprobe", "rph");
+	o->krp_freelist = th_member("kretprobe", "freelist");
+	o->krp_free_instances = th_member("kretprobe", "free_instances");
+	o->rethook_pool = th_member("rethook", "pool");
+	o->holder_pool = th_member("kretprobe_holder", "pool");
+	o->objpool_size = th_size("objpool_head");
+	o->objpool_slots = th_member("objpool_head", "cpu_slots");
+	o->objpool_nr = th_member("objpool_head", "nr_objs");
+	o->slot_head = th_member("objpool_slot", "head");
+	o->slot_tail = th_member("objpool_slot", "tail");
+	o->freelist_next = th_member("freelist_node", "next");
+}
+
+static const struct th_kprobe_off *th_kprobe_off(void)
+{
+	static int filled;
+
+	if (!filled) {
+		kp_off_kprobe(&kp_off);
+		kp_off_kretprobe(&kp_off);
+		filled = 1;
+	}
+	return &kp_off;
+}
+
+/* The table and the handlers that tell the probe types apart. */
+static struct {
+	int inited;
+	int ok;
+	const char *missing;
+	ulong table;
+	long table_size;
+	ulong aggr_pre_handler, pre_handler_kretprobe, setjmp_pre_handler;
+} kp_table;
+
+int th_kprobes_init(void)
+{
+	const struct th_kprobe_off *o;
+
+	if (kp_table.inited)
+		return kp_table.ok;
+	kp_table.inited = 1;
+	kp_table.table = th_symbol("kprobe_table");
+	if (!kp_table.table) {
+		kp_table.missing = "kprobe_table (kernel built without "
+			"CONFIG_KPROBES)";
+		return 0;
+	}
+	o = th_kprobe_off();
+	if (o->hlist < 0 || o->list < 0 || o->addr < 0 ||
+	    o->pre_handler < 0 || o->flags < 0) {
+		kp_table.missing = "struct kprobe in the debuginfo";
+		return 0;
+	}
+	/* The bucket count is the array's own length. */
+	kp_table.table_size = get_array_length("kprobe_table", NULL, 0);
+	if (kp_table.table_size <= 0 || kp_table.table_size > 1 << 16)
+		kp_table.table_size = 64;
+	kp_table.aggr_pre_handler = th_symbol("aggr_pre_handler");
+	kp_table.pre_handler_kretprobe = th_symbol("pre_handler_kretprobe");
+	kp_table.setjmp_pre_handler = th_symbol("setjmp_pre_handler");
+	kp_table.ok = 1;
+	return 1;
+}
+
+const char *th_kprobes_missing(void)
+{
+	return kp_table.missing;
+}
+
+/* A new entry at the end of *V (N entries, room for *CAP). */
+static struct kp_probe *kp_append(struct kp_probe **v, long n, long *cap)
+{
+	if (n >= *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = realloc(*v, *cap * sizeof(**v));
+	}
+	memset(&(*v)[n], 0, sizeof((*v)[n]));
+	return &(*v)[n];
+}
+
+/* One bucket of kprobe_table, children of aggregates in list order. */
+static long kp_bucket(long b, struct kp_probe **v, long n, long *cap)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	struct th_walk hw, lw;
+	struct kp_probe *k;
+	ulong first;
+	long i, j;
+
+	if (!th_read_ulong(kp_table.table + b * sizeof(ulong), &first,
+			   "kprobe_table bucket")) {
+		th_warn("kprobe_table[%ld]: unreadable", b);
+		return n;
+	}
+	th_hlist_walk(first, TH_MAX_HLIST, &hw);
+	if (hw.err)
+		th_warn("kprobe_table[%ld]: %s at %lx; the rest of the "
+			"bucket is not shown", b, hw.err, hw.bad);
+	for (i = 0; i < hw.n; i++) {
+		ulong p = hw.ent[i] - o->hlist, pre = 0, paddr = 0;
+		unsigned int pflags = 0;
+
+		th_read_ulong(p + o->pre_handler, &pre, "kprobe.pre_handler");
+		th_read_ulong(p + o->addr, &paddr, "kprobe.addr");
+		th_read_uint(p + o->flags, &pflags, "kprobe.flags");
+		if (kp_table.aggr_pre_handler &&
+		    pre == kp_table.aggr_pre_handler) {
+			th_list_walk(p + o->list, TH_MAX_HLIST, &lw);
+			if (lw.err)
+				th_warn("aggregate kprobe %lx: %s at %lx",
+					p, lw.err, lw.bad);
+			for (j = 0; j < lw.n; j++) {
+				k = kp_append(v, n++, cap);
+				k->kp = lw.ent[j] - o->list;
+				k->parent = p;
+				k->pflags = pflags;
+				k->bucket = b;
+			}
+			th_walk_free(&lw);
+			continue;
+		}
+		k = kp_append(v, n++, cap);
+		k->kp = p;
+		k->pflags = pflags;
+		k->bucket = b;
+	}
+	th_walk_free(&hw);
+	return n;
+}
+
+/* The fields of one probe; an aggregate child takes its site's address. */
+static void kp_fields(struct kp_probe *k)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	ulong a;
+
+	th_read_ulong(k->kp + o->addr, &k->addr, "kprobe.addr");
+	th_read_ulong(k->kp + o->pre_handler, &k->pre, "kprobe.pre_handler");
+	if (o->post_handler >= 0)
+		th_read_ulong(k->kp + o->post_handler, &k->post,
+			      "kprobe.post_handler");
+	if (o->fault_handler >= 0)
+		th_read_ulong(k->kp + o->fault_handler, &k->fault,
+			      "kprobe.fault_handler");
+	th_read_uint(k->kp + o->flags, &k->flags, "kprobe.flags");
+	if (o->nmissed >= 0)
+		th_read_ulong(k->kp + o->nmissed, &k->nmissed,
+			      "kprobe.nmissed");
+	if (k->parent) {
+		/* the aggregate's addr names the site */
+		if (th_read_ulong(k->parent + o->addr, &a, "kprobe.addr"))
+			k->addr = a;
+	} else {
+		k->pflags = k->flags;
+	}
+}
+
+/**
+ * th_kprobes_collect - every probe of kprobe_table
+ * @out: the probes (malloc'd), children of aggregates in list order
+ *
+ * Call th_kprobes_init() first.  Returns the number of probes.
+ */
+long th_kprobes_collect(struct kp_probe **out)
+{
+	struct kp_probe *v = NULL;
+	long n = 0, cap = 0, b, i;
+
+	for (b = 0; b < kp_table.table_size; b++)
+		n = kp_bucket(b, &v, n, &cap);
+	for (i = 0; i < n; i++)
+		kp_fields(&v[i]);
+	*out = v;
+	return n;
+}
+
+/**
+ * th_kprobe_type - the type kprobes/list prints for a probe
+ * @k: a probe from th_kprobes_collect()
+ *
+ * Returns 'r' (kretprobe), 'j' (jprobe) or 'k'.
+ */
+char th_kprobe_type(struct kp_probe *k)
+{
+	struct kpl_syms s = { kp_table.pre_handler_kretprobe,
+			      kp_table.setjmp_pre_handler };
+	struct kpl_probe p;
+
+	p.addr = k->addr;
+	p.pre_handler = k->pre;
+	p.flags = k->flags;
+	p.site_flags = k->pflags;
+	return kpl_type(&p, &s);
+}
+
+/**
+ * th_kprobe_symbol_name - the name a probe was registered with
+ * @kp: struct kprobe
+ * @name: kprobe.symbol_name's text
+ * @len: room in @name
+ * @off: kprobe.offset (0 when the member is absent)
+ *
+ * Returns FALSE when the probe was registered by address.
+ */
+int th_kprobe_symbol_name(ulong kp, char *name, int len, unsigned int *off)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	ulong symname = 0;
+
+	*off = 0;
+	if (o->symbol_name < 0 ||
+	    !th_read_ulong(kp + o->symbol_name, &symname,
+			   "kprobe.symbol_name") || !symname)
+		return FALSE;
+	th_read_cstr(symname, name, len, "kprobe.symbol_name");
+	if (o->offset >= 0)
+		th_read_uint(kp + o->offset, off, "kprobe.offset");
+	return TRUE;
+}
+
+/**
+ * th_kprobe_opcode - the instruction byte the probe's breakpoint replaced
+ * @kp: struct kprobe
+ * @op: kprobe.opcode (0 when unreadable)
+ *
+ * Returns FALSE when struct kprobe has no opcode.
+ */
+int th_kprobe_opcode(ulong kp, unsigned char *op)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+
+	*op = 0;
+	if (o->opcode < 0)
+		return FALSE;
+	th_read(kp + o->opcode, op, 1, "kprobe.opcode");
+	return TRUE;
+}
+
+/**
+ * th_kprobe_addr - kprobe.addr, 0 when unreadable
+ * @kp: struct kprobe
+ */
+ulong th_kprobe_addr(ulong kp)
+{
+	ulong a = 0;
+
+	th_read_ulong(kp + th_kprobe_off()->addr, &a, "kprobe.addr");
+	return a;
+}
+
+/**
+ * th_kprobe_offset - kprobe.offset, 0 when unreadable
+ * @kp: struct kprobe
+ */
+unsigned int th_kprobe_offset(ulong kp)
+{
+	unsigned int off = 0;
+
+	th_read_uint(kp + th_kprobe_off()->offset, &off, "kprobe.offset");
+	return off;
+}
+
+/**
+ * th_kprobe_nmissed - kprobe.nmissed, 0 when unreadable
+ * @kp: struct kprobe
+ */
+ulong th_kprobe_nmissed(ulong kp)
+{
+	ulong n = 0;
+
+	th_read_ulong(kp + th_kprobe_off()->nmissed, &n, "kprobe.nmissed");
+	return n;
+}
+
+/**
+ * th_kretprobe_of - the kretprobe a struct kprobe is embedded in
+ * @kp: struct kprobe
+ * @r: its fields (0 where unreadable)
+ *
+ * Returns FALSE when the dump has no struct kretprobe.
+ */
+int th_kretprobe_of(ulong kp, struct th_kretprobe *r)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+
+	memset(r, 0, sizeof(*r));
+	if (o->krp_kp < 0 || o->krp_handler < 0)
+		return FALSE;
+	r->addr = kp - o->krp_kp;
+	th_read_ulong(r->addr + o->krp_handler, &r->handler,
+		      "kretprobe.handler");
+	if (o->krp_entry_handler >= 0)
+		th_read_ulong(r->addr + o->krp_entry_handler,
+			      &r->entry_handler, "kretprobe.entry_handler");
+	if (o->krp_maxactive >= 0)
+		th_read_int(r->addr + o->krp_maxactive, &r->maxactive,
+			    "kretprobe.maxactive");
+	if (o->krp_nmissed >= 0)
+		th_read_int(r->addr + o->krp_nmissed, &r->nmissed,
+			    "kretprobe.nmissed");
+	if (o->krp_data_size >= 0)
+		th_read_ulong(r->addr + o->krp_data_size, &r->data_size,
+			      "kretprobe.data_size");
+	return TRUE;
+}
+
+/**
+ * th_kretprobe_kprobe - the struct kprobe inside a kretprobe
+ * @krp: struct kretprobe
+ */
+ulong th_kretprobe_kprobe(ulong krp)
+{
+	return krp + th_kprobe_off()->krp_kp;
+}
+
+/**
+ * th_jprobe_entry - the entry function of the jprobe around a kprobe
+ * @kp: struct kprobe
+ * @entry: jprobe.entry (0 when unreadable); untouched when FALSE
+ *
+ * Returns FALSE when the dump has no struct jprobe.
+ */
+int th_jprobe_entry(ulong kp, ulong *entry)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+
+	if (o->jp_kp < 0 || o->jp_entry < 0)
+		return FALSE;
+	th_read_ulong(kp - o->jp_kp + o->jp_entry, entry, "jprobe.entry");
+	return TRUE;
+}
+
+/* ---------------------------------------------- kretprobe instances --- */
+
+/* Count the nodes of a freelist (struct freelist_head: next at node+8). */
+static long kp_count_freelist(ulong head_addr)
+{
+	long o_next = th_kprobe_off()->freelist_next;
+	struct th_walk w;
+	ulong first;
+	long n;
+
+	if (o_next < 0 || !th_read_ulong(head_addr, &first, "freelist head"))
+		return -1;
+	if (!first)
+		return 0;
+	th_chain_walk(first, o_next, 100000, &w);
+	n = w.err ? -1 : w.n;
+	th_walk_free(&w);
+	return n;
+}
+
+/* objpool (v6.7+): free objects are tail - head of each CPU's ring. */
+static long kp_count_objpool(ulong pool, long *total)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	int cpus[NR_CPUS], n, i, nr = 0;
+	ulong slots, slot;
+	unsigned int h, t;
+	long free_ = 0;
+
+	if (o->objpool_slots < 0 || o->slot_head < 0 || o->slot_tail < 0 ||
+	    !th_read_ulong(pool + o->objpool_slots, &slots,
+			   "objpool_head.cpu_slots"))
+		return -1;
+	if (o->objpool_nr >= 0 &&
+	    th_read_int(pool + o->objpool_nr, &nr, "objpool_head.nr_objs"))
+		*total = nr;
+	n = th_possible_cpus(cpus, NR_CPUS);
+	for (i = 0; i < n; i++) {
+		if (!th_read_ulong(slots + cpus[i] * sizeof(ulong), &slot,
+				   "objpool cpu slot") || !slot)
+			continue;
+		if (th_read_uint(slot + o->slot_head, &h,
+				 "objpool_slot.head") &&
+		    th_read_uint(slot + o->slot_tail, &t,
+				 "objpool_slot.tail"))
+			free_ += (unsigned int)(t - h);
+	}
+	return free_;
+}
+
+/**
+ * th_kretprobe_instances - the free instances of a kretprobe
+ * @krp: struct kretprobe
+ * @maxactive: kretprobe.maxactive, the total unless the pool knows it
+ * @nfree: the free instances, -1 when unreadable
+ * @total: all instances
+ *
+ * An hlist free_instances (before v5.11), a freelist in the kretprobe
+ * (v5.11 to the rethook conversion), the rethook's pool (freelist, or
+ * objpool from v6.7), or the kretprobe_holder's objpool.  Returns which,
+ * or NULL when the kernel keeps them in none of these.
+ */
+const char *th_kretprobe_instances(ulong krp, int maxactive, long *nfree,
+				   long *total)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	struct th_walk w;
+	ulong p;
+
+	*nfree = -1;
+	*total = maxactive;
+	if (o->krp_rh >= 0) {
+		if (o->rethook_pool >= 0 &&
+		    th_read_ulong(krp + o->krp_rh, &p, "kretprobe.rh") && p) {
+			if (o->objpool_size > 0)
+				*nfree = kp_count_objpool(p + o->rethook_pool,
+							  total);
+			else
+				*nfree = kp_count_freelist(p + o->rethook_pool);
+		}
+		return "rethook pool";
+	}
+	if (o->krp_rph >= 0 && o->holder_pool >= 0) {
+		/* kretprobe_holder got its pool with the objpool conversion
+		 * (4bbd93455659, v6.7); 5.11 to 6.6 kernels without rethook
+		 * have rph but keep the free list in kretprobe.freelist. */
+		if (th_read_ulong(krp + o->krp_rph, &p, "kretprobe.rph") && p)
+			*nfree = kp_count_objpool(p + o->holder_pool, total);
+		return "objpool";
+	}
+	if (o->krp_freelist >= 0) {
+		*nfree = kp_count_freelist(krp + o->krp_freelist);
+		return "freelist";
+	}
+	if (o->krp_free_instances >= 0) {
+		if (th_read_ulong(krp + o->krp_free_instances, &p,
+				  "kretprobe.free_instances")) {
+			th_hlist_walk(p, 100000, &w);
+			*nfree = w.err ? -1 : w.n;
+			th_walk_free(&w);
+		}
+		return "free_instances";
+	}
+	return NULL;
+}

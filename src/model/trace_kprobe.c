@@ -1,0 +1,219 @@
+/*
+ * tracehunt: the model's one reader of struct trace_kprobe, the trace
+ * events built on kprobes (kernel/trace/trace_kprobe.c).  The kprobe
+ * inside each is read by model/kprobes.c.
+ */
+#include "model/trace_kprobe.h"
+#include "model/trace_probe.h"
+#include "model/kprobes.h"
+
+/* Offsets, -1 when absent; filled once by tk_init(). */
+static struct {
+	int inited;
+	int ok;
+	ulong head;		/* dyn_event_list or probe_list */
+	int dyn;		/* entries are struct dyn_event */
+	ulong ops;		/* &trace_kprobe_ops */
+	long ev_list, ev_ops;
+	long tk_list, tk_rp, tk_nhit, tk_symbol, tk_tp;
+	int nhit_percpu;
+	long call_class, call_name, class_system;
+} tk_off;
+
+static int tk_init(void)
+{
+	if (tk_off.inited)
+		return tk_off.ok;
+	tk_off.inited = 1;
+	if ((tk_off.head = th_symbol("dyn_event_list"))) {
+		/* Linux kernel commit 6212dd29683e ("tracing/kprobes: Use
+		 * dyn_event framework for kprobe events") (v5.0) */
+		tk_off.dyn = 1;
+		tk_off.ops = th_symbol("trace_kprobe_ops");
+		tk_off.ev_list = th_member("dyn_event", "list");
+		tk_off.ev_ops = th_member("dyn_event", "ops");
+		tk_off.tk_list = th_member("trace_kprobe", "devent");
+	} else if ((tk_off.head = th_symbol("probe_list"))) {
+		tk_off.tk_list = th_member("trace_kprobe", "list");
+	}
+	tk_off.tk_rp = th_member("trace_kprobe", "rp");
+	tk_off.tk_nhit = th_member("trace_kprobe", "nhit");
+	/* A plain counter until Linux kernel commit a7636d9ecfa3
+	 * ("kprobes: Optimize hot path by using percpu counter to collect
+	 * 'nhit' statistics") (in v4.6). */
+	tk_off.nhit_percpu = tk_off.tk_nhit >= 0 &&
+		MEMBER_TYPE("trace_kprobe", "nhit") == TYPE_CODE_PTR;
+	tk_off.tk_symbol = th_member("trace_kprobe", "symbol");
+	tk_off.tk_tp = th_member("trace_kprobe", "tp");
+	/*
+	 * The event's system and name: to come from model/events.h (the
+	 * kernel's trace_event_name()) when that lands, which will be the
+	 * one reader of struct trace_event_call.
+	 */
+	tk_off.call_class = th_member("trace_event_call", "class");
+	tk_off.call_name = th_member("trace_event_call", "name");
+	tk_off.class_system = th_member("trace_event_class", "system");
+	if (!tk_off.head || tk_off.tk_list < 0 || tk_off.tk_rp < 0 ||
+	    tk_off.tk_tp < 0 || !th_trace_probe_ok() ||
+	    tk_off.call_class < 0 || tk_off.class_system < 0)
+		return 0;
+	tk_off.ok = 1;
+	return 1;
+}
+
+/**
+ * th_trace_kprobes_ok - whether the dump has kprobe events and their types
+ */
+int th_trace_kprobes_ok(void)
+{
+	return tk_init();
+}
+
+/**
+ * th_tk_names - the system and name of a kprobe event
+ * @tk: struct trace_kprobe
+ * @group: the system ("" when unreadable)
+ * @glen: room in @group
+ * @name: the event's name ("" when unreadable)
+ * @nlen: room in @name
+ *
+ * Returns FALSE when the event has no readable name.
+ */
+int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen)
+{
+	ulong call = th_trace_probe_call(tk + tk_off.tk_tp), class = 0, p = 0;
+
+	group[0] = name[0] = '\0';
+	if (!call)
+		return FALSE;
+	if (th_read_ulong(call + tk_off.call_class, &class,
+			  "trace_event_call.class") &&
+	    th_read_ulong(class + tk_off.class_system, &p,
+			  "trace_event_class.system"))
+		th_read_cstr(p, group, glen, "event system");
+	if (th_read_ulong(call + tk_off.call_name, &p, "trace_event_call.name"))
+		th_read_cstr(p, name, nlen, "event name");
+	return name[0] != '\0';
+}
+
+/**
+ * th_trace_kprobes - every struct trace_kprobe in the kernel's order
+ * @out: their addresses (malloc'd; NULL when the dump has none)
+ *
+ * Returns the count, or -1 when the dump has no kprobe events.
+ */
+long th_trace_kprobes(ulong **out)
+{
+	struct th_walk w;
+	ulong *v;
+	long i, n = 0;
+
+	*out = NULL;
+	if (!tk_init())
+		return -1;
+	th_list_walk(tk_off.head, TH_MAX_HLIST, &w);
+	if (w.err)
+		th_warn("%s: %s at %lx; later probe events are not shown",
+			tk_off.dyn ? "dyn_event_list" : "probe_list", w.err,
+			w.bad);
+	v = calloc(w.n ? w.n : 1, sizeof(ulong));
+	for (i = 0; i < w.n; i++) {
+		ulong ev = w.ent[i] - (tk_off.dyn ? tk_off.ev_list : 0), ops;
+
+		if (tk_off.dyn) {
+			if (!th_read_ulong(ev + tk_off.ev_ops, &ops,
+					   "dyn_event.ops") ||
+			    ops != tk_off.ops)
+				continue;
+			v[n++] = ev - tk_off.tk_list;
+		} else {
+			v[n++] = w.ent[i] - tk_off.tk_list;
+		}
+	}
+	th_walk_free(&w);
+	*out = v;
+	return n;
+}
+
+/**
+ * th_tk_kprobe - the struct kprobe inside a trace_kprobe
+ * @tk: struct trace_kprobe
+ */
+ulong th_tk_kprobe(ulong tk)
+{
+	return th_kretprobe_kprobe(tk + tk_off.tk_rp);
+}
+
+/**
+ * th_tk_nhit - the hits of a kprobe event
+ * @tk: struct trace_kprobe
+ */
+ulong th_tk_nhit(ulong tk)
+{
+	ulong nhit = 0, p, v, sum = 0;
+	int cpus[NR_CPUS], n, i;
+
+	if (tk_off.tk_nhit < 0 ||
+	    !th_read_ulong(tk + tk_off.tk_nhit, &nhit, "trace_kprobe.nhit"))
+		return 0;
+	if (!tk_off.nhit_percpu)
+		return nhit;
+	n = th_possible_cpus(cpus, NR_CPUS);
+	for (i = 0; i < n; i++) {
+		p = th_percpu_ptr(nhit, cpus[i]);
+		if (th_read_ulong(p, &v, "trace_kprobe.nhit"))
+			sum += v;
+	}
+	return sum;
+}
+
+/**
+ * th_tk_symbol - the symbol a kprobe event was placed on
+ * @tk: struct trace_kprobe
+ * @buf: trace_kprobe.symbol's text
+ * @len: room in @buf
+ *
+ * Returns FALSE (and @buf "") when the probe was placed by address.
+ */
+int th_tk_symbol(ulong tk, char *buf, int len)
+{
+	ulong sym = 0;
+
+	buf[0] = '\0';
+	th_read_ulong(tk + tk_off.tk_symbol, &sym, "trace_kprobe.symbol");
+	if (!sym)
+		return FALSE;
+	th_read_cstr(sym, buf, len, "trace_kprobe.symbol");
+	return TRUE;
+}
+
+/**
+ * th_tk_nr_args - the number of fetch arguments of a kprobe event
+ * @tk: struct trace_kprobe
+ */
+unsigned int th_tk_nr_args(ulong tk)
+{
+	int nr = th_trace_probe_nr_args(tk + tk_off.tk_tp);
+
+	return nr < 0 ? 0 : nr;
+}
+
+/**
+ * th_tk_arg - one fetch argument of a kprobe event
+ * @tk: struct trace_kprobe
+ * @i: its index, below th_tk_nr_args()
+ * @name: probe_arg.name's text
+ * @nlen: room in @name
+ * @comm: probe_arg.comm's text, the fetch command as written
+ * @clen: room in @comm
+ *
+ * Returns FALSE when the probe_arg is unreadable.
+ */
+int th_tk_arg(ulong tk, unsigned int i, char *name, int nlen, char *comm,
+	      int clen)
+{
+	if (th_probe_arg_name(tk + tk_off.tk_tp, i, name, nlen) < 0)
+		return FALSE;
+	th_probe_arg_comm(tk + tk_off.tk_tp, i, comm, clen);
+	return TRUE;
+}

@@ -1,0 +1,31 @@
+/*
+ * tracehunt: the trace events built on kprobes (model/trace_kprobe.c):
+ * struct trace_kprobe on dyn_event_list (or probe_list before v5.0).
+ */
+#ifndef TRACEHUNT_MODEL_TRACE_KPROBE_H
+#define TRACEHUNT_MODEL_TRACE_KPROBE_H
+
+#include "model/model.h"
+
+/* FALSE when the dump has no kprobe events or not their types. */
+int th_trace_kprobes_ok(void);
+/* Every struct trace_kprobe in the kernel's order; -1 when the dump has
+ * no kprobe events.  *out is malloc'd. */
+long th_trace_kprobes(ulong **out);
+/* The struct kprobe embedded in a trace_kprobe. */
+ulong th_tk_kprobe(ulong tk);
+/* The event's system and name; FALSE when it has no name. */
+int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen);
+/* trace_kprobe.nhit, summed over the CPUs when per-CPU */
+ulong th_tk_nhit(ulong tk);
+/* trace_kprobe.symbol into BUF: FALSE (BUF "") when the probe was
+ * placed by address. */
+int th_tk_symbol(ulong tk, char *buf, int len);
+/* trace_probe.nr_args, 0 when unreadable or implausible (over 128) */
+unsigned int th_tk_nr_args(ulong tk);
+/* The name and fetch command ("comm") of argument I; FALSE when its
+ * probe_arg is unreadable. */
+int th_tk_arg(ulong tk, unsigned int i, char *name, int nlen, char *comm,
+	      int clen);
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * tracehunt: the model's one reader of struct trace_probe,
+ * trace_probe_event, probe_arg and fetch_type (kernel/trace/trace_probe.h):
+ * what kprobe (and uprobe) events have in common.
+ */
+#include "model/trace_probe.h"
+
+/* Offsets, -1 when absent; filled once. */
+static struct {
+	int filled;
+	long tp_event, tp_list, tp_nr_args, tp_args, tp_call;
+	long tpe_call, tpe_probes;
+	long arg_size, arg_name, arg_comm, arg_offset, arg_count, arg_type;
+	long type_name, type_size;
+} tpr_off;
+
+static void tpr_off_fill(void)
+{
+	if (tpr_off.filled)
+		return;
+	tpr_off.filled = 1;
+	tpr_off.tp_event = th_member("trace_probe", "event");
+	tpr_off.tp_list = th_member("trace_probe", "list");
+	tpr_off.tp_nr_args = th_member("trace_probe", "nr_args");
+	tpr_off.tp_args = th_member("trace_probe", "args");
+	/* Linux kernel commit 60d53e2c3b75 ("tracing/probe: Split
+	 * trace_event related data from trace_probe") (v5.4) */
+	if (tpr_off.tp_event >= 0)
+		tpr_off.tp_call = -1;
+	else
+		tpr_off.tp_call = th_member("trace_probe", "call");
+	tpr_off.tpe_call = th_member("trace_probe_event", "call");
+	tpr_off.tpe_probes = th_member("trace_probe_event", "probes");
+	tpr_off.arg_size = th_size("probe_arg");
+	tpr_off.arg_name = th_member("probe_arg", "name");
+	tpr_off.arg_comm = th_member("probe_arg", "comm");
+	tpr_off.arg_offset = th_member("probe_arg", "offset");
+	tpr_off.arg_count = th_member("probe_arg", "count");
+	tpr_off.arg_type = th_member("probe_arg", "type");
+	tpr_off.type_name = th_member("fetch_type", "name");
+	tpr_off.type_size = th_member("fetch_type", "size");
+}
+
+/**
+ * th_trace_probe_ok - whether trace_probe and its arguments can be read
+ */
+int th_trace_probe_ok(void)
+{
+	tpr_off_fill();
+	return tpr_off.tp_nr_args >= 0 && tpr_off.tp_args >= 0 &&
+		tpr_off.arg_size > 0 &&
+		(tpr_off.tp_event >= 0 ? tpr_off.tpe_call : tpr_off.tp_call) >=
+		0;
+}
+
+/**
+ * th_trace_probe_call - the trace_event_call of a trace_probe
+ * @tp: struct trace_probe
+ *
+ * Returns 0 when unreadable.
+ */
+ulong th_trace_probe_call(ulong tp)
+{
+	ulong ev;
+
+	tpr_off_fill();
+	if (tpr_off.tp_event >= 0) {
+		if (!th_read_ulong(tp + tpr_off.tp_event, &ev,
+				   "trace_probe.event"))
+			return 0;
+		return ev + tpr_off.tpe_call;
+	}
+	return tp + tpr_off.tp_call;
+}
+
+/**
+ * th_trace_probe_of_call - the first trace_probe of an event
+ * @call: the event's struct trace_event_call, inside a trace_probe_event
+ *
+ * Returns 0 when the event has none or the dump lacks the types.
+ */
+ulong th_trace_probe_of_call(ulong call)
+{
+	ulong tpe, first = 0;
+
+	tpr_off_fill();
+	if (tpr_off.tpe_call < 0 || tpr_off.tpe_probes < 0 ||
+	    tpr_off.tp_list < 0 || tpr_off.tp_args < 0 ||
+	    tpr_off.arg_size <= 0)
+		return 0;
+	tpe = call - tpr_off.tpe_call;
+	if (!th_read_ulong(tpe + tpr_off.tpe_probes, &first, "tpe.probes") ||
+	    first == tpe + tpr_off.tpe_probes)
+		return 0;
+	return first - tpr_off.tp_list;
+}
+
+/**
+ * th_trace_probe_nr_args - the number of fetch arguments
+ * @tp: struct trace_probe
+ *
+ * Returns -1 when unreadable or implausible (over 128).
+ */
+int th_trace_probe_nr_args(ulong tp)
+{
+	unsigned int nr = 0;
+
+	tpr_off_fill();
+	if (!th_read_uint(tp + tpr_off.tp_nr_args, &nr, "trace_probe.nr_args")
+	    || nr > 128)
+		return -1;
+	return nr;
+}
+
+/* The string a char * member at OFF of argument I points to. */
+static int tpr_arg_str(ulong tp, unsigned int i, long off, char *buf,
+		       int len, const char *what)
+{
+	ulong a = tp + tpr_off.tp_args + i * tpr_off.arg_size, p;
+
+	buf[0] = '\0';
+	if (!th_read_ulong(a + off, &p, what))
+		return -1;
+	return th_read_cstr(p, buf, len, what) ? 1 : 0;
+}
+
+/**
+ * th_probe_arg_name - probe_arg.name
+ * @tp: struct trace_probe
+ * @i: the argument, below th_trace_probe_nr_args()
+ * @buf: the name
+ * @len: room in @buf
+ *
+ * Returns -1 when the pointer is unreadable, 0 when the string is not
+ * (@buf may hold a part of it), 1 when read.
+ */
+int th_probe_arg_name(ulong tp, unsigned int i, char *buf, int len)
+{
+	tpr_off_fill();
+	return tpr_arg_str(tp, i, tpr_off.arg_name, buf, len,
+			   "probe_arg.name");
+}
+
+/**
+ * th_probe_arg_comm - probe_arg.comm, the fetch command as written
+ * @tp: struct trace_probe
+ * @i: the argument, below th_trace_probe_nr_args()
+ * @buf: the command
+ * @len: room in @buf
+ *
+ * Returns as th_probe_arg_name().
+ */
+int th_probe_arg_comm(ulong tp, unsigned int i, char *buf, int len)
+{
+	tpr_off_fill();
+	return tpr_arg_str(tp, i, tpr_off.arg_comm, buf, len,
+			   "probe_arg.comm");
+}
+
+/**
+ * th_probe_arg_type - the name of the argument's fetch_type ("u32", ...)
+ * @tp: struct trace_probe
+ * @i: the argument, below th_trace_probe_nr_args()
+ * @buf: the name ("" when the argument has no type)
+ * @len: room in @buf
+ *
+ * Returns as th_probe_arg_name(); 0 when the argument has no type.
+ */
+int th_probe_arg_type(ulong tp, unsigned int i, char *buf, int len)
+{
+	ulong a, ft = 0, p;
+
+	tpr_off_fill();
+	a = tp + tpr_off.tp_args + i * tpr_off.arg_size;
+	buf[0] = '\0';
+	if (!th_read_ulong(a + tpr_off.arg_type, &ft, "probe_arg.type") ||
+	    !ft)
+		return 0;
+	if (!th_read_ulong(ft + tpr_off.type_name, &p, "fetch_type.name"))
+		return -1;
+	return th_read_cstr(p, buf, len, "fetch_type.name") ? 1 : 0;
+}
+
+/**
+ * th_probe_arg_layout - where an argument's value is in the record
+ * @tp: struct trace_probe
+ * @i: the argument, below th_trace_probe_nr_args()
+ * @offset: probe_arg.offset
+ * @count: probe_arg.count (0 when the member is absent)
+ * @size: the fetch_type's size (0 when the argument has no type)
+ */
+void th_probe_arg_layout(ulong tp, unsigned int i, unsigned int *offset,
+			 unsigned int *count, unsigned int *size)
+{
+	ulong a, ft = 0, sz = 0;
+
+	tpr_off_fill();
+	a = tp + tpr_off.tp_args + i * tpr_off.arg_size;
+	*count = *size = 0;
+	th_read_uint(a + tpr_off.arg_offset, offset, "probe_arg.offset");
+	if (tpr_off.arg_count >= 0)
+		th_read_uint(a + tpr_off.arg_count, count, "probe_arg.count");
+	if (th_read_ulong(a + tpr_off.arg_type, &ft, "probe_arg.type") && ft) {
+		th_read_ulong(ft + tpr_off.type_size, &sz, "fetch_type.size");
+		*size = sz;
+	}
+}

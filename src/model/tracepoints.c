@@ -1,0 +1,143 @@
+/*
+ * tracehunt: the model's one reader of struct tracepoint: the
+ * __tracepoints_ptrs section of the kernel and of every module, and the
+ * probe functions on each tracepoint's funcs array.
+ */
+#include "model/tracepoints.h"
+
+/* Offsets, -1 when absent; filled once. */
+static struct {
+	int filled;
+	long name, funcs, func_size, func;
+	/*
+	 * tracepoint_ptr_t is an int offset from its own slot with
+	 * CONFIG_HAVE_ARCH_PREL32_RELOCATIONS since Linux kernel commit
+	 * "kernel: tracepoints: add support for relative references"
+	 * (in v4.19), a pointer before and on other configurations: the
+	 * typedef's size tells which; -1 until known.
+	 */
+	int prel32;
+} tp_off = { .prel32 = -1 };
+
+static void tp_off_fill(void)
+{
+	if (tp_off.filled)
+		return;
+	tp_off.filled = 1;
+	tp_off.name = th_member("tracepoint", "name");
+	tp_off.funcs = th_member("tracepoint", "funcs");
+	tp_off.func_size = th_size("tracepoint_func");
+	tp_off.func = th_member("tracepoint_func", "func");
+}
+
+static ulong tp_deref(ulong slot)
+{
+	if (tp_off.prel32) {
+		int off;
+
+		if (!th_read_int(slot, &off, "tracepoint_ptr_t"))
+			return 0;
+		return slot + (long)off;
+	} else {
+		ulong p;
+
+		if (!th_read_ulong(slot, &p, "tracepoint_ptr_t"))
+			return 0;
+		return p;
+	}
+}
+
+static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
+{
+	ulong funcs, fn, np;
+	char name[128];
+	int i;
+
+	if (tp_off.name < 0 || tp_off.funcs < 0 || tp_off.func_size <= 0 ||
+	    tp_off.func < 0)
+		return;
+	if (!th_read_ulong(tp + tp_off.funcs, &funcs, "tracepoint.funcs") ||
+	    !funcs)
+		return;
+	name[0] = '\0';
+	if (th_tracepoint_name_ptr(tp, &np))
+		th_read_cstr(np, name, sizeof(name), "tracepoint name");
+	for (i = 0; i < 1024; i++) {
+		if (!th_read_ulong(funcs + i * tp_off.func_size + tp_off.func,
+				   &fn, "tracepoint_func.func") || !fn)
+			break;
+		cb(tp, name, fn, arg);
+	}
+}
+
+static void tp_range(ulong start, ulong stop, th_tp_probe_fn cb, void *arg)
+{
+	ulong a, step = tp_off.prel32 ? 4 : 8;
+
+	if (!start || stop <= start || (stop - start) / step > 100000)
+		return;
+	for (a = start; a < stop; a += step) {
+		ulong tp = tp_deref(a);
+
+		if (th_kptr(tp))
+			tp_probes(tp, cb, arg);
+	}
+}
+
+/**
+ * th_tracepoint_name_ptr - tracepoint.name, the pointer
+ * @tp: struct tracepoint
+ * @name: the address of the name (0 when unreadable)
+ *
+ * Returns FALSE when unreadable.
+ */
+int th_tracepoint_name_ptr(ulong tp, ulong *name)
+{
+	tp_off_fill();
+	*name = 0;
+	return tp_off.name >= 0 &&
+		th_read_ulong(tp + tp_off.name, name, "tracepoint.name");
+}
+
+/**
+ * th_tracepoint_probes - every probe attached to a tracepoint
+ * @cb: called for each (tracepoint, probe function)
+ * @arg: passed to @cb
+ *
+ * The core kernel's tracepoints first, then each module's (listed or
+ * only on the module tree).
+ */
+void th_tracepoint_probes(th_tp_probe_fn cb, void *arg)
+{
+	ulong start = th_symbol("__start___tracepoints_ptrs");
+	ulong stop = th_symbol("__stop___tracepoints_ptrs");
+	struct th_module *mods;
+	int n, i;
+
+	if (!start || !stop)
+		return;
+	tp_off_fill();
+	if (tp_off.prel32 < 0) {
+		long sz = th_size("tracepoint_ptr_t");
+		ulong p;
+
+		if (sz > 0)
+			tp_off.prel32 = (sz == 4);
+		else	/* a typedef crash cannot size: look at the data */
+			tp_off.prel32 = !(th_read_ulong(start, &p, "tp ptr") &&
+					  th_kptr(p));
+	}
+	tp_range(start, stop, cb, arg);
+	if (!th_module_has_tracepoints())
+		return;
+	n = th_modules(&mods);
+	for (i = 0; i < n; i++) {
+		ulong ptrs;
+		unsigned int num;
+
+		if (!th_module_tracepoints(mods[i].addr, &ptrs, &num) || !ptrs)
+			continue;
+		tp_range(ptrs, ptrs + num * (tp_off.prel32 ? 4UL : 8UL), cb,
+			 arg);
+	}
+}
