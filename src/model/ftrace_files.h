@@ -24,7 +24,14 @@ struct ff_hash {
 	long n;
 };
 
+/* tracer.c: every tracer on trace_types, in list order; -1 without it */
 int ff_tracers(ulong *out, int max);
+/* trace_ok_for_array() */
+int ff_tracer_ok(struct th_tr *tr, ulong t);
+/* tracer.name, or "?ADDR" */
+char *ff_tracer_name(ulong t, char *buf, int len);
+/* trace_array.current_trace, 0 when unreadable */
+ulong ff_current_tracer(struct th_tr *tr);
 
 /* tracer_tracing_is_on(): 1, 0, or -1 when unreadable. */
 int ff_is_on(struct th_tr *tr);
@@ -43,6 +50,8 @@ long ff_array_info(const char *sym, long *stride);
 /* trace_event_call -> class->system and trace_event_name() */
 void ff_event_names(ulong call, char *sys, int slen, char *name, int nlen);
 
+/* trace_array.ops, 0 when none or unreadable */
+ulong ff_tr_ops(struct th_tr *tr);
 ulong ff_ops_hash(ulong ops, int notrace);
 int ff_hash_read(ulong hash, struct ff_hash *h);
 int ff_hash_empty(const struct ff_hash *h);

@@ -222,6 +222,17 @@ void ff_event_names(ulong call, char *sys, int slen, char *name, int nlen)
 		th_read_cstr(p, name, nlen, "trace_event_call.name");
 }
 
+ulong ff_tr_ops(struct th_tr *tr)
+{
+	long o_ops = th_member("trace_array", "ops");
+	ulong ops = 0;
+
+	if (o_ops < 0 || !th_read_ulong(tr->addr + o_ops, &ops,
+					"trace_array.ops"))
+		return 0;
+	return ops;
+}
+
 ulong ff_ops_hash(ulong ops, int notrace)
 {
 	long o_fh = th_member("ftrace_ops", "func_hash");

@@ -17,11 +17,6 @@
 
 /* ------------------------------------------------- growable strings --- */
 
-struct th_sbuf {
-	char *p;
-	size_t n, cap;
-};
-
 static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
@@ -394,10 +389,24 @@ struct th_fdout {
 static int th_fd_write(void *arg, const void *buf, size_t len)
 {
 	struct th_fdout *f = arg;
+
+	return th_write_all(f->fd, buf, len);
+}
+
+/**
+ * th_write_all - write(2) all of BUF to FD, again after EINTR
+ * @fd: the file
+ * @buf: the bytes
+ * @len: their number
+ *
+ * Return: 0, or the errno value of the failure.
+ */
+int th_write_all(int fd, const void *buf, size_t len)
+{
 	const char *p = buf;
 
 	while (len) {
-		ssize_t k = write(f->fd, p, len);
+		ssize_t k = write(fd, p, len);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -613,13 +622,6 @@ static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 	return o->off - start;
 }
 
-struct th_dump_opts {
-	const char *file;
-	const char *inst;
-	int force;
-	int all;		/* -a: instances as extra buffers */
-};
-
 #define TH_DUMP_MAXBUF	64
 
 /* One CPU table ("flyrecord" + (offset, size) per CPU) and its data. */
@@ -654,7 +656,12 @@ static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
 	}
 }
 
-static void th_dump_trace_dat(struct th_dump_opts *opt)
+/**
+ * th_dump_trace_dat - "ftrace dump -t FILE": a trace.dat of one array, or
+ * of all of them (-a)
+ * @opt: what was asked
+ */
+void th_dump_trace_dat(const struct th_dump_opts *opt)
 {
 	struct th_tr *trs[TH_DUMP_MAXBUF], *all = NULL;
 	struct th_rb rbs[TH_DUMP_MAXBUF];
@@ -810,218 +817,130 @@ out:
 		th_rb_close(&rbs[k]);
 }
 
-/* ------------------------------------------------- -d DIR (tracefs) --- */
+/* ------------------------------------- the sources of "ftrace dump -d" --- */
 
-#include <sys/stat.h>
-#include <dirent.h>
-#include <fcntl.h>
-
-/*
- * Remove our own temporary tree (depth-bounded, no symlinks followed:
- * O_NOFOLLOW|O_DIRECTORY opens only a real directory).  No lstat(): built
- * on a newer glibc it binds lstat@GLIBC_2.33, which bullseye's 2.31 (the
- * crash that opens 5.10 dumps) lacks, and the extension does not load.
+/**
+ * th_dump_src_open - open an array's ring buffer for "ftrace dump -d" and
+ * gather what its events reference
+ * @tr: the array
+ * @s: filled; th_dump_src_close() it when this returns TRUE
+ * @err: the reason when this returns FALSE
+ * @elen: its size
  */
-static void th_rm_tree(const char *path, int depth)
+int th_dump_src_open(struct th_tr *tr, struct th_dump_src *s, char *err,
+		     size_t elen)
 {
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	fd = depth < 8 ? open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			      O_CLOEXEC) : -1;
-	if (fd >= 0) {
-		if ((d = fdopendir(fd)) == NULL) {
-			close(fd);
-		} else {
-			while ((de = readdir(d))) {
-				char sub[PATH_MAX];
-
-				if (!strcmp(de->d_name, ".") ||
-				    !strcmp(de->d_name, ".."))
-					continue;
-				if (snprintf(sub, sizeof(sub), "%s/%s", path,
-					     de->d_name) < (int)sizeof(sub))
-					th_rm_tree(sub, depth + 1);
-			}
-			closedir(d);
-		}
+	memset(s, 0, sizeof(*s));
+	if (!th_rb_open(tr->addr, FALSE, &s->rb, err, elen))
+		return FALSE;
+	s->data_off = th_member("buffer_data_page", "data");
+	if (s->data_off < 0)
+		s->data_off = 16;
+	s->refs = calloc(1, sizeof(*s->refs));
+	if (s->refs) {
+		th_refs_scan(&s->rb, s->refs);
+		th_refs_printk_tables(s->refs);
 	}
-	remove(path);
+	return TRUE;
 }
 
-/* Create DIR/REL (parents too) with LEN bytes of DATA; errno value. */
-static int th_dir_file(const char *dir, const char *rel, const char *data,
-		       size_t len)
+/**
+ * th_dump_src_close - what th_dump_src_open() took
+ * @s: the source
+ */
+void th_dump_src_close(struct th_dump_src *s)
 {
-	char path[PATH_MAX];
-	struct th_fdout f;
-	char *sl;
-	int e;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
-	    (int)sizeof(path))
-		return ENAMETOOLONG;
-	for (sl = strchr(path + strlen(dir) + 1, '/'); sl;
-	     sl = strchr(sl + 1, '/')) {
-		*sl = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			e = errno;
-			*sl = '/';
-			return e;
-		}
-		*sl = '/';
+	if (s->refs) {
+		free(s->refs->pids.v);
+		free(s->refs->addrs.v);
+		free(s->refs->strs.v);
+		free(s->refs);
 	}
-	if (!data)
-		return 0;
-	f.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (f.fd < 0)
-		return errno;
-	e = th_fd_write(&f, data, len);
-	if (close(f.fd) < 0 && !e)
-		e = errno;
-	return e;
+	th_rb_close(&s->rb);
 }
 
-static void th_dump_dir(struct th_dump_opts *opt, const char *dir)
+/**
+ * th_dump_src_events - the events of the source's ring buffer
+ * @s: the source
+ */
+long th_dump_src_events(const struct th_dump_src *s)
 {
-	struct th_tr *tr = th_trace_array_by_name(opt->inst ? opt->inst : "");
-	struct th_refs refs;
-	struct th_sbuf b = { 0 };
-	struct th_rb rb;
-	char err[256], *tmp = NULL, rel[256];
-	long data_off = th_member("buffer_data_page", "data");
-	int e = 0, i;
-
-	if (!tr) {
-		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
-			opt->inst);
-		return;
-	}
-	if (access(dir, F_OK) == 0) {
-		fprintf(fp, "ftrace dump: %s exists%s\n", dir, opt->force ?
-			" (a directory is never replaced: remove it)" :
-			" (use -f to replace a file)");
-		return;
-	}
-	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
-		fprintf(fp, "ftrace dump: %s\n", err);
-		return;
-	}
-	if (data_off < 0)
-		data_off = 16;
-	memset(&refs, 0, sizeof(refs));
-	th_refs_scan(&rb, &refs);
-	th_refs_printk_tables(&refs);
-	tmp = malloc(strlen(dir) + 16);
-	if (!tmp)
-		goto out;
-	sprintf(tmp, "%s.tmpXXXXXX", dir);
-	if (!mkdtemp(tmp)) {
-		fprintf(fp, "ftrace dump: cannot create %s: %s\n", tmp,
-			strerror(errno));
-		goto out;
-	}
-	chmod(tmp, 0755);
-	th_text_header_page(&b, data_off, rb.cpus[0].pg.data_size);
-	e = th_dir_file(tmp, "events/header_page", b.p, b.n);
-	b.n = 0;
-	th_text_header_event(&b);
-	if (!e)
-		e = th_dir_file(tmp, "events/header_event", b.p, b.n);
-	for (i = 0; !e && i < ndev; i++) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/format",
-			 dev[i].system, dev[i].name);
-		if (!strchr(dev[i].system, '/') && !strchr(dev[i].name, '/'))
-			e = th_dir_file(tmp, rel, dev[i].fmt.p, dev[i].fmt.n);
-	}
-	b.n = 0;
-	th_text_kallsyms(&b, &refs);
-	if (!e)
-		e = th_dir_file(tmp, "kallsyms", b.p ? b.p : "", b.n);
-	b.n = 0;
-	th_text_printk(&b, &refs);
-	if (!e)
-		e = th_dir_file(tmp, "printk_formats", b.p ? b.p : "", b.n);
-	b.n = 0;
-	th_text_cmdlines(&b, &refs);
-	if (!e)
-		e = th_dir_file(tmp, "saved_cmdlines", b.p ? b.p : "", b.n);
-	for (i = 0; !e && i < rb.ncpus; i++) {
-		struct th_fdout f;
-		struct td_out o;
-		char path[PATH_MAX];
-
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw",
-			 rb.cpus[i].cpu);
-		e = th_dir_file(tmp, rel, NULL, 0);
-		snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-		if (e || (f.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
-				       0644)) < 0) {
-			e = e ? e : errno;
-			break;
-		}
-		td_init(&o, th_fd_write, &f, 0);
-		th_write_cpu(&o, &rb.cpus[i], rb.time_start, data_off,
-			     data_off + rb.cpus[i].pg.data_size);
-		e = o.err;
-		if (close(f.fd) < 0 && !e)
-			e = errno;
-	}
-	if (!e && rename(tmp, dir) < 0)
-		e = errno;
-	if (e) {
-		fprintf(fp, "ftrace dump: writing %s failed: %s\n", dir,
-			strerror(e));
-		/* remove the partial tree (our own temporary name) */
-		th_rm_tree(tmp, 0);
-	} else
-		fprintf(fp, "ftrace dump: %s: %d event formats, %d CPUs, "
-			"%ld events\n", dir, ndev, rb.ncpus, refs.events);
-out:
-	free(tmp);
-	free(b.p);
-	free(refs.pids.v);
-	free(refs.addrs.v);
-	free(refs.strs.v);
-	th_rb_close(&rb);
+	return s->refs ? s->refs->events : 0;
 }
 
-void th_ftrace_dump_impl(int argc, char **argv)
+/**
+ * th_dump_text - one text file of a trace-cmd directory, appended to B
+ * @s: the source
+ * @what: which one
+ * @b: the text
+ */
+void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
+		  struct th_sbuf *b)
 {
-	struct th_dump_opts opt;
-	int c, all = FALSE, bad = FALSE;
-	const char *dir = NULL;
+	switch (what) {
+	case TH_DUMP_HEADER_PAGE:
+		th_text_header_page(b, s->data_off, s->rb.cpus[0].pg.data_size);
+		break;
+	case TH_DUMP_HEADER_EVENT:
+		th_text_header_event(b);
+		break;
+	case TH_DUMP_KALLSYMS:
+		if (s->refs)
+			th_text_kallsyms(b, s->refs);
+		break;
+	case TH_DUMP_PRINTK:
+		if (s->refs)
+			th_text_printk(b, s->refs);
+		break;
+	case TH_DUMP_CMDLINES:
+		if (s->refs)
+			th_text_cmdlines(b, s->refs);
+		break;
+	}
+}
 
-	memset(&opt, 0, sizeof(opt));
-	while ((c = getopt(argc, argv, "t:d:i:af")) != EOF) {
-		switch (c) {
-		case 't': opt.file = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'i': opt.inst = optarg; break;
-		case 'a': all = TRUE; break;
-		case 'f': opt.force = TRUE; break;
-		default: bad = TRUE; break;
-		}
-	}
-	if (bad || optind < argc || (!opt.file && !dir) ||
-	    (opt.file && dir)) {
-		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE | -a] [-f] | "
-			"-d DIR [-i INSTANCE]\n");
-		return;
-	}
-	if (dir) {
-		if (all)
-			fprintf(fp, "ftrace dump: -d takes one array "
-				"(-i INSTANCE), not -a\n");
-		else
-			th_dump_dir(&opt, dir);
-		return;
-	}
-	if (all && opt.inst) {
-		fprintf(fp, "ftrace dump: -a and -i exclude each other\n");
-		return;
-	}
-	opt.all = all;
-	th_dump_trace_dat(&opt);
+/**
+ * th_dump_nformats - the number of event formats loaded (-1: none read)
+ */
+int th_dump_nformats(void)
+{
+	return ndev;
+}
+
+/**
+ * th_dump_format - the format file of event I (0 <= I < th_dump_nformats())
+ * @i: the event
+ * @system: its system
+ * @name: its name
+ * @len: the format's length
+ *
+ * Return: the text of events/SYSTEM/NAME/format.
+ */
+const char *th_dump_format(int i, const char **system, const char **name,
+			   size_t *len)
+{
+	*system = dev[i].system;
+	*name = dev[i].name;
+	*len = dev[i].fmt.n;
+	return dev[i].fmt.p;
+}
+
+/**
+ * th_dump_pipe_raw - per_cpu/cpuN/trace_pipe_raw of the buffer's CPU I:
+ * its sub-buffers as "ftrace dump -t" writes them
+ * @s: the source
+ * @i: the index of the CPU in s->rb.cpus
+ * @fd: where
+ *
+ * Return: 0, or an errno value.
+ */
+int th_dump_pipe_raw(struct th_dump_src *s, int i, int fd)
+{
+	struct th_fdout f = { fd };
+	struct td_out o;
+
+	td_init(&o, th_fd_write, &f, 0);
+	th_write_cpu(&o, &s->rb.cpus[i], s->rb.time_start, s->data_off,
+		     s->data_off + s->rb.cpus[i].pg.data_size);
+	return o.err;
 }

@@ -1,7 +1,55 @@
-/* tracehunt: "ftrace dump" (trace_dump.c) */
+/*
+ * tracehunt: "ftrace dump" (trace_dump.c): the trace.dat writer, and the
+ * text builders of the trace-cmd directory that tracefs/dump_dir.c
+ * writes for "ftrace dump -d".
+ */
 #ifndef TRACEHUNT_TRACE_DUMP_H
 #define TRACEHUNT_TRACE_DUMP_H
 
-void th_ftrace_dump_impl(int argc, char **argv);
+#include "render/trace_priv.h"
+
+struct th_dump_opts {
+	const char *file;
+	const char *inst;
+	int force;
+	int all;		/* -a: instances as extra buffers */
+};
+
+void th_dump_trace_dat(const struct th_dump_opts *opt);
+
+/* A growable string. */
+struct th_sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+int th_write_all(int fd, const void *buf, size_t len);
+
+/* An array's ring buffer and what its events reference. */
+struct th_refs;
+struct th_dump_src {
+	struct th_rb rb;
+	struct th_refs *refs;
+	long data_off;		/* buffer_data_page.data */
+};
+
+enum th_dump_what {
+	TH_DUMP_HEADER_PAGE,	/* events/header_page */
+	TH_DUMP_HEADER_EVENT,	/* events/header_event */
+	TH_DUMP_KALLSYMS,	/* the symbols the events need */
+	TH_DUMP_PRINTK,		/* printk_formats they need */
+	TH_DUMP_CMDLINES,	/* saved_cmdlines of the tasks they name */
+};
+
+int th_dump_src_open(struct th_tr *tr, struct th_dump_src *s, char *err,
+		     size_t elen);
+void th_dump_src_close(struct th_dump_src *s);
+long th_dump_src_events(const struct th_dump_src *s);
+void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
+		  struct th_sbuf *b);
+int th_dump_nformats(void);
+const char *th_dump_format(int i, const char **system, const char **name,
+			   size_t *len);
+int th_dump_pipe_raw(struct th_dump_src *s, int i, int fd);
 
 #endif

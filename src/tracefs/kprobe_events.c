@@ -216,30 +216,30 @@ static void tk_profile(ulong tk)
 	fprintf(fp, "  %-44s %15lu %15lu\n", name, th_tk_nhit(tk), nmissed);
 }
 
-int th_cat_kprobe_events(struct th_tr *tr, const char *file)
+/* Without kprobe events (CONFIG_KPROBE_EVENTS) or their types, neither
+ * kprobe_events nor kprobe_profile. */
+const char *th_missing_kprobe_events(struct th_tr *tr,
+				     const struct th_tref *ref, char *buf,
+				     size_t len)
 {
+	if (tk_init())
+		return NULL;
+	snprintf(buf, len, "ftrace cat: %s: not available in this dump: no "
+		 "kprobe events (CONFIG_KPROBE_EVENTS) or their types",
+		 ref->file);
+	return buf;
+}
+
+/* kprobe_events (probes_seq_show()) or kprobe_profile */
+void th_cat_kprobe_events(struct th_tr *tr, const struct th_tref *ref)
+{
+	int profile = strcmp(ref->file, "kprobe_profile") == 0;
 	ulong *v;
 	long n, i;
-	int profile;
 
-	if (strcmp(file, "kprobe_events") == 0)
-		profile = 0;
-	else if (strcmp(file, "kprobe_profile") == 0)
-		profile = 1;
-	else
-		return FALSE;
-	if (tr->name[0]) {
-		fprintf(fp, "ftrace cat: %s exists only in the top-level "
-			"tracing directory, not in instances\n", file);
-		return TRUE;
-	}
 	n = th_trace_kprobes(&v);
-	if (n < 0) {
-		fprintf(fp, "ftrace cat: %s: not available in this dump: no "
-			"kprobe events (CONFIG_KPROBE_EVENTS) or their types\n",
-			file);
-		return TRUE;
-	}
+	if (n < 0)
+		return;
 	for (i = 0; i < n; i++) {
 		if (profile)
 			tk_profile(v[i]);
@@ -247,13 +247,4 @@ int th_cat_kprobe_events(struct th_tr *tr, const char *file)
 			tk_show(v[i]);
 	}
 	free(v);
-	return TRUE;
-}
-
-void th_ls_kprobe_events(struct th_tr *tr, th_ls_add_fn add, void *arg)
-{
-	if (tr->name[0] || !tk_init())
-		return;
-	add("kprobe_events", arg);
-	add("kprobe_profile", arg);
 }
