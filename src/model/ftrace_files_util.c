@@ -5,24 +5,16 @@
  */
 #include "model/model.h"
 #include "model/ftrace_files.h"
+#include "model/tracearray.h"
 
 /* RB_BUFFER_OFF of ring_buffer.c: the bit tracing_off() sets */
 #define FF_RB_BUFFER_OFF	(1 << 20)
 /* FTRACE_HASH_FL_MOD of ftrace.c */
 #define FF_HASH_FL_MOD		1
 
-/*
- * trace_array.array_buffer was trace_array.trace_buffer before v5.6 (Linux
- * kernel commit 1c5eb4481e01 "tracing: Rename trace_buffer to
- * array_buffer"); the struct has the same members.
- */
-static long ff_ab_off(void)
-{
-	long o = th_member("trace_array", "array_buffer");
-
-	return o >= 0 ? o : th_member("trace_array", "trace_buffer");
-}
-
+/* struct array_buffer, struct trace_buffer before v5.6: Linux kernel
+ * commit 1c5eb4481e01 ("tracing: Rename trace_buffer to array_buffer")
+ * (in v5.6) */
 static long ff_ab_member(const char *m)
 {
 	long o = th_member("array_buffer", m);
@@ -48,7 +40,7 @@ static long ff_rb_record_disabled(void)
  */
 int ff_is_on(struct th_tr *tr)
 {
-	long o_ab = ff_ab_off(), o_buf = ff_ab_member("buffer");
+	long o_ab = th_tr_off()->array_buffer, o_buf = ff_ab_member("buffer");
 	long o_rd = ff_rb_record_disabled();
 	ulong buf = 0;
 	int rd = 0;
@@ -59,8 +51,7 @@ int ff_is_on(struct th_tr *tr)
 			   "trace_array.array_buffer.buffer"))
 		return -1;
 	if (!buf) {
-		if (!th_read_int(tr->addr + th_member("trace_array",
-						      "buffer_disabled"), &rd,
+		if (!th_read_int(tr->addr + th_tr_off()->buffer_disabled, &rd,
 				 "trace_array.buffer_disabled"))
 			return -1;
 		return !rd;
@@ -75,7 +66,7 @@ int ff_is_on(struct th_tr *tr)
  * where the kernel keeps it per array. */
 int ff_expanded(struct th_tr *tr)
 {
-	long o = th_member("trace_array", "ring_buffer_expanded");
+	long o = th_tr_off()->ring_buffer_expanded;
 	ulong sym = th_symbol("ring_buffer_expanded");
 	unsigned char v = 1;
 
@@ -96,7 +87,7 @@ ulong ff_trace_buf_size(void)
 
 int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries)
 {
-	long o_ab = ff_ab_off(), o_data = ff_ab_member("data");
+	long o_ab = th_tr_off()->array_buffer, o_data = ff_ab_member("data");
 	long o_ent = th_member("trace_array_cpu", "entries");
 	ulong data = 0;
 
@@ -220,17 +211,6 @@ void ff_event_names(ulong call, char *sys, int slen, char *name, int nlen)
 		return;
 	if (p)
 		th_read_cstr(p, name, nlen, "trace_event_call.name");
-}
-
-ulong ff_tr_ops(struct th_tr *tr)
-{
-	long o_ops = th_member("trace_array", "ops");
-	ulong ops = 0;
-
-	if (o_ops < 0 || !th_read_ulong(tr->addr + o_ops, &ops,
-					"trace_array.ops"))
-		return 0;
-	return ops;
 }
 
 ulong ff_ops_hash(ulong ops, int notrace)

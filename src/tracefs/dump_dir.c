@@ -109,33 +109,63 @@ static int th_dir_text(struct th_dump_dir *d, const char *rel,
 	return e;
 }
 
+/**
+ * th_dump_dir_header_page - events/header_page: the sub-buffer header's fields
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_header_page(struct th_dump_dir *d, const struct th_tref *ref)
 {
 	return th_dir_text(d, ref->file, TH_DUMP_HEADER_PAGE);
 }
 
+/**
+ * th_dump_dir_header_event - events/header_event: the entry header's
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_header_event(struct th_dump_dir *d, const struct th_tref *ref)
 {
 	return th_dir_text(d, ref->file, TH_DUMP_HEADER_EVENT);
 }
 
+/**
+ * th_dump_dir_kallsyms - kallsyms: the symbols the recorded events need
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_kallsyms(struct th_dump_dir *d, const struct th_tref *ref)
 {
 	return th_dir_text(d, ref->file, TH_DUMP_KALLSYMS);
 }
 
+/**
+ * th_dump_dir_printk_formats - printk_formats the recorded events need
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_printk_formats(struct th_dump_dir *d,
 			       const struct th_tref *ref)
 {
 	return th_dir_text(d, ref->file, TH_DUMP_PRINTK);
 }
 
+/**
+ * th_dump_dir_cmdlines - saved_cmdlines of the tasks the events name
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_cmdlines(struct th_dump_dir *d, const struct th_tref *ref)
 {
 	return th_dir_text(d, ref->file, TH_DUMP_CMDLINES);
 }
 
-/* events/SYSTEM/EVENT/format of every event whose names make a path */
+/**
+ * th_dump_dir_format - events/SYSTEM/EVENT/format of every event whose
+ * names make a path
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref)
 {
 	const char *sys, *name, *text;
@@ -153,7 +183,12 @@ int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref)
 	return e;
 }
 
-/* per_cpu/cpuN/trace_pipe_raw of every CPU of the ring buffer */
+/**
+ * th_dump_dir_pipe_raw - per_cpu/cpuN/trace_pipe_raw of every CPU of the
+ * ring buffer
+ * @d: the directory being written
+ * @ref: the row's file
+ */
 int th_dump_dir_pipe_raw(struct th_dump_dir *d, const struct th_tref *ref)
 {
 	char rel[256];

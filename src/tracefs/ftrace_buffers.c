@@ -14,7 +14,11 @@
 
 /* ----------------------------------------------------------- tracing_on --- */
 
-/* rb_simple_read() -> tracer_tracing_is_on() */
+/**
+ * th_cat_tracing_on - rb_simple_read() -> tracer_tracing_is_on()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_tracing_on(struct th_tr *tr, const struct th_tref *ref)
 {
 	int on = ff_is_on(tr);
@@ -29,7 +33,12 @@ void th_cat_tracing_on(struct th_tr *tr, const struct th_tref *ref)
 
 /* -------------------------------------------------------- buffer sizes --- */
 
-/* tracing_entries_read(): REF->cpu's, or -1: all of them */
+/**
+ * th_cat_buffer_size_kb - tracing_entries_read(): REF->cpu's, or -1: all of
+ * them
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_buffer_size_kb(struct th_tr *tr, const struct th_tref *ref)
 {
 	int cpus[FF_MAX_CPUS], n, i, expanded = ff_expanded(tr);
@@ -66,7 +75,11 @@ void th_cat_buffer_size_kb(struct th_tr *tr, const struct th_tref *ref)
 		fprintf(fp, "%lu\n", size >> 10);
 }
 
-/* tracing_total_entries_read() */
+/**
+ * th_cat_buffer_total_size_kb - tracing_total_entries_read()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_buffer_total_size_kb(struct th_tr *tr,
 				 const struct th_tref *ref)
 {
@@ -90,7 +103,14 @@ void th_cat_buffer_total_size_kb(struct th_tr *tr,
 		fprintf(fp, "%lu (expanded: %lu)\n", size, exp);
 }
 
-/* per_cpu/cpuN/buffer_size_kb exists for the CPUs of tracing_buffer_mask */
+/**
+ * th_missing_tracing_cpu - per_cpu/cpuN/buffer_size_kb exists for the CPUs of
+ * tracing_buffer_mask
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
 const char *th_missing_tracing_cpu(struct th_tr *tr, const struct th_tref *ref,
 				   char *buf, size_t len)
 {
@@ -103,31 +123,25 @@ const char *th_missing_tracing_cpu(struct th_tr *tr, const struct th_tref *ref,
 
 /* ---------------------------------------------------------- trace_clock --- */
 
-/* tracing_clock_show() */
+/**
+ * th_cat_trace_clock - tracing_clock_show()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_trace_clock(struct th_tr *tr, const struct th_tref *ref)
 {
-	ulong clocks = th_symbol("trace_clocks"), np;
-	long stride, n, i;
-	int id = -1;
-	char name[64];
+	char names[64][64];
+	int n = th_trace_clocks(names, 64), id, i;
 
-	n = ff_array_info("trace_clocks", &stride);
-	if (!clocks || n <= 0 || stride < (long)(2 * sizeof(ulong))) {
+	if (n < 0) {
 		fprintf(fp, "ftrace cat trace_clock: no trace_clocks[] in "
 			"this dump\n");
 		return;
 	}
-	th_read_int(tr->addr + th_member("trace_array", "clock_id"), &id,
-		    "trace_array.clock_id");
-	for (i = 0; i < n && i < 64; i++) {
-		/* { u64 (*func)(void); const char *name; int in_ns; } */
-		if (!th_read_ulong(clocks + i * stride + sizeof(ulong), &np,
-				   "trace_clocks.name") ||
-		    !th_read_cstr(np, name, sizeof(name), "trace_clocks.name"))
-			snprintf(name, sizeof(name), "?");
+	id = th_tr_clock_id(tr->addr);
+	for (i = 0; i < n; i++)
 		fprintf(fp, "%s%s%s%s", i ? " " : "", i == id ? "[" : "",
-			name, i == id ? "]" : "");
-	}
+			names[i], i == id ? "]" : "");
 	fputc('\n', fp);
 }
 
@@ -196,7 +210,7 @@ void th_ftrace_summary_print(void)
 	fprintf(fp, "%-16s %-8s %-16s %s\n", "INSTANCE", "TRACING",
 		"TRACER", "BUFFER_SIZE_KB PER CPU");
 	for (t = 0; t < ntr; t++) {
-		ulong cur = ff_current_tracer(&trs[t]);
+		ulong cur = th_tr_current_tracer(trs[t].addr);
 
 		on = ff_is_on(&trs[t]);
 		expanded = ff_expanded(&trs[t]);

@@ -14,89 +14,41 @@
 
 /* ----------------------------------------------------------- set_event --- */
 
-static char *ff_str_member(ulong base, long off, char *buf, int len)
+/* s_show() for SET_EVENT_MOD: an event to enable when a module loads */
+static void ff_mod_event(const struct th_mod_event *ev, void *arg)
 {
-	ulong p = 0;
-
-	buf[0] = '\0';
-	if (off < 0 || !th_read_ulong(base + off, &p, "string pointer") || !p)
-		return NULL;
-	th_read_cstr(p, buf, len, "string");
-	return buf;
+	if (ev->has_match)
+		fprintf(fp, "%s:mod:%s\n", ev->match, ev->module);
+	else
+		fprintf(fp, "%s:%s:mod:%s\n", ev->has_system ? ev->system : "*",
+			ev->has_event ? ev->event : "*", ev->module);
 }
 
-/* s_show() for SET_EVENT_MOD: events to enable when a module loads
- * (tr->mod_events, in kernels that have it). */
-static void ff_mod_events(struct th_tr *tr)
+/* t_show(): "system:event", or "event" for the ftrace system */
+static void ff_event_line(ulong call, void *arg)
 {
-	long o_head = th_member("trace_array", "mod_events");
-	long o_list = th_member("event_mod_load", "list");
-	char mod[64], match[128], sys[64], ev[128];
-	struct th_walk w;
-	ulong m;
-	long i;
+	char sys[64], name[128];
 
-	if (o_head < 0 || o_list < 0)
-		return;
-	th_list_walk(tr->addr + o_head, 10000, &w);
-	for (i = 0; i < w.n; i++) {
-		m = w.ent[i] - o_list;
-		ff_str_member(m, th_member("event_mod_load", "module"), mod,
-			      sizeof(mod));
-		if (ff_str_member(m, th_member("event_mod_load", "match"),
-				  match, sizeof(match))) {
-			fprintf(fp, "%s:mod:%s\n", match, mod);
-			continue;
-		}
-		if (!ff_str_member(m, th_member("event_mod_load", "system"),
-				   sys, sizeof(sys)))
-			strcpy(sys, "*");
-		if (!ff_str_member(m, th_member("event_mod_load", "event"), ev,
-				   sizeof(ev)))
-			strcpy(ev, "*");
-		fprintf(fp, "%s:%s:mod:%s\n", sys, ev, mod);
-	}
-	th_walk_free(&w);
+	ff_event_names(call, sys, sizeof(sys), name, sizeof(name));
+	if (strcmp(sys, TRACE_SYSTEM_FTRACE) != 0)
+		fprintf(fp, "%s:", sys);
+	fprintf(fp, "%s\n", name);
 }
 
-/* s_next()/t_show() of trace_events.c: enabled event files of TR, then
- * the pending module events. */
+/**
+ * th_cat_set_event - s_next()/t_show() of trace_events.c: enabled event
+ * files of TR, then the pending module events.
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_set_event(struct th_tr *tr, const struct th_tref *ref)
 {
-	long o_events = th_member("trace_array", "events");
-	long o_list = th_member("trace_event_file", "list");
-	long o_call = th_member("trace_event_file", "event_call");
-	long o_flags = th_member("trace_event_file", "flags");
-	ulong enabled = th_enum("EVENT_FILE_FL_ENABLED", 1);
-	ulong file, call, fl;
-	char sys[64], name[128];
-	struct th_walk w;
-	long i;
-
-	if (o_events < 0 || o_list < 0 || o_call < 0 || o_flags < 0) {
+	if (!th_tr_enabled_events(tr, ff_event_line, NULL)) {
 		fprintf(fp, "ftrace cat set_event: no trace event files in "
 			"this dump\n");
 		return;
 	}
-	th_list_walk(tr->addr + o_events, TH_MAX_LIST, &w);
-	for (i = 0; i < w.n; i++) {
-		file = w.ent[i] - o_list;
-		if (!th_read_ulong(file + o_flags, &fl, "trace_event_file.flags")
-		    || !(fl & enabled))
-			continue;
-		if (!th_read_ulong(file + o_call, &call,
-				   "trace_event_file.event_call"))
-			continue;
-		ff_event_names(call, sys, sizeof(sys), name, sizeof(name));
-		if (strcmp(sys, TRACE_SYSTEM_FTRACE) != 0)
-			fprintf(fp, "%s:", sys);
-		fprintf(fp, "%s\n", name);
-	}
-	if (w.err)
-		th_warn("%s events: %s at %lx", tr->name[0] ? tr->name :
-			"global", w.err, w.bad);
-	th_walk_free(&w);
-	ff_mod_events(tr);
+	th_tr_mod_events(tr, ff_mod_event, NULL);
 }
 
 /* ------------------------------------------------------ saved_cmdlines --- */
@@ -145,7 +97,14 @@ static int ff_cmdlines_read(struct ff_cmdlines *c, const char *file)
 	return TRUE;
 }
 
-/* savedcmd: the buffer of saved_cmdlines and saved_cmdlines_size */
+/**
+ * th_missing_savedcmd - savedcmd: the buffer of saved_cmdlines and
+ * saved_cmdlines_size
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
 const char *th_missing_savedcmd(struct th_tr *tr, const struct th_tref *ref,
 				char *buf, size_t len)
 {
@@ -184,7 +143,11 @@ static void ff_find_cmdline(struct ff_cmdlines *c, int pid, char *comm)
 	strcpy(comm, "<...>");
 }
 
-/* saved_cmdlines_start()/_next()/_show() */
+/**
+ * th_cat_saved_cmdlines - saved_cmdlines_start()/_next()/_show()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref)
 {
 	struct ff_cmdlines c;
@@ -215,7 +178,11 @@ void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref)
 	FREEBUF(pids);
 }
 
-/* tracing_saved_cmdlines_size_read() */
+/**
+ * th_cat_saved_cmdlines_size - tracing_saved_cmdlines_size_read()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_saved_cmdlines_size(struct th_tr *tr,
 				const struct th_tref *ref)
 {

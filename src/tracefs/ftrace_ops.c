@@ -193,8 +193,14 @@ static const char *thf_why_line(char *buf, size_t len)
 	return buf;
 }
 
-/* enabled_functions needs the dyn_ftrace records; touched_functions also
- * FTRACE_FL_TOUCHED. */
+/**
+ * th_missing_rec_file - enabled_functions needs the dyn_ftrace records;
+ * touched_functions also FTRACE_FL_TOUCHED.
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
 const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
 				char *buf, size_t len)
 {
@@ -208,7 +214,12 @@ const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
 	return NULL;
 }
 
-/* enabled_functions / touched_functions: ftrace_enabled_show() */
+/**
+ * th_cat_rec_file - enabled_functions / touched_functions:
+ * ftrace_enabled_show()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_rec_file(struct th_tr *tr, const struct th_tref *ref)
 {
 	struct thf_state *s = thf_load();

@@ -9,11 +9,15 @@
 #include "tracefs/tracefs.h"
 #include "model/ftrace_files.h"
 
-/* t_show() over get_tracer_for_array(): the separator after a name depends
- * on the raw t->next, as in the kernel. */
+/**
+ * th_cat_available_tracers - t_show() over get_tracer_for_array(): the
+ * separator after a name depends on the raw t->next, as in the kernel.
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_available_tracers(struct th_tr *tr, const struct th_tref *ref)
 {
-	ulong ts[FF_MAX_TRACERS], next;
+	ulong ts[FF_MAX_TRACERS];
 	char name[64];
 	int n = ff_tracers(ts, FF_MAX_TRACERS), i;
 
@@ -26,17 +30,19 @@ void th_cat_available_tracers(struct th_tr *tr, const struct th_tref *ref)
 		if (!ff_tracer_ok(tr, ts[i]))
 			continue;
 		fputs(ff_tracer_name(ts[i], name, sizeof(name)), fp);
-		th_read_ulong(ts[i] + th_member("tracer", "next"), &next,
-			      "tracer.next");
-		fputc(next ? ' ' : '\n', fp);
+		fputc(th_tracer_next(ts[i]) ? ' ' : '\n', fp);
 	}
 }
 
-/* tracing_set_trace_read() */
+/**
+ * th_cat_current_tracer - tracing_set_trace_read()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_current_tracer(struct th_tr *tr, const struct th_tref *ref)
 {
 	char name[64];
-	ulong t = ff_current_tracer(tr);
+	ulong t = th_tr_current_tracer(tr->addr);
 
 	if (!t) {
 		fprintf(fp, "ftrace cat current_tracer: cannot read "
@@ -48,119 +54,11 @@ void th_cat_current_tracer(struct th_tr *tr, const struct th_tref *ref)
 
 /* ------------------------------------------------------------- options --- */
 
-/* The core flag names: trace_options[], NULL-terminated. */
-static int ff_core_options(char names[][32], int max)
-{
-	ulong arr = th_symbol("trace_options"), p;
-	int n;
-
-	if (!arr)
-		return -1;
-	for (n = 0; n < max; n++) {
-		if (!th_read_ulong(arr + n * sizeof(ulong), &p,
-				   "trace_options[]")) {
-			th_warn("trace_options[%d]: unreadable at %lx; the "
-				"core options from it on are not shown", n,
-				arr + n * sizeof(ulong));
-			break;
-		}
-		if (!p)
-			break;
-		if (!th_read_cstr(p, names[n], 32, "trace_options[]"))
-			snprintf(names[n], 32, "?");
-	}
-	return n;
-}
-
-static int ff_trace_flags(struct th_tr *tr, uint64_t *flags)
-{
-	long o = th_member("trace_array", "trace_flags");
-	long sz = MEMBER_SIZE("trace_array", "trace_flags");
-	unsigned int v32;
-
-	*flags = 0;
-	if (o < 0)
-		return FALSE;
-	if (sz == 8)
-		return th_read_u64(tr->addr + o, flags, "trace_array.trace_flags");
-	if (!th_read_uint(tr->addr + o, &v32, "trace_array.trace_flags"))
-		return FALSE;
-	*flags = v32;
-	return TRUE;
-}
-
-/* Bit of TRACE_ITER_<name> by its _BIT enumerator (6.1 and later), else by
- * the older mask enumerator; 0 when the kernel has neither. */
-static uint64_t ff_iter_bit(const char *name)
-{
-	char e[64];
-	long v;
-
-	snprintf(e, sizeof(e), "TRACE_ITER_%s_BIT", name);
-	if (th_enum_exists(e))
-		return 1ULL << th_enum(e, 0);
-	snprintf(e, sizeof(e), "TRACE_ITER_%s", name);
-	v = th_enum(e, 0);
-	return v > 0 ? (uint64_t)v : 0;
-}
-
-/* TOP_LEVEL_TRACE_FLAGS: core options only the global array has. */
-static uint64_t ff_top_level_flags(void)
-{
-	return ff_iter_bit("PRINTK") | ff_iter_bit("PRINTK_MSGONLY") |
-	       ff_iter_bit("RECORD_CMD") | ff_iter_bit("PROF_TEXT_OFFSET");
-}
-
-/* The tracer_flags of TR's current tracer: per instance where the kernel
- * keeps them per instance (trace_array.current_trace_flags), else the
- * tracer's own. */
-static ulong ff_cur_tracer_flags(struct th_tr *tr)
-{
-	long o = th_member("trace_array", "current_trace_flags");
-	ulong f = 0, t;
-
-	if (o >= 0 && th_read_ulong(tr->addr + o, &f,
-				    "trace_array.current_trace_flags") && f)
-		return f;
-	t = ff_current_tracer(tr);
-	if (!t)
-		return 0;
-	th_read_ulong(t + th_member("tracer", "flags"), &f, "tracer.flags");
-	return f;
-}
-
-/* A tracer_flags' opts[] (a NULL name ends it) with their values. */
-static int ff_tracer_opts(ulong tflags, struct ff_opt *o, int max)
-{
-	long o_val = th_member("tracer_flags", "val");
-	long o_opts = th_member("tracer_flags", "opts");
-	long o_name = th_member("tracer_opt", "name");
-	long o_bit = th_member("tracer_opt", "bit");
-	long sz = th_size("tracer_opt");
-	unsigned int val = 0, bit;
-	ulong opts = 0, np;
-	int n;
-
-	if (!tflags || o_val < 0 || o_opts < 0 || o_name < 0 || o_bit < 0 ||
-	    sz <= 0)
-		return 0;
-	if (!th_read_uint(tflags + o_val, &val, "tracer_flags.val") ||
-	    !th_read_ulong(tflags + o_opts, &opts, "tracer_flags.opts") ||
-	    !opts)
-		return 0;
-	for (n = 0; n < max; n++) {
-		if (!th_read_ulong(opts + n * sz + o_name, &np,
-				   "tracer_opt.name") || !np)
-			break;
-		if (!th_read_uint(opts + n * sz + o_bit, &bit, "tracer_opt.bit"))
-			break;
-		th_read_cstr(np, o[n].name, sizeof(o[n].name), "tracer_opt.name");
-		o[n].set = (val & bit) != 0;
-	}
-	return n;
-}
-
-/* tracing_trace_options_show() */
+/**
+ * th_cat_trace_options - tracing_trace_options_show()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_trace_options(struct th_tr *tr, const struct th_tref *ref)
 {
 	char names[64][32];
@@ -168,8 +66,8 @@ void th_cat_trace_options(struct th_tr *tr, const struct th_tref *ref)
 	uint64_t flags;
 	int n, i;
 
-	n = ff_core_options(names, 64);
-	if (n < 0 || !ff_trace_flags(tr, &flags)) {
+	n = th_core_options(names, 64);
+	if (n < 0 || !th_tr_trace_flags(tr->addr, &flags)) {
 		fprintf(fp, "ftrace cat trace_options: no trace_options[] or "
 			"trace_array.trace_flags in this dump\n");
 		return;
@@ -177,69 +75,44 @@ void th_cat_trace_options(struct th_tr *tr, const struct th_tref *ref)
 	for (i = 0; i < n; i++)
 		fprintf(fp, "%s%s\n", flags & (1ULL << i) ? "" : "no",
 			names[i]);
-	n = ff_tracer_opts(ff_cur_tracer_flags(tr), o, 64);
+	n = th_tracer_opts(th_cur_tracer_flags(tr), o, 64);
 	for (i = 0; i < n; i++)
 		fprintf(fp, "%s%s\n", o[i].set ? "" : "no", o[i].name);
 }
 
 /*
- * Tracer options kept per trace array: a list of struct tracers (tracer,
- * its flags for this array) at trace_array.tracers, where a tracer's own
- * tracer_flags may be NULL (7.2; struct tracers appeared with the
- * per-instance tracer options).  Calls FN for each option and returns
+ * Tracer options kept per trace array (7.2): each tracer_flags on the
+ * array's list of struct tracers.  Calls FN for each option and returns
  * TRUE when the layout exists (whether or not FN stopped), FALSE to use
- * the global tracer list.  *STOP tells whether FN asked to stop.
+ * the global tracer list.
  */
 static int ff_tracers_list(struct th_tr *tr,
-			   int (*fn)(const char *, int, void *), void *arg,
-			   int *stop)
+			   int (*fn)(const char *, int, void *), void *arg)
 {
-	long o_head = th_member("trace_array", "tracers");
-	long o_list = th_member("tracers", "list");
-	long o_fl = th_member("tracers", "flags");
-	long o_t = th_member("tracers", "tracer");
+	ulong tflags[FF_MAX_TRACERS];
 	struct ff_opt o[64];
-	struct th_walk w;
-	ulong tf;
-	long i;
-	int n, k;
+	int nt = th_tr_tracers_flags(tr, tflags, FF_MAX_TRACERS), n, i, k;
 
-	*stop = FALSE;
-	if (o_head < 0 || o_list < 0 || o_fl < 0 || th_size("tracers") <= 0)
+	if (nt < 0)
 		return FALSE;
-	th_list_walk(tr->addr + o_head, FF_MAX_TRACERS, &w);
-	for (i = 0; i < w.n && !*stop; i++) {
-		ulong e = w.ent[i] - o_list;
-
-		ulong t = 0;
-
-		tf = 0;
-		if (!th_read_ulong(e + o_fl, &tf, "tracers.flags"))
-			continue;
-		/* no per-array copy: the tracer's own flags */
-		if (!tf && o_t >= 0 &&
-		    th_read_ulong(e + o_t, &t, "tracers.tracer") && t)
-			th_read_ulong(t + th_member("tracer", "flags"), &tf,
-				      "tracer.flags");
-		if (!tf)
-			continue;
-		n = ff_tracer_opts(tf, o, 64);
+	for (i = 0; i < nt; i++) {
+		n = th_tracer_opts(tflags[i], o, 64);
 		for (k = 0; k < n; k++)
-			if (fn(o[k].name, o[k].set, arg)) {
-				*stop = TRUE;
-				break;
-			}
+			if (fn(o[k].name, o[k].set, arg))
+				return TRUE;
 	}
-	th_walk_free(&w);
 	return TRUE;
 }
 
-/*
- * The files of options/: core flags (trace_options_core_read), all of them
- * in the global array and all but TOP_LEVEL_TRACE_FLAGS in an instance;
- * then each tracer's options (trace_options_read) for the tracers allowed
- * in the array, a tracer_flags shared by two tracers only once.  FN is
- * called with each name and value; it returns TRUE to stop.
+/**
+ * th_each_option - the files of options/: core flags
+ * (trace_options_core_read), all of them in the global array and all but
+ * TOP_LEVEL_TRACE_FLAGS in an instance; then each tracer's options
+ * (trace_options_read) for the tracers allowed in the array, a
+ * tracer_flags shared by two tracers only once
+ * @tr: the trace array
+ * @fn: called with each name and value; it returns TRUE to stop
+ * @arg: passed to @fn
  */
 void th_each_option(struct th_tr *tr,
 		    int (*fn)(const char *, int, void *), void *arg)
@@ -247,24 +120,22 @@ void th_each_option(struct th_tr *tr,
 	ulong ts[FF_MAX_TRACERS], done[FF_MAX_TRACERS], tf;
 	char names[64][32];
 	struct ff_opt o[64];
-	uint64_t flags = 0, top = tr->name[0] ? ff_top_level_flags() : 0;
-	int n, i, j, k, nt, nd = 0, stop;
+	uint64_t flags = 0, top = tr->name[0] ? th_top_level_flags() : 0;
+	int n, i, j, k, nt, nd = 0;
 
-	n = ff_core_options(names, 64);
-	if (n > 0 && ff_trace_flags(tr, &flags))
+	n = th_core_options(names, 64);
+	if (n > 0 && th_tr_trace_flags(tr->addr, &flags))
 		for (i = 0; i < n; i++)
 			if (!(top & (1ULL << i)) &&
 			    fn(names[i], (flags >> i) & 1, arg))
 				return;
-	if (ff_tracers_list(tr, fn, arg, &stop))
+	if (ff_tracers_list(tr, fn, arg))
 		return;
 	nt = ff_tracers(ts, FF_MAX_TRACERS);
 	for (j = 0; j < nt; j++) {
 		if (!ff_tracer_ok(tr, ts[j]))
 			continue;
-		tf = 0;
-		th_read_ulong(ts[j] + th_member("tracer", "flags"), &tf,
-			      "tracer.flags");
+		tf = th_tracer_flags(ts[j]);
 		for (k = 0; k < nd; k++)
 			if (done[k] == tf)
 				break;
@@ -272,9 +143,9 @@ void th_each_option(struct th_tr *tr,
 			continue;
 		done[nd++] = tf;
 		/* per-instance flags of the current tracer, where kept */
-		if (ts[j] == ff_current_tracer(tr))
-			tf = ff_cur_tracer_flags(tr);
-		n = ff_tracer_opts(tf, o, 64);
+		if (ts[j] == th_tr_current_tracer(tr->addr))
+			tf = th_cur_tracer_flags(tr);
+		n = th_tracer_opts(tf, o, 64);
 		for (i = 0; i < n; i++)
 			if (fn(o[i].name, o[i].set, arg))
 				return;
@@ -297,6 +168,13 @@ static int ff_opt_find_fn(const char *name, int val, void *arg)
 	return TRUE;
 }
 
+/**
+ * th_missing_option - options/X exists for the array's option names
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
 const char *th_missing_option(struct th_tr *tr, const struct th_tref *ref,
 			      char *buf, size_t len)
 {
@@ -310,7 +188,11 @@ const char *th_missing_option(struct th_tr *tr, const struct th_tref *ref,
 	return buf;
 }
 
-/* trace_options_core_read() / trace_options_read() */
+/**
+ * th_cat_option - trace_options_core_read() / trace_options_read()
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_option(struct th_tr *tr, const struct th_tref *ref)
 {
 	struct ff_opt_find f = { ref->option, FALSE, 0 };
@@ -333,9 +215,7 @@ void th_ftrace_tracers_print(int verbose)
 	struct th_tr *trs;
 	struct th_owner own;
 	char name[64], sym[256], ostr[256], users[256];
-	unsigned char allow = 0;
-	int n, i, t, ntr;
-	long o_allow = th_member("tracer", "allow_instances");
+	int n, i, t, ntr, allow;
 
 	n = ff_tracers(ts, FF_MAX_TRACERS);
 	if (n < 0) {
@@ -352,7 +232,7 @@ void th_ftrace_tracers_print(int verbose)
 	for (i = 0; i < n; i++) {
 		users[0] = '\0';
 		for (t = 0; t < ntr; t++) {
-			if (ff_current_tracer(&trs[t]) != ts[i])
+			if (th_tr_current_tracer(trs[t].addr) != ts[i])
 				continue;
 			if (strlen(users) + strlen(trs[t].name) + 10 >=
 			    sizeof(users))
@@ -361,19 +241,14 @@ void th_ftrace_tracers_print(int verbose)
 				strcat(users, ",");
 			strcat(users, trs[t].name[0] ? trs[t].name : "global");
 		}
-		allow = 0;
-		if (o_allow >= 0)
-			th_read(ts[i] + o_allow, &allow, 1,
-				"tracer.allow_instances");
+		allow = th_tracer_allows_instances(ts[i]);
 		ff_tracer_name(ts[i], name, sizeof(name));
 		if (!verbose) {
 			fprintf(fp, "%-16s %-9s %s\n", name, allow ? "yes" : "no",
 				users[0] ? users : "-");
 			continue;
 		}
-		init = 0;
-		th_read_ulong(ts[i] + th_member("tracer", "init"), &init,
-			      "tracer.init");
+		init = th_tracer_init(ts[i]);
 		if (init)
 			th_ksym_pS(init, sym, sizeof(sym));
 		else

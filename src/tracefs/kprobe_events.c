@@ -216,8 +216,14 @@ static void tk_profile(ulong tk)
 	fprintf(fp, "  %-44s %15lu %15lu\n", name, th_tk_nhit(tk), nmissed);
 }
 
-/* Without kprobe events (CONFIG_KPROBE_EVENTS) or their types, neither
- * kprobe_events nor kprobe_profile. */
+/**
+ * th_missing_kprobe_events - without kprobe events (CONFIG_KPROBE_EVENTS) or
+ * their types, neither kprobe_events nor kprobe_profile.
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
 const char *th_missing_kprobe_events(struct th_tr *tr,
 				     const struct th_tref *ref, char *buf,
 				     size_t len)
@@ -230,7 +236,12 @@ const char *th_missing_kprobe_events(struct th_tr *tr,
 	return buf;
 }
 
-/* kprobe_events (probes_seq_show()) or kprobe_profile */
+/**
+ * th_cat_kprobe_events - kprobe_events (probes_seq_show()) or
+ * kprobe_profile
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_kprobe_events(struct th_tr *tr, const struct th_tref *ref)
 {
 	int profile = strcmp(ref->file, "kprobe_profile") == 0;

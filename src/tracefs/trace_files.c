@@ -5,7 +5,13 @@
 #include "tracefs/tracefs.h"
 #include "render/trace_priv.h"
 
-/* per_cpu/cpuN/trace exists for the possible CPUs */
+/**
+ * th_missing_possible_cpu - per_cpu/cpuN/trace exists for the possible CPUs
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
 const char *th_missing_possible_cpu(struct th_tr *tr,
 				    const struct th_tref *ref, char *buf,
 				    size_t len)
@@ -20,7 +26,12 @@ const char *th_missing_possible_cpu(struct th_tr *tr,
 	return buf;
 }
 
-/* trace, per_cpu/cpuN/trace: s_show() over the merged ring buffers */
+/**
+ * th_cat_trace - trace, per_cpu/cpuN/trace: s_show() over the merged ring
+ * buffers
+ * @tr: the trace array
+ * @ref: the file
+ */
 void th_cat_trace(struct th_tr *tr, const struct th_tref *ref)
 {
 	th_trace_file(tr, ref->cpu);
