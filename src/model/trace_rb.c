@@ -5,15 +5,71 @@
  * page, each sub-buffer only up to its committed bytes.  One sub-buffer
  * per CPU is held in memory.
  */
-#include "render/trace_priv.h"
+#include "model/trace_rb.h"
 
 #define RB_PAGE_FLAGS	3UL	/* RB_PAGE_HEAD | RB_PAGE_UPDATE in list.next */
 #define RB_PAGE_HEAD	1UL
 
-static struct {
+/*
+ * struct array_buffer was struct trace_buffer, and struct trace_buffer was
+ * struct ring_buffer, before v5.6: Linux kernel commit 1c5eb4481e01
+ * ("tracing: Rename trace_buffer to array_buffer") (in v5.6) and Linux
+ * kernel commit 13292494379f ("tracing: Make struct ring_buffer less
+ * ambiguous") (in v5.6).  The members are the same.
+ */
+static struct th_ab_off {
 	int init;
 	long tr_ab, tr_max;		/* trace_array.array_buffer, max_buffer */
 	long ab_buffer, ab_data, ab_time_start;
+	const char *ab_struct, *tb_struct;
+} ab_off;
+
+static const struct th_ab_off *th_ab_off(void)
+{
+	static const char *const ab_names[] = { "array_buffer",
+						"trace_buffer", NULL };
+
+	if (ab_off.init)
+		return &ab_off;
+	ab_off.init = 1;
+	ab_off.tr_ab = th_member_any("trace_array", ab_names, NULL);
+	ab_off.tr_max = th_member("trace_array", "max_buffer");
+	if (th_size("array_buffer") > 0) {
+		ab_off.ab_struct = "array_buffer";
+		ab_off.tb_struct = "trace_buffer";
+	} else {
+		ab_off.ab_struct = "trace_buffer";
+		ab_off.tb_struct = "ring_buffer";
+	}
+	ab_off.ab_buffer = th_member(ab_off.ab_struct, "buffer");
+	ab_off.ab_data = th_member(ab_off.ab_struct, "data");
+	ab_off.ab_time_start = th_member(ab_off.ab_struct, "time_start");
+	return &ab_off;
+}
+
+int th_array_buffer(ulong tr, int max, struct th_abuf *ab)
+{
+	const struct th_ab_off *o = th_ab_off();
+
+	memset(ab, 0, sizeof(*ab));
+	if (o->tr_ab < 0 || o->ab_buffer < 0 || (max && o->tr_max < 0))
+		return FALSE;
+	ab->addr = tr + (max ? o->tr_max : o->tr_ab);
+	ab->ring_at = ab->addr + o->ab_buffer;
+	ab->ring_ok = th_read_ulong(ab->ring_at, &ab->ring,
+				    "array_buffer.buffer");
+	ab->data_ok = o->ab_data >= 0 &&
+		      th_read_ulong(ab->addr + o->ab_data, &ab->data,
+				    "array_buffer.data");
+	if (o->ab_time_start >= 0)
+		th_read_u64(ab->addr + o->ab_time_start, &ab->time_start,
+			    "array_buffer.time_start");
+	return TRUE;
+}
+
+/* The ring buffer's own structures, filled once. */
+static struct th_rb_off {
+	int init;
 	long tb_buffers, tb_subbuf, tb_cpus;
 	long pc_reader, pc_head, pc_commit, pc_nr_pages;
 	long pc_entries, pc_overrun, pc_read;
@@ -21,41 +77,21 @@ static struct {
 	long bdp_commit, bdp_data;
 	long tac_skipped;
 	int local_size;
-	const char *ab_struct, *tb_struct;
 } L;
 
 static int th_rb_layout(char *err, size_t elen)
 {
-	static const char *const ab_names[] = { "array_buffer",
-						"trace_buffer", NULL };
 	static const char *const sub_names[] = { "subbuf_size", "bpage_size",
 						 NULL };
+	const struct th_ab_off *ab = th_ab_off();
 
 	if (L.init)
 		return L.init > 0;
 	L.init = -1;
-	/*
-	 * Older kernels name the array buffer struct trace_buffer and the
-	 * ring buffer struct ring_buffer (renamed to array_buffer and
-	 * trace_buffer in v5.6): probe which pair this dump has.
-	 */
-	L.tr_ab = th_member_any("trace_array", ab_names, NULL);
-	if (th_size("array_buffer") > 0) {
-		L.ab_struct = "array_buffer";
-		L.tb_struct = "trace_buffer";
-		L.tr_max = th_member("trace_array", "max_buffer");
-	} else {
-		L.ab_struct = "trace_buffer";
-		L.tb_struct = "ring_buffer";
-		L.tr_max = th_member("trace_array", "max_buffer");
-	}
-	L.ab_buffer = th_member(L.ab_struct, "buffer");
-	L.ab_data = th_member(L.ab_struct, "data");
-	L.ab_time_start = th_member(L.ab_struct, "time_start");
-	L.tb_buffers = th_member(L.tb_struct, "buffers");
-	L.tb_cpus = th_member(L.tb_struct, "cpus");
+	L.tb_buffers = th_member(ab->tb_struct, "buffers");
+	L.tb_cpus = th_member(ab->tb_struct, "cpus");
 	/* sub-buffers larger than a page (subbuf_size, v6.8) */
-	L.tb_subbuf = th_member_any(L.tb_struct, sub_names, NULL);
+	L.tb_subbuf = th_member_any(ab->tb_struct, sub_names, NULL);
 	L.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
 	L.pc_head = th_member("ring_buffer_per_cpu", "head_page");
 	L.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
@@ -71,13 +107,13 @@ static int th_rb_layout(char *err, size_t elen)
 	L.bdp_data = th_member("buffer_data_page", "data");
 	L.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
 	L.local_size = sizeof(long);
-	if (L.tr_ab < 0 || L.ab_buffer < 0 || L.tb_buffers < 0 ||
+	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || L.tb_buffers < 0 ||
 	    L.pc_reader < 0 || L.pc_head < 0 || L.pc_commit < 0 ||
 	    L.bp_list < 0 || L.bp_page < 0 || L.bdp_commit < 0 ||
 	    L.bdp_data < 0) {
 		snprintf(err, elen, "the dump's debuginfo lacks the ring "
 			 "buffer structures (%s, ring_buffer_per_cpu, "
-			 "buffer_page)", L.tb_struct);
+			 "buffer_page)", ab->tb_struct);
 		return FALSE;
 	}
 	L.init = 1;
@@ -95,7 +131,8 @@ static ulong th_rd_ulong(ulong addr, long off, const char *what)
 
 int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 {
-	ulong ab, buffers, subbuf = 0;
+	struct th_abuf ab;
+	ulong buffers, subbuf = 0;
 	int cpus[NR_CPUS], n, i;
 	int nbuf = 0;
 	ulong unread = 0;
@@ -103,25 +140,22 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 	memset(rb, 0, sizeof(*rb));
 	if (!th_rb_layout(err, elen))
 		return FALSE;
-	if (max && L.tr_max < 0) {
+	if (!th_array_buffer(tr, max, &ab)) {
 		snprintf(err, elen, "this kernel has no max/snapshot buffer");
 		return FALSE;
 	}
-	ab = tr + (max ? L.tr_max : L.tr_ab);
-	rb->array_buffer = ab;
-	if (!th_read_ulong(ab + L.ab_buffer, &rb->trace_buffer,
-			   "array_buffer.buffer")) {
+	rb->array_buffer = ab.addr;
+	rb->trace_buffer = ab.ring;
+	if (!ab.ring_ok) {
 		/* not the same as NULL (never allocated): e.g. the page is
 		 * missing from a filtered dump */
 		snprintf(err, elen, "cannot read the %s buffer pointer "
 			 "(array_buffer.buffer at %lx)", max ? "snapshot" :
-			 "ring", ab + L.ab_buffer);
+			 "ring", ab.ring_at);
 		return FALSE;
 	}
-	rb->data = th_rd_ulong(ab, L.ab_data, "array_buffer.data");
-	if (L.ab_time_start >= 0)
-		th_read_u64(ab + L.ab_time_start, &rb->time_start,
-			    "array_buffer.time_start");
+	rb->data = ab.data;
+	rb->time_start = ab.time_start;
 	if (!rb->trace_buffer) {
 		snprintf(err, elen, "%s buffer not allocated",
 			 max ? "snapshot" : "ring");

@@ -27,10 +27,10 @@ static int th_sel_cpu(const struct th_sel *s, int cpu)
 
 static int th_sel_event_name(const struct th_sel *s, const unsigned char *ent)
 {
-	const char *name;
+	const struct th_event *e = th_event_by_type(th_ent_type(ent));
+	const char *name = e ? e->name : NULL;
 	int i;
 
-	name = th_event_name(th_ent_type(ent));
 	for (i = 0; i < s->nevents; i++)
 		if (name && strcmp(name, s->events[i]) == 0)
 			return TRUE;

@@ -46,18 +46,11 @@ static void th_sb_add(struct th_sbuf *b, const char *fmt, ...)
 
 /* ------------------------------------------------------ event formats --- */
 
-struct th_dfield {
-	char name[64];
-	char type[64];
-	int offset, size, is_signed;
-};
-
+/* The format file (events/SYSTEM/EVENT/format) of every event that has
+ * a name, in ftrace_events order. */
 struct th_devent {
-	unsigned type;
-	char name[96];
+	struct th_event *ev;
 	char system[64];
-	int nfields;
-	struct th_dfield *fields;
 	struct th_sbuf fmt;		/* the format file */
 };
 
@@ -65,42 +58,9 @@ static struct th_devent *dev;
 static int ndev = -1;
 static int *dev_idx;			/* type -> index */
 
-static void th_dev_fields(struct th_devent *e, ulong head, int *cap)
-{
-	long o_link = th_member("ftrace_event_field", "link");
-	long o_name = th_member("ftrace_event_field", "name");
-	long o_type = th_member("ftrace_event_field", "type");
-	long o_off = th_member("ftrace_event_field", "offset");
-	long o_size = th_member("ftrace_event_field", "size");
-	long o_sign = th_member("ftrace_event_field", "is_signed");
-	struct th_walk w;
-	ulong p;
-	long i;
-
-	if (!head || o_link < 0)
-		return;
-	th_list_walk(head, 1000, &w);
-	*cap += w.n + 1;
-	e->fields = realloc(e->fields, *cap * sizeof(*e->fields));
-	/* f_next() walks each list backward (fields are added head-first) */
-	for (i = w.n - 1; i >= 0 && e->fields; i--) {
-		struct th_dfield *f = &e->fields[e->nfields++];
-		ulong fa = w.ent[i] - o_link;
-
-		memset(f, 0, sizeof(*f));
-		if (th_read_ulong(fa + o_name, &p, "field.name"))
-			th_read_cstr(p, f->name, sizeof(f->name), "field.name");
-		if (th_read_ulong(fa + o_type, &p, "field.type"))
-			th_read_cstr(p, f->type, sizeof(f->type), "field.type");
-		th_read_int(fa + o_off, &f->offset, "field.offset");
-		th_read_int(fa + o_size, &f->size, "field.size");
-		th_read_int(fa + o_sign, &f->is_signed, "field.is_signed");
-	}
-	th_walk_free(&w);
-}
-
 /* f_show() of kernel/trace/trace_events.c */
-static void th_dev_field_line(struct th_sbuf *b, const struct th_dfield *f)
+static void th_dev_field_line(struct th_sbuf *b,
+			      const struct th_event_field *f)
 {
 	const char *arr = strchr(f->type, '[');
 
@@ -115,103 +75,73 @@ static void th_dev_field_line(struct th_sbuf *b, const struct th_dfield *f)
 			  f->name, arr, f->offset, f->size, !!f->is_signed);
 }
 
+/*
+ * The fields a format file shows.  A syscall exit event's are its common
+ * fields only: trace.dat and "-d DIR" have always been written so (its
+ * metadata has no exit_fields; the class's were not read), and the
+ * output stays byte-identical; the live format file also has
+ * __syscall_nr and ret (a fix for another change: return e->nfields).
+ */
+static int th_dev_nfields(struct th_event *e)
+{
+	th_event_fields(e);
+	return e->meta_fields_absent ? e->nfields_common : e->nfields;
+}
+
+/* E's format file, f_show() of every field and its print_fmt. */
+static void th_dev_format(struct th_devent *d, char *pf, size_t pflen)
+{
+	struct th_event *e = d->ev;
+	int k, nfields = th_dev_nfields(e);
+	ulong addr;
+
+	th_event_print_fmt(e, pf, pflen, &addr);
+	th_sb_add(&d->fmt, "name: %s\nID: %d\nformat:\n", e->name,
+		  (int)e->type);
+	for (k = 0; k < nfields; k++) {
+		if (k && strncmp(e->fields[k].name, "common_", 7) &&
+		    !strncmp(e->fields[k - 1].name, "common_", 7))
+			th_sb_add(&d->fmt, "\n");
+		th_dev_field_line(&d->fmt, &e->fields[k]);
+	}
+	if (nfields && !strncmp(e->fields[nfields - 1].name, "common_", 7))
+		th_sb_add(&d->fmt, "\n");
+	th_sb_add(&d->fmt, "\nprint fmt: %s\n", pf);
+}
+
 static void th_dev_load(void)
 {
-	long o_list = th_member("trace_event_call", "list");
-	long o_ev = th_member("trace_event_call", "event");
-	long o_name = th_member("trace_event_call", "name");
-	long o_flags = th_member("trace_event_call", "flags");
-	long o_class = th_member("trace_event_call", "class");
-	long o_pfmt = th_member("trace_event_call", "print_fmt");
-	long o_data = th_member("trace_event_call", "data");
-	long o_type = th_member("trace_event", "type");
-	long o_funcs = th_member("trace_event", "funcs");
-	long o_trace = th_member("trace_event_functions", "trace");
-	long o_sys = th_member("trace_event_class", "system");
-	long o_cfields = th_member("trace_event_class", "fields");
-	long o_enter = th_member("syscall_metadata", "enter_fields");
-	long o_exit = th_member("syscall_metadata", "exit_fields");
-	long fl_tp = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
-	ulong head = th_symbol("ftrace_events");
-	ulong common = th_symbol("ftrace_common_fields");
-	ulong s_se = th_symbol("print_syscall_enter");
-	ulong s_sx = th_symbol("print_syscall_exit");
+	struct th_event *evs;
+	int nevs = th_events(&evs), i;
 	char *pf = malloc(16384);
-	struct th_walk w;
-	long i;
-	int k;
 
 	ndev = 0;
 	dev_idx = malloc(65536 * sizeof(int));
-	if (!dev_idx || !pf || !head || o_list < 0 || o_ev < 0 ||
-	    o_type < 0 || o_class < 0) {
+	if (!dev_idx || !pf) {
 		free(pf);
 		return;
 	}
 	memset(dev_idx, 0xff, 65536 * sizeof(int));
-	th_list_walk(head, 100000, &w);
-	dev = calloc(w.n ? w.n : 1, sizeof(*dev));
-	for (i = 0; dev && i < w.n; i++) {
-		struct th_devent *e = &dev[ndev];
-		ulong call = w.ent[i] - o_list, np = 0, class = 0, sp = 0;
-		ulong funcs = 0, fn = 0, fl = 0, pp = 0;
-		int type = 0, flags = 0, cap = 0;
+	dev = calloc(nevs ? nevs : 1, sizeof(*dev));
+	for (i = 0; dev && i < nevs; i++) {
+		struct th_devent *d = &dev[ndev];
 
-		if (!th_read_int(call + o_ev + o_type, &type, "event.type") ||
-		    type <= 0 || type > 65535)
+		th_event_named(&evs[i]);
+		if (!evs[i].has_name)
 			continue;
-		e->type = type;
-		th_read_int(call + o_flags, &flags, "trace_event_call.flags");
-		th_read_ulong(call + o_name, &np, "trace_event_call.name");
-		if (flags & fl_tp)
-			th_read_ulong(np, &np, "tracepoint.name");
-		if (!np || !th_read_cstr(np, e->name, sizeof(e->name),
-					 "event name"))
+		d->ev = &evs[i];
+		if (!th_event_call_system(d->ev->call, d->system,
+					  sizeof(d->system)))
+			d->system[0] = '\0';
+		if (!d->system[0])
+			strcpy(d->system, "ftrace");
+		th_dev_format(d, pf, 16384);
+		if (!d->fmt.p)
 			continue;
-		th_read_ulong(call + o_class, &class, "call.class");
-		if (class && o_sys >= 0 &&
-		    th_read_ulong(class + o_sys, &sp, "class.system") && sp)
-			th_read_cstr(sp, e->system, sizeof(e->system),
-				     "class.system");
-		if (!e->system[0])
-			strcpy(e->system, "ftrace");
-		th_dev_fields(e, common, &cap);
-		k = e->nfields;
-		if (o_funcs >= 0 && o_trace >= 0 &&
-		    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") &&
-		    funcs)
-			th_read_ulong(funcs + o_trace, &fn, "funcs->trace");
-		if (fn && (fn == s_se || fn == s_sx) && o_data >= 0 &&
-		    th_read_ulong(call + o_data, &fl, "call.data") && fl) {
-			long o = fn == s_se ? o_enter : o_exit;
-
-			if (o >= 0)
-				th_dev_fields(e, fl + o, &cap);
-		} else if (class && o_cfields >= 0)
-			th_dev_fields(e, class + o_cfields, &cap);
-		pf[0] = '\0';
-		if (o_pfmt >= 0 && th_read_ulong(call + o_pfmt, &pp,
-						 "print_fmt") && pp)
-			th_read_cstr(pp, pf, 16384, "print_fmt");
-		th_sb_add(&e->fmt, "name: %s\nID: %d\nformat:\n", e->name,
-			  type);
-		for (k = 0; k < e->nfields; k++) {
-			if (k && strncmp(e->fields[k].name, "common_", 7) &&
-			    !strncmp(e->fields[k - 1].name, "common_", 7))
-				th_sb_add(&e->fmt, "\n");
-			th_dev_field_line(&e->fmt, &e->fields[k]);
-		}
-		if (e->nfields && !strncmp(e->fields[e->nfields - 1].name,
-					   "common_", 7))
-			th_sb_add(&e->fmt, "\n");
-		th_sb_add(&e->fmt, "\nprint fmt: %s\n", pf);
-		if (!e->fmt.p)
-			continue;
-		if (dev_idx[type] < 0)
-			dev_idx[type] = ndev;
+		if (dev_idx[d->ev->type] < 0)
+			dev_idx[d->ev->type] = ndev;
 		ndev++;
 	}
-	th_walk_free(&w);
 	free(pf);
 }
 
@@ -312,8 +242,8 @@ static void th_refs_event(struct th_refs *r, const unsigned char *ent,
 	e = th_dev(th_ent_type(ent));
 	if (!e)
 		return;
-	for (i = 0; i < e->nfields; i++) {
-		struct th_dfield *f = &e->fields[i];
+	for (i = 0; i < th_dev_nfields(e->ev); i++) {
+		struct th_event_field *f = &e->ev->fields[i];
 
 		if (!strncmp(f->type, "unsigned long", 13) &&
 		    (f->type[13] == '\0' || f->type[13] == '[')) {
@@ -530,7 +460,8 @@ static int th_sys_cmp(const void *a, const void *b)
 	const struct th_devent *y = *(struct th_devent *const *)b;
 	int c = strcmp(x->system, y->system);
 
-	return c ? c : (x->type > y->type) - (x->type < y->type);
+	return c ? c : (x->ev->type > y->ev->type) -
+		       (x->ev->type < y->ev->type);
 }
 
 static void th_write_formats(struct td_out *o)
@@ -920,7 +851,7 @@ const char *th_dump_format(int i, const char **system, const char **name,
 			   size_t *len)
 {
 	*system = dev[i].system;
-	*name = dev[i].name;
+	*name = dev[i].ev->name;
 	*len = dev[i].fmt.n;
 	return dev[i].fmt.p;
 }

@@ -8,364 +8,25 @@
 #include "bprint.h"
 #include "printfmt.h"
 
-/* ------------------------------------------------------ event types --- */
-
-enum th_ekind { TH_EK_UNKNOWN, TH_EK_KPROBE, TH_EK_KRETPROBE,
-		TH_EK_SYS_ENTER, TH_EK_SYS_EXIT, TH_EK_TRACEPOINT };
-
-struct th_parg {
-	char name[64];
-	char type[24];
-	unsigned offset, count, size;
-};
-
-struct th_tevent {
-	unsigned type;
-	ulong call;
-	enum th_ekind kind;
-	char name[96];
-	int named;			/* name and kind read */
+/* What the printers keep of each event of th_events(): its print_fmt
+ * compiled, or why it could not be, and whether that was noted. */
+struct th_evfmt {
 	int loaded;
-	/* kprobes */
-	int nargs;
-	struct th_parg *args;
-	/* tracepoints: fields in definition order, common_* first */
-	int nfields;
-	struct th_field {
-		char name[64];
-		char type[64];
-		int offset, size, is_signed;
-	} *fields;
-	struct pf_fmt *pf;		/* compiled print_fmt, NULL: fallback */
+	struct pf_fmt *pf;		/* NULL: fields shown one by one */
 	char pf_err[160];
 	int noted;			/* fallback note printed */
 };
+static struct th_evfmt *th_evfmts;
 
-static struct th_tevent *th_evs;
-static int th_nevs = -1;
-static int *th_ev_idx;		/* type -> index in th_evs, -1 */
-
-static struct {
-	long TRACE_FN, TRACE_PRINT, TRACE_BPRINT, TRACE_BPUTS, TRACE_STACK,
-	     TRACE_GRAPH_ENT, TRACE_GRAPH_RET, TRACE_USER_STACK, TRACE_FUNC_REPEATS;
-} T;
-
-/*
- * The types of the kernel's own entries (kernel/trace/trace_entries.h):
- * enum trace_type, whose enumerators one "ptype/r" reads at once
- * (th_enum(), after trace.c's compile unit is expanded, which the
- * context columns need anyway).  A buffer of function entries then never
- * walks ftrace_events.  Without that enum in the debuginfo, they come
- * from ftrace_events: the same entries are events of the "ftrace" system
- * registered with their enum trace_type value as event.type
- * (trace_export.c: .event.type = etype).
- */
-static const struct {
-	const char *type, *event;
-} th_ftrace_ents[] = {
-	{ "TRACE_FN", "function" },
-	{ "TRACE_PRINT", "print" },
-	{ "TRACE_BPRINT", "bprint" },
-	{ "TRACE_BPUTS", "bputs" },
-	{ "TRACE_STACK", "kernel_stack" },
-	{ "TRACE_USER_STACK", "user_stack" },
-	{ "TRACE_GRAPH_ENT", "funcgraph_entry" },
-	{ "TRACE_GRAPH_RET", "funcgraph_exit" },
-	{ "TRACE_FUNC_REPEATS", "func_repeats" },
-};
-#define TH_NFTRACE_ENTS (sizeof(th_ftrace_ents) / sizeof(th_ftrace_ents[0]))
-static long th_ftrace_type[TH_NFTRACE_ENTS];	/* 0: not found */
-
-static void th_events_load(void);
-static void th_types_load(void);
-
-/* -1: not decided; 1: T from enum trace_type; 0: from ftrace_events */
-static int th_types_enum = -1;
-
-/* T, once: every reader of T.* calls this first. */
-static void th_types_init(void)
+static struct th_evfmt *th_evfmt(const struct th_event *e)
 {
-	if (th_types_enum >= 0)
-		return;
-	th_types_enum = th_enum_exists("TRACE_FN");
-	th_types_load();	/* th_trace_type() walks ftrace_events if need be */
-}
+	if (!th_evfmts) {
+		struct th_event *v;
+		int n = th_events(&v);
 
-long th_trace_type(const char *name)
-{
-	unsigned i;
-
-	th_types_init();
-	if (th_types_enum)
-		return th_enum(name, -1);
-	if (th_nevs < 0)
-		th_events_load();
-	for (i = 0; i < TH_NFTRACE_ENTS; i++)
-		if (strcmp(th_ftrace_ents[i].type, name) == 0) {
-			if (!th_ftrace_type[i])
-				th_ftrace_type[i] = th_enum(name, -1);
-			return th_ftrace_type[i];
-		}
-	return th_enum(name, -1);
-}
-
-/* Whether CALL is the "ftrace" system's event NAME, one of ours. */
-static void th_ftrace_ent_probe(ulong call, const char *name, int type)
-{
-	long o_class = th_member("trace_event_call", "class");
-	long o_sys = th_member("trace_event_class", "system");
-	ulong class = 0, sp = 0;
-	char sys[16];
-	unsigned i;
-
-	for (i = 0; i < TH_NFTRACE_ENTS; i++)
-		if (strcmp(th_ftrace_ents[i].event, name) == 0)
-			break;
-	if (i == TH_NFTRACE_ENTS || th_ftrace_type[i] || o_class < 0 ||
-	    o_sys < 0 ||
-	    !th_read_ulong(call + o_class, &class, "trace_event_call.class") ||
-	    !th_read_ulong(class + o_sys, &sp, "trace_event_class.system") ||
-	    !th_read_cstr(sp, sys, sizeof(sys), "trace_event_class.system") ||
-	    strcmp(sys, "ftrace") != 0)
-		return;
-	th_ftrace_type[i] = type;
-}
-
-static char *th_read_str(ulong p, char *buf, size_t len)
-{
-	if (!p || !th_read_cstr(p, buf, len, "string"))
-		buf[0] = '\0';
-	return buf;
-}
-
-/* T: from the ftrace events found, else from gdb */
-static void th_types_load(void)
-{
-	T.TRACE_FN = th_trace_type("TRACE_FN");
-	T.TRACE_PRINT = th_trace_type("TRACE_PRINT");
-	T.TRACE_BPRINT = th_trace_type("TRACE_BPRINT");
-	T.TRACE_BPUTS = th_trace_type("TRACE_BPUTS");
-	T.TRACE_STACK = th_trace_type("TRACE_STACK");
-	T.TRACE_USER_STACK = th_trace_type("TRACE_USER_STACK");
-	T.TRACE_GRAPH_ENT = th_trace_type("TRACE_GRAPH_ENT");
-	T.TRACE_GRAPH_RET = th_trace_type("TRACE_GRAPH_RET");
-	T.TRACE_FUNC_REPEATS = th_trace_type("TRACE_FUNC_REPEATS");
-}
-
-/* An event's name and what prints it (read when first needed). */
-static void th_event_names(struct th_tevent *e)
-{
-	long o_ev = th_member("trace_event_call", "event");
-	long o_name = th_member("trace_event_call", "name");
-	long o_flags = th_member("trace_event_call", "flags");
-	long o_funcs = th_member("trace_event", "funcs");
-	long o_trace = th_member("trace_event_functions", "trace");
-	long fl_tp = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
-	ulong s_kp = th_symbol("print_kprobe_event");
-	ulong s_krp = th_symbol("print_kretprobe_event");
-	ulong s_se = th_symbol("print_syscall_enter");
-	ulong s_sx = th_symbol("print_syscall_exit");
-	ulong call = e->call, funcs = 0, fn = 0, np = 0;
-	int flags = 0;
-
-	e->named = TRUE;
-	th_read_int(call + o_flags, &flags, "trace_event_call.flags");
-	th_read_ulong(call + o_name, &np, "trace_event_call.name");
-	if (flags & fl_tp)	/* name is tp->name */
-		th_read_ulong(np, &np, "tracepoint.name");
-	th_read_str(np, e->name, sizeof(e->name));
-	if (!(flags & fl_tp))
-		th_ftrace_ent_probe(call, e->name, e->type);
-	if (o_funcs >= 0 && o_trace >= 0 &&
-	    th_read_ulong(call + o_ev + o_funcs, &funcs, "funcs") && funcs)
-		th_read_ulong(funcs + o_trace, &fn, "funcs->trace");
-	if (fn && fn == s_kp)
-		e->kind = TH_EK_KPROBE;
-	else if (fn && fn == s_krp)
-		e->kind = TH_EK_KRETPROBE;
-	else if (fn && fn == s_se)
-		e->kind = TH_EK_SYS_ENTER;
-	else if (fn && fn == s_sx)
-		e->kind = TH_EK_SYS_EXIT;
-	else
-		e->kind = TH_EK_TRACEPOINT;
-}
-
-/*
- * Every event's type from ftrace_events (a thousand and more: one read
- * each); names and printers are read when an event is first printed or
- * asked for, except for the low types: the kernel's own entries have
- * their enum trace_type values there (below __TRACE_LAST_TYPE, where
- * dynamic types start), and T comes from their names.
- */
-#define TH_EV_EAGER	64
-
-static void th_events_load(void)
-{
-	long o_list = th_member("trace_event_call", "list");
-	long o_ev = th_member("trace_event_call", "event");
-	long o_type = th_member("trace_event", "type");
-	ulong head = th_symbol("ftrace_events");
-	struct th_walk w;
-	long i;
-
-	th_nevs = 0;
-	th_ev_idx = malloc(65536 * sizeof(int));
-	memset(th_ev_idx, 0xff, 65536 * sizeof(int));
-	if (!head || o_list < 0 || o_ev < 0 || o_type < 0)
-		return;
-	th_list_walk(head, 100000, &w);
-	th_evs = calloc(w.n ? w.n : 1, sizeof(*th_evs));
-	for (i = 0; i < w.n; i++) {
-		struct th_tevent *e = &th_evs[th_nevs];
-		ulong call = w.ent[i] - o_list;
-		int type = 0;
-
-		if (!th_read_int(call + o_ev + o_type, &type, "event.type") ||
-		    type <= 0 || type > 65535)
-			continue;
-		e->type = type;
-		e->call = call;
-		if (type < TH_EV_EAGER)
-			th_event_names(e);
-		if (th_ev_idx[type] < 0)
-			th_ev_idx[type] = th_nevs;
-		th_nevs++;
+		th_evfmts = calloc(n ? n : 1, sizeof(*th_evfmts));
 	}
-	th_walk_free(&w);
-}
-
-static struct th_tevent *th_event(unsigned type)
-{
-	struct th_tevent *e;
-
-	if (th_nevs < 0)
-		th_events_load();
-	if (type > 65535 || th_ev_idx[type] < 0)
-		return NULL;
-	e = &th_evs[th_ev_idx[type]];
-	if (!e->named)
-		th_event_names(e);
-	return e;
-}
-
-const char *th_event_name(unsigned type)
-{
-	struct th_tevent *e = th_event(type);
-
-	return e ? e->name : NULL;
-}
-
-/* The kprobe's arguments: the first probe on its trace_probe_event. */
-static void th_kprobe_load(struct th_tevent *e)
-{
-	long o_call = th_member("trace_probe_event", "call");
-	long o_probes = th_member("trace_probe_event", "probes");
-	long o_tplist = th_member("trace_probe", "list");
-	long o_nargs = th_member("trace_probe", "nr_args");
-	long o_args = th_member("trace_probe", "args");
-	long sz_arg = th_size("probe_arg");
-	long o_an = th_member("probe_arg", "name");
-	long o_ao = th_member("probe_arg", "offset");
-	long o_ac = th_member("probe_arg", "count");
-	long o_at = th_member("probe_arg", "type");
-	long o_ftn = th_member("fetch_type", "name");
-	long o_fts = th_member("fetch_type", "size");
-	ulong tpe, first = 0, tp, p;
-	unsigned nargs = 0;
-	int i;
-
-	if (o_call < 0 || o_probes < 0 || o_tplist < 0 || o_args < 0 ||
-	    sz_arg <= 0)
-		return;
-	tpe = e->call - o_call;
-	if (!th_read_ulong(tpe + o_probes, &first, "tpe.probes") ||
-	    first == tpe + o_probes)
-		return;
-	tp = first - o_tplist;
-	if (!th_read_uint(tp + o_nargs, &nargs, "trace_probe.nr_args") ||
-	    nargs > 128)
-		return;
-	e->args = calloc(nargs ? nargs : 1, sizeof(*e->args));
-	for (i = 0; i < (int)nargs; i++) {
-		struct th_parg *a = &e->args[i];
-		ulong ap = tp + o_args + i * sz_arg, ft = 0;
-
-		th_read_ulong(ap + o_an, &p, "probe_arg.name");
-		th_read_str(p, a->name, sizeof(a->name));
-		th_read_uint(ap + o_ao, &a->offset, "probe_arg.offset");
-		if (o_ac >= 0)
-			th_read_uint(ap + o_ac, &a->count, "probe_arg.count");
-		th_read_ulong(ap + o_at, &ft, "probe_arg.type");
-		if (ft) {
-			ulong sz = 0;
-
-			th_read_ulong(ft + o_ftn, &p, "fetch_type.name");
-			th_read_str(p, a->type, sizeof(a->type));
-			th_read_ulong(ft + o_fts, &sz, "fetch_type.size");
-			a->size = sz;
-		}
-	}
-	e->nargs = nargs;
-}
-
-/* Fields of a tracepoint (class->fields, a list built head-first). */
-static void th_fields_load(struct th_tevent *e)
-{
-	long o_class = th_member("trace_event_call", "class");
-	long o_fields = th_member("trace_event_class", "fields");
-	long o_link = th_member("ftrace_event_field", "link");
-	long o_name = th_member("ftrace_event_field", "name");
-	long o_type = th_member("ftrace_event_field", "type");
-	long o_off = th_member("ftrace_event_field", "offset");
-	long o_size = th_member("ftrace_event_field", "size");
-	long o_sign = th_member("ftrace_event_field", "is_signed");
-	ulong class = 0, p, heads[2];
-	struct th_walk w;
-	long i;
-	int h, cap = 0;
-
-	if (o_class < 0 || o_fields < 0 || o_link < 0 ||
-	    !th_read_ulong(e->call + o_class, &class, "call.class") || !class)
-		return;
-	/* the common_* fields live in their own list (ftrace_common_fields) */
-	heads[0] = th_symbol("ftrace_common_fields");
-	heads[1] = class + o_fields;
-	if (e->kind == TH_EK_SYS_ENTER || e->kind == TH_EK_SYS_EXIT) {
-		/* syscall events: class->get_fields() gives the metadata's */
-		long o_data = th_member("trace_event_call", "data");
-		long o_f = th_member("syscall_metadata",
-				     e->kind == TH_EK_SYS_ENTER ?
-				     "enter_fields" : "exit_fields");
-		ulong meta = 0;
-
-		if (o_data >= 0 && o_f >= 0 &&
-		    th_read_ulong(e->call + o_data, &meta, "call.data") && meta)
-			heads[1] = meta + o_f;
-	}
-	for (h = 0; h < 2; h++) {
-		if (!heads[h])
-			continue;
-		th_list_walk(heads[h], 1000, &w);
-		e->fields = realloc(e->fields, (cap += w.n + 1) *
-				    sizeof(*e->fields));
-		/* built head-first: the last entry is the first field */
-		for (i = w.n - 1; i >= 0; i--) {
-			struct th_field *f = &e->fields[e->nfields++];
-			ulong fp_ = w.ent[i] - o_link;
-
-			memset(f, 0, sizeof(*f));
-			th_read_ulong(fp_ + o_name, &p, "field.name");
-			th_read_str(p, f->name, sizeof(f->name));
-			th_read_ulong(fp_ + o_type, &p, "field.type");
-			th_read_str(p, f->type, sizeof(f->type));
-			th_read_int(fp_ + o_off, &f->offset, "field.offset");
-			th_read_int(fp_ + o_size, &f->size, "field.size");
-			th_read_int(fp_ + o_sign, &f->is_signed,
-				    "field.is_signed");
-		}
-		th_walk_free(&w);
-	}
+	return &th_evfmts[e->idx];
 }
 
 /* ------------------------------------------ print_fmt interpreter --- */
@@ -406,7 +67,7 @@ static struct pf_ctx th_pfc = {
 	.ident = th_pf_ident,
 };
 
-static struct pf_field *th_pf_fields(struct th_tevent *e)
+static struct pf_field *th_pf_fields(const struct th_event *e)
 {
 	struct pf_field *pf = calloc(e->nfields + 1, sizeof(*pf));
 	int i;
@@ -422,136 +83,46 @@ static struct pf_field *th_pf_fields(struct th_tevent *e)
 }
 
 /* Compile the event's print_fmt once. */
-static void th_pf_load(struct th_tevent *e)
+static void th_pf_load(struct th_event *e, struct th_evfmt *f)
 {
-	long o_pf = th_member("trace_event_call", "print_fmt");
 	struct pf_field *pf;
 	ulong p = 0;
-	char *text;
+	char *text = malloc(32768);
+	int r = th_event_print_fmt(e, text, 32768, &p);
 
-	if (o_pf < 0 || !th_read_ulong(e->call + o_pf, &p, "print_fmt") ||
-	    !p) {
-		snprintf(e->pf_err, sizeof(e->pf_err), "no print_fmt");
-		return;
-	}
-	text = malloc(32768);
-	if (!th_read_cstr(p, text, 32768, "print_fmt")) {
-		snprintf(e->pf_err, sizeof(e->pf_err),
+	if (r == -1)
+		snprintf(f->pf_err, sizeof(f->pf_err), "no print_fmt");
+	else if (r < 0)
+		snprintf(f->pf_err, sizeof(f->pf_err),
 			 "print_fmt unreadable at %lx", p);
+	if (r < 0) {
 		free(text);
 		return;
 	}
 	pf = th_pf_fields(e);
-	e->pf = pf_parse_ctx(text, pf, e->nfields, &th_pfc, e->pf_err,
-			     sizeof(e->pf_err));
+	f->pf = pf_parse_ctx(text, pf, e->nfields, &th_pfc, f->pf_err,
+			     sizeof(f->pf_err));
 	free(pf);
 	free(text);
 }
 
-static void th_event_detail(struct th_tevent *e)
+/* What printing E needs, read once: a kprobe's arguments, else the
+ * fields, and a tracepoint's print_fmt compiled. */
+static struct th_evfmt *th_event_detail(struct th_event *e)
 {
-	if (e->loaded)
-		return;
-	e->loaded = TRUE;
-	if (e->kind == TH_EK_KPROBE || e->kind == TH_EK_KRETPROBE)
-		th_kprobe_load(e);
+	struct th_evfmt *f = th_evfmt(e);
+
+	if (f->loaded)
+		return f;
+	f->loaded = TRUE;
+	if (e->kind == TH_EVK_KPROBE || e->kind == TH_EVK_KRETPROBE)
+		th_event_probe_args(e);
 	else {
-		th_fields_load(e);
-		if (e->kind == TH_EK_TRACEPOINT)
-			th_pf_load(e);
+		th_event_fields(e);
+		if (e->kind == TH_EVK_TRACEPOINT)
+			th_pf_load(e, f);
 	}
-}
-
-/* ------------------------------------------------------- cmdlines --- */
-
-static struct {
-	int init;
-	ulong savedcmd;
-	long o_map_pid, o_map_cmd, o_num, o_cmds;
-	int cmds_is_ptr;
-	unsigned pid_max;
-} C;
-
-/* __trace_find_cmdline() */
-static void th_find_cmdline_read(int pid, char *comm)
-{
-	unsigned map = 0, tpid;
-	ulong m2p = 0, cmds;
-
-	if (!pid) {
-		strcpy(comm, "<idle>");
-		return;
-	}
-	if (pid < 0) {
-		strcpy(comm, "<XXX>");
-		return;
-	}
-	if (!C.init) {
-		ulong p = th_symbol("savedcmd");
-		long sz;
-
-		C.init = 1;
-		if (p)
-			th_read_ulong(p, &C.savedcmd, "savedcmd");
-		C.o_map_pid = th_member("saved_cmdlines_buffer",
-					"map_pid_to_cmdline");
-		C.o_map_cmd = th_member("saved_cmdlines_buffer",
-					"map_cmdline_to_pid");
-		C.o_cmds = th_member("saved_cmdlines_buffer", "saved_cmdlines");
-		C.cmds_is_ptr = MEMBER_TYPE("saved_cmdlines_buffer",
-					    "saved_cmdlines") == TYPE_CODE_PTR;
-		sz = MEMBER_SIZE("saved_cmdlines_buffer", "map_pid_to_cmdline");
-		C.pid_max = sz > 4 ? sz / 4 - 1 : 32768;
-	}
-	strcpy(comm, "<...>");
-	if (!C.savedcmd || C.o_map_pid < 0 || C.o_map_cmd < 0 || C.o_cmds < 0)
-		return;
-	/*
-	 * Newer kernels mask the pid into the map; older ones gave pids
-	 * above PID_MAX_DEFAULT no name.  Masking and checking the reverse
-	 * map gives the same answer for both.
-	 */
-	tpid = pid & (C.pid_max - 1);
-	if (!th_read_uint(C.savedcmd + C.o_map_pid + tpid * 4, &map,
-			  "map_pid_to_cmdline") || map == (unsigned)-1)
-		return;
-	if (!th_read_ulong(C.savedcmd + C.o_map_cmd, &m2p,
-			   "map_cmdline_to_pid") ||
-	    !th_read_uint(m2p + map * 4, &tpid, "map_cmdline_to_pid[]") ||
-	    (int)tpid != pid)
-		return;
-	if (C.cmds_is_ptr) {
-		if (!th_read_ulong(C.savedcmd + C.o_cmds, &cmds,
-				   "saved_cmdlines"))
-			return;
-	} else
-		cmds = C.savedcmd + C.o_cmds;
-	if (!th_read_cstr(cmds + map * 16, comm, 16, "saved_cmdlines[]"))
-		strcpy(comm, "<...>");
-}
-
-/* The same few pids name millions of entries: a direct-mapped cache of
- * the answers (fixed size; the dump does not change under it). */
-#define TH_CMDLINE_CACHE 1024
-static struct {
-	int pid, valid;
-	char comm[16];
-} th_cmdline_cache[TH_CMDLINE_CACHE];
-
-void th_find_cmdline(int pid, char *comm)
-{
-	unsigned h = (unsigned)pid % TH_CMDLINE_CACHE;
-
-	if (!th_cmdline_cache[h].valid || th_cmdline_cache[h].pid != pid) {
-		char c[32];
-
-		th_find_cmdline_read(pid, c);
-		snprintf(th_cmdline_cache[h].comm,
-			 sizeof(th_cmdline_cache[h].comm), "%s", c);
-		th_cmdline_cache[h].pid = pid;
-		th_cmdline_cache[h].valid = TRUE;
-	}
-	strcpy(comm, th_cmdline_cache[h].comm);
+	return f;
 }
 
 /* ------------------------------------------------------- context --- */
@@ -817,6 +388,13 @@ int th_tflag(struct th_tctx *t, const char *bit)
 		}
 	}
 	return b >= 0 && b < 32 && (t->trace_flags & (1U << b));
+}
+
+static char *th_read_str(ulong p, char *buf, size_t len)
+{
+	if (!p || !th_read_cstr(p, buf, len, "string"))
+		buf[0] = '\0';
+	return buf;
 }
 
 int th_tctx_init(struct th_tctx *t, ulong tr)
@@ -1139,7 +717,7 @@ static char *th_bp_sym(uint64_t addr, char conv, char *buf, size_t len,
 	return th_ksym_ps(addr, buf, len);
 }
 
-static void th_print_kprobe(struct th_tctx *t, struct th_tevent *e,
+static void th_print_kprobe(struct th_tctx *t, struct th_event *e,
 			    struct th_sb *b, int sym_flags)
 {
 	const unsigned char *ent = t->ent, *data;
@@ -1149,7 +727,7 @@ static void th_print_kprobe(struct th_tctx *t, struct th_tevent *e,
 
 	th_event_detail(e);
 	th_sb_printf(b, "%s: (", e->name);
-	if (e->kind == TH_EK_KPROBE) {
+	if (e->kind == TH_EVK_KPROBE) {
 		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8), 1,
 			  sym_flags & 2);
 		th_sb_printf(b, "%s)", s1);
@@ -1166,7 +744,7 @@ static void th_print_kprobe(struct th_tctx *t, struct th_tevent *e,
 	}
 	data = ent + hdr;
 	for (i = 0; i < e->nargs; i++) {
-		struct th_parg *a = &e->args[i];
+		struct th_probe_arg *a = &e->args[i];
 		unsigned j, n = a->count ? a->count : 1;
 		const unsigned char *p = data + a->offset;
 
@@ -1223,39 +801,26 @@ static void th_print_kprobe(struct th_tctx *t, struct th_tevent *e,
 	th_sb_printf(b, "\n");
 }
 
-static void th_print_syscall(struct th_tctx *t, struct th_tevent *e,
+static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 			     struct th_sb *b)
 {
-	long o_data = th_member("trace_event_call", "data");
-	long o_name = th_member("syscall_metadata", "name");
-	long o_nb = th_member("syscall_metadata", "nb_args");
-	long o_args = th_member("syscall_metadata", "args");
-	ulong meta = 0, np = 0, argv = 0, ap;
-	char name[64], an[64];
-	int nb = 0, i;
+	struct th_syscall_meta m;
+	int i;
 
-	if (o_data < 0 || !th_read_ulong(e->call + o_data, &meta, "call.data") ||
-	    !meta || !th_read_ulong(meta + o_name, &np, "meta.name")) {
+	if (!th_event_syscall(e, &m)) {
 		th_sb_printf(b, "%s: (no syscall metadata)\n", e->name);
 		return;
 	}
-	th_read_str(np, name, sizeof(name));
-	if (e->kind == TH_EK_SYS_EXIT) {
-		th_sb_printf(b, "%s -> 0x%lx\n", name,
+	if (e->kind == TH_EVK_SYS_EXIT) {
+		th_sb_printf(b, "%s -> 0x%lx\n", m.name,
 			     th_get_ul(t->ent, t->len, 16));
 		return;
 	}
-	th_read_int(meta + o_nb, &nb, "meta.nb_args");
-	th_read_ulong(meta + o_args, &argv, "meta.args");
-	th_sb_printf(b, "%s(", name);
-	for (i = 0; i < nb && i < 6; i++) {
-		ap = 0;
-		th_read_ulong(argv + i * sizeof(ulong), &ap, "meta.args[]");
-		th_read_str(ap, an, sizeof(an));
-		th_sb_printf(b, "%s: %lx%s", an,
+	th_sb_printf(b, "%s(", m.name);
+	for (i = 0; i < m.nb_args && i < 6; i++)
+		th_sb_printf(b, "%s: %lx%s", m.args[i],
 			     th_get_ul(t->ent, t->len, 16 + i * sizeof(ulong)),
-			     i == nb - 1 ? "" : ", ");
-	}
+			     i == m.nb_args - 1 ? "" : ", ");
 	th_sb_printf(b, ")\n");
 }
 
@@ -1263,35 +828,35 @@ static void th_print_syscall(struct th_tctx *t, struct th_tevent *e,
  * A tracepoint: "name: " and its print_fmt as trace_raw_output_*() prints
  * it; when the interpreter cannot, its fields one by one and a note.
  */
-static void th_print_tracepoint(struct th_tctx *t, struct th_tevent *e,
+static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 				struct th_sb *b)
 {
 	static char out[8192];
+	struct th_evfmt *f = th_event_detail(e);
 	struct pf_field *pf;
 	int n = -1;
 
-	th_event_detail(e);
 	th_sb_printf(b, "%s: ", e->name);
 	th_pfc.flags = t->f_hash_ptr ? 0 : PF_CTX_NO_HASH_PTR;
-	if (e->pf) {
-		n = pf_format(e->pf, t->ent, t->len, &th_pfc, out, 8192);
+	if (f->pf) {
+		n = pf_format(f->pf, t->ent, t->len, &th_pfc, out, 8192);
 		if (n >= 0) {
 			th_sb_printf(b, "%s\n", out);
 			return;
 		}
-		snprintf(e->pf_err, sizeof(e->pf_err), "%.*s",
-			 (int)sizeof(e->pf_err) - 1, out);
+		snprintf(f->pf_err, sizeof(f->pf_err), "%.*s",
+			 (int)sizeof(f->pf_err) - 1, out);
 	}
 	pf = th_pf_fields(e);
 	pf_fields(pf, e->nfields, t->ent, t->len, &th_pfc, out, 8192);
 	free(pf);
 	th_sb_printf(b, "%s\n", out);
-	if (!e->noted) {
-		e->noted = TRUE;
+	if (!f->noted) {
+		f->noted = TRUE;
 		t->notes++;
 		th_sb_printf(b, "# tracehunt: %s: print_fmt not interpreted "
 			     "(%s): fields shown as name=value\n", e->name,
-			     e->pf_err);
+			     f->pf_err);
 	}
 }
 
@@ -1301,14 +866,14 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 	const unsigned char *ent = t->ent;
 	unsigned type = th_ent_type(ent);
 	int sym_flags = 0;
-	struct th_tevent *e;
+	struct th_event *e;
 	char s1[512];
 
 	buf[0] = '\0';
-	th_types_init();
+	th_trace_types();
 	sym_flags = t->sym_flags;
 
-	if (type == T.TRACE_FN) {
+	if (type == th_ttypes.fn) {
 		ulong ip = th_get_ul(ent, t->len, 8);
 		ulong parent = th_get_ul(ent, t->len, 8 + sizeof(ulong));
 		unsigned mode = sym_flags & 3;	/* TH_SYMC_OFFSET, _ADDR */
@@ -1323,7 +888,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 			th_sb_put(&b, s, l);
 		}
 		th_sb_put(&b, "\n", 1);
-	} else if (type == T.TRACE_PRINT) {
+	} else if (type == th_ttypes.print) {
 		unsigned off = 8 + sizeof(ulong);
 		int max = t->len > off ? t->len - off : 0;
 		const char *s = (const char *)ent + off;
@@ -1335,7 +900,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		else
 			th_sb_printf(&b, "%s: %.*s", s1, (int)strnlen(s, max),
 				     s);
-	} else if (type == T.TRACE_BPRINT) {
+	} else if (type == th_ttypes.bprint) {
 		unsigned off = 8 + 2 * sizeof(ulong);
 		ulong fmtp = th_get_ul(ent, t->len, 8 + sizeof(ulong));
 		struct bprint_opts o = { sizeof(ulong), 0, th_bp_sym, NULL };
@@ -1355,7 +920,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 			th_sb_printf(&b, "%s", out);
 		}
 		free(out);
-	} else if (type == T.TRACE_BPUTS) {
+	} else if (type == th_ttypes.bputs) {
 		ulong str = th_get_ul(ent, t->len, 8 + sizeof(ulong));
 		char *s = malloc(4096);
 
@@ -1369,7 +934,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		else
 			th_sb_printf(&b, "%s: %s", s1, s);
 		free(s);
-	} else if (type == T.TRACE_STACK) {
+	} else if (type == th_ttypes.stack) {
 		/* trace_stack_print(): callers up to ULONG_MAX or the end */
 		long o = th_member("stack_entry", "caller");
 		unsigned off;
@@ -1385,14 +950,14 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 				  sym_flags & 2);
 			th_sb_printf(&b, " => %s\n", s1);
 		}
-	} else if ((e = th_event(type)) != NULL) {
+	} else if ((e = th_event_by_type(type)) != NULL) {
 		switch (e->kind) {
-		case TH_EK_KPROBE:
-		case TH_EK_KRETPROBE:
+		case TH_EVK_KPROBE:
+		case TH_EVK_KRETPROBE:
 			th_print_kprobe(t, e, &b, sym_flags);
 			break;
-		case TH_EK_SYS_ENTER:
-		case TH_EK_SYS_EXIT:
+		case TH_EVK_SYS_ENTER:
+		case TH_EVK_SYS_EXIT:
 			th_print_syscall(t, e, &b);
 			break;
 		default:
@@ -1810,7 +1375,7 @@ th_fn_line(struct th_tctx *t)
 /* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
 static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
 {
-	return type == T.TRACE_FN && t->f_context &&
+	return type == th_ttypes.fn && t->f_context &&
 	       t->len >= 8 + 2 * sizeof(ulong) &&
 	       (!t->annotate ||
 		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
@@ -1853,7 +1418,7 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	const unsigned char *ent = c->ev.payload;
 	uint64_t ts = c->ev.ts;
 	uint32_t len = c->ev.len;
-	unsigned fn = T.TRACE_FN, mode = t->sym_flags & 7;
+	unsigned fn = th_ttypes.fn, mode = t->sym_flags & 7;
 	int cpu = c->cpu, f_irq = t->f_irq, in_ns = t->in_ns;
 	char *out, *end = th_ob.b + TH_OB_SIZE;
 	long n = 0;
@@ -1905,10 +1470,10 @@ th_print_other(struct th_tctx *t, unsigned type)
 {
 	char *p, *line;
 
-	th_types_init();	/* T.* below */
+	th_trace_types();	/* th_ttypes below */
 	/* print_trace_line(): printk-msg-only prints the bare message */
-	if ((type == T.TRACE_BPUTS || type == T.TRACE_BPRINT ||
-	     type == T.TRACE_PRINT) && t->f_printk_msgonly) {
+	if ((type == th_ttypes.bputs || type == th_ttypes.bprint ||
+	     type == th_ttypes.print) && t->f_printk_msgonly) {
 		line = th_ob_reserve(TH_TEXT);
 		t->msg_only = TRUE;
 		th_event_text(t, line, TH_TEXT);

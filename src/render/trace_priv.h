@@ -13,81 +13,11 @@
  * through the PLT (millions per "ftrace cat trace"). */
 #pragma GCC visibility push(hidden)
 
-#include "ringbuf.h"
-
-/* ------------------------------------------------------ trace_rb.c --- */
-
-/* One per-CPU buffer being read in the order of the kernel's iterator:
- * the reader page from its read offset, then head page .. commit page. */
-struct th_rbcpu {
-	int cpu;
-	ulong cpu_buffer;		/* struct ring_buffer_per_cpu */
-	ulong reader, head, commit;	/* struct buffer_page */
-	ulong bpage;			/* page being decoded */
-	ulong dpage;			/* its buffer_data_page */
-	int on_reader;
-	long pages_left;		/* bound of the walk */
-	unsigned char *buf;		/* one sub-buffer */
-	struct rb_page pg;
-	struct rb_iter it;
-	int done;
-	int have;			/* ev holds the next data event */
-	struct rb_event ev;
-	long bad;			/* malformed records seen */
-	ulong nr_pages;
-	/* counters of the per-CPU buffer */
-	ulong entries, overrun, read;
-	ulong skipped;
-	ulong uncommitted;		/* bytes reserved past the commit */
-	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
-	int late;		/* th_rb_cpu_start_last() left entries behind */
-};
-
-/* The ring buffer of an array buffer. */
-struct th_rb {
-	ulong trace_buffer;		/* struct trace_buffer (ring) */
-	ulong array_buffer;		/* struct array_buffer */
-	ulong data;			/* percpu struct trace_array_cpu */
-	uint64_t time_start;
-	int ncpus;
-	struct th_rbcpu *cpus;		/* ncpus entries, cpu numbers inside */
-};
-
-/* tr's main buffer (max buffer when MAX is set); FALSE + message. */
-int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen);
-void th_rb_close(struct th_rb *rb);
-/* Start (or restart) reading one CPU. */
-void th_rb_cpu_start(struct th_rbcpu *c);
-/* Start so that at least the last N data events are ahead: sub-buffers
- * are decoded backward from the commit page only as far as needed. */
-void th_rb_cpu_start_last(struct th_rbcpu *c, long n);
-/* Load the next data event into c->ev (c->have); FALSE at the end. */
-int th_rb_cpu_fill(struct th_rbcpu *c);
-static inline int th_rb_cpu_peek(struct th_rbcpu *c)
-{
-	if (c->have)
-		return TRUE;
-	if (!c->done && rb_iter_next_quick(&c->it, &c->ev)) {
-		c->have = TRUE;
-		return TRUE;
-	}
-	return th_rb_cpu_fill(c);
-}
-static inline void th_rb_cpu_advance(struct th_rbcpu *c)
-{
-	c->have = FALSE;
-}
-/* Header counts like get_total_entries(). */
-void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
-/* Raw records of one CPU for "ftrace trace -r". */
-void th_rb_cpu_raw(struct th_rbcpu *c, long max);
-long th_rb_overruns(struct th_rb *rb);
-/* Read every sub-buffer of one CPU without decoding ("trace -R"). */
-void th_rb_cpu_read_all(struct th_rbcpu *c, ulong *subbufs, ulong *bytes);
+#include "model/trace_rb.h"
+#include "model/events.h"
+#include "model/cmdlines.h"
 
 /* ----------------------------------------------------- trace_fmt.c --- */
-
-struct th_tevent;
 
 struct th_tctx {
 	ulong tr;
@@ -126,7 +56,6 @@ void th_print_entry(struct th_tctx *t);
 int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		    int tie);
 /* Pieces shared with the graph printer. */
-void th_find_cmdline(int pid, char *comm);
 void th_print_lat_fmt(const unsigned char *ent);
 /* The same columns into OUT (at least 8 bytes); their length. */
 int th_lat_str(const unsigned char *ent, char *out);
@@ -150,8 +79,6 @@ static inline int th_ent_pid(const unsigned char *ent)
 	memcpy(&pid, ent + 4, 4);
 	return pid;
 }
-const char *th_event_name(unsigned type);
-long th_trace_type(const char *name);
 /* The event's text as the kernel's funcs->trace prints it, without the
  * context columns, into BUF. */
 void th_event_text(struct th_tctx *t, char *buf, size_t len);

@@ -1,0 +1,105 @@
+/*
+ * tracehunt: the saved command lines (kernel/trace/trace_sched_switch.c
+ * and trace.c): *savedcmd, a struct saved_cmdlines_buffer, and
+ * __trace_find_cmdline() over it.  The only file that reads them.
+ */
+#include "model/cmdlines.h"
+
+static struct th_savedcmd th_savedcmd_buf;
+static int th_savedcmd_read;
+
+static void th_savedcmd_load(struct th_savedcmd *c)
+{
+	ulong sym = th_symbol("savedcmd");
+	long o_to = th_member("saved_cmdlines_buffer", "map_cmdline_to_pid");
+	long o_num = th_member("saved_cmdlines_buffer", "cmdline_num");
+	long o_cmd = th_member("saved_cmdlines_buffer", "saved_cmdlines");
+	long o_map = th_member("saved_cmdlines_buffer", "map_pid_to_cmdline");
+
+	memset(c, 0, sizeof(*c));
+	c->state = TH_SAVEDCMD_NONE;
+	if (!sym || o_to < 0 || o_num < 0 || o_cmd < 0 || o_map < 0)
+		return;
+	c->state = TH_SAVEDCMD_UNREADABLE;
+	if (!th_read_ulong(sym, &c->addr, "savedcmd") || !c->addr ||
+	    !th_read_uint(c->addr + o_num, &c->num, "cmdline_num") ||
+	    !th_read_ulong(c->addr + o_to, &c->to_pid, "map_cmdline_to_pid"))
+		return;
+	/* saved_cmdlines was a pointer to its own allocation; it is a
+	 * flexible array at the end of the structure since Linux kernel
+	 * commit 44dc5c41b5b1 ("tracing: Fix wasted memory in
+	 * saved_cmdlines logic") (in v6.8, and in the 6.1.y stable kernels
+	 * of the fixtures). */
+	if (MEMBER_TYPE("saved_cmdlines_buffer", "saved_cmdlines") ==
+	    TYPE_CODE_ARRAY)
+		c->comms = c->addr + o_cmd;
+	else if (!th_read_ulong(c->addr + o_cmd, &c->comms, "saved_cmdlines"))
+		return;
+	c->pid_map = c->addr + o_map;
+	c->pid_max = MEMBER_SIZE("saved_cmdlines_buffer",
+				 "map_pid_to_cmdline") / 4;
+	c->state = TH_SAVEDCMD_OK;
+}
+
+const struct th_savedcmd *th_savedcmd(void)
+{
+	if (!th_savedcmd_read) {
+		th_savedcmd_read = TRUE;
+		th_savedcmd_load(&th_savedcmd_buf);
+	}
+	return &th_savedcmd_buf;
+}
+
+void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm)
+{
+	unsigned int map = UINT_MAX, tpid = 0;
+
+	if (!pid) {
+		strcpy(comm, "<idle>");
+		return;
+	}
+	if (pid < 0 || (c->state == TH_SAVEDCMD_OK && c->pid_max <= 1)) {
+		strcpy(comm, "<XXX>");
+		return;
+	}
+	/*
+	 * Newer kernels mask the pid into the map; older ones gave pids
+	 * above PID_MAX_DEFAULT no name.  Masking and checking the reverse
+	 * map gives the same answer for both.  PID_MAX_DEFAULT is a power
+	 * of two: the array has it + 1 entries.
+	 */
+	if (c->state == TH_SAVEDCMD_OK &&
+	    th_read_uint(c->pid_map + ((pid & (c->pid_max - 2)) * 4), &map,
+			 "map_pid_to_cmdline") && map != UINT_MAX &&
+	    map < c->num &&
+	    th_read_uint(c->to_pid + map * 4, &tpid, "map_cmdline_to_pid") &&
+	    (int)tpid == pid) {
+		if (!th_read(c->comms + map * TASK_COMM_LEN, comm,
+			     TASK_COMM_LEN, "saved_cmdlines"))
+			strcpy(comm, "<...>");
+		comm[TASK_COMM_LEN - 1] = '\0';
+		return;
+	}
+	strcpy(comm, "<...>");
+}
+
+/* A direct-mapped cache of the answers (fixed size; the dump does not
+ * change under it). */
+#define TH_CMDLINE_CACHE 1024
+static struct {
+	int pid, valid;
+	char comm[TASK_COMM_LEN];
+} th_cmdline_cache[TH_CMDLINE_CACHE];
+
+void th_find_cmdline(int pid, char *comm)
+{
+	unsigned h = (unsigned)pid % TH_CMDLINE_CACHE;
+
+	if (!th_cmdline_cache[h].valid || th_cmdline_cache[h].pid != pid) {
+		/* (TASK_COMM_LEN bytes) */
+		th_savedcmd_find(th_savedcmd(), pid, th_cmdline_cache[h].comm);
+		th_cmdline_cache[h].pid = pid;
+		th_cmdline_cache[h].valid = TRUE;
+	}
+	strcpy(comm, th_cmdline_cache[h].comm);
+}

@@ -1,0 +1,35 @@
+/*
+ * tracehunt: the model's one reader of the saved command lines
+ * (cmdlines.c): struct saved_cmdlines_buffer and __trace_find_cmdline().
+ */
+#ifndef TRACEHUNT_CMDLINES_H
+#define TRACEHUNT_CMDLINES_H
+
+#include "model/model.h"
+
+#pragma GCC visibility push(hidden)
+
+/* *savedcmd, read once. */
+struct th_savedcmd {
+	int state;		/* TH_SAVEDCMD_* */
+	ulong addr;		/* struct saved_cmdlines_buffer */
+	unsigned int num;	/* cmdline_num */
+	ulong to_pid;		/* unsigned map_cmdline_to_pid[num] */
+	ulong comms;		/* char saved_cmdlines[num][TASK_COMM_LEN] */
+	ulong pid_map;		/* unsigned map_pid_to_cmdline[] */
+	long pid_max;		/* its entries, PID_MAX_DEFAULT + 1 */
+};
+enum { TH_SAVEDCMD_OK, TH_SAVEDCMD_NONE, TH_SAVEDCMD_UNREADABLE };
+
+/* The saved cmdlines: check ->state (NONE: no savedcmd in this dump). */
+const struct th_savedcmd *th_savedcmd(void);
+/* __trace_find_cmdline(): "<idle>" for 0, "<XXX>", "<...>" when not
+ * saved; COMM holds TASK_COMM_LEN bytes. */
+void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm);
+/* th_savedcmd_find() through a cache of the answers (the same few pids
+ * name millions of entries). */
+void th_find_cmdline(int pid, char *comm);
+
+#pragma GCC visibility pop
+
+#endif

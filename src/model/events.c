@@ -1,0 +1,480 @@
+/*
+ * tracehunt: trace events (kernel/trace/trace_events.c): the ftrace_events
+ * list of struct trace_event_call, each event's name (trace_event_name()),
+ * system, fields, kprobe arguments, syscall metadata and print_fmt, and
+ * the types of the kernel's own entries (enum trace_type).  The only file
+ * that reads these objects.
+ */
+#include "model/events.h"
+
+/* The offsets of every object read here, filled once. */
+static struct th_event_off {
+	int init;
+	/* struct trace_event_call */
+	long call_list, call_event, call_name, call_flags, call_class,
+	     call_print_fmt, call_data;
+	/* struct trace_event, trace_event_functions */
+	long event_type, event_funcs, funcs_trace;
+	/* struct trace_event_class */
+	long class_system, class_fields;
+	/* struct ftrace_event_field */
+	long field_link, field_name, field_type, field_offset, field_size,
+	     field_is_signed;
+	/* struct tracepoint */
+	long tp_name;
+	/* struct syscall_metadata */
+	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
+	     meta_exit_fields;
+	/* struct trace_probe_event, trace_probe, probe_arg, fetch_type */
+	long tpe_call, tpe_probes, tp_list, tp_nr_args, tp_args;
+	long arg_size, arg_name, arg_offset, arg_count, arg_type;
+	long ftype_name, ftype_size;
+	/* enum trace_event_flags */
+	long fl_tracepoint, fl_custom;
+	/* what funcs->trace is for kprobes and syscalls */
+	ulong print_kprobe, print_kretprobe, print_sys_enter, print_sys_exit;
+} evo;
+
+static const struct th_event_off *th_event_off(void)
+{
+	if (evo.init)
+		return &evo;
+	evo.init = 1;
+	evo.call_list = th_member("trace_event_call", "list");
+	evo.call_event = th_member("trace_event_call", "event");
+	evo.call_name = th_member("trace_event_call", "name");
+	evo.call_flags = th_member("trace_event_call", "flags");
+	evo.call_class = th_member("trace_event_call", "class");
+	evo.call_print_fmt = th_member("trace_event_call", "print_fmt");
+	evo.call_data = th_member("trace_event_call", "data");
+	evo.event_type = th_member("trace_event", "type");
+	evo.event_funcs = th_member("trace_event", "funcs");
+	evo.funcs_trace = th_member("trace_event_functions", "trace");
+	evo.class_system = th_member("trace_event_class", "system");
+	evo.class_fields = th_member("trace_event_class", "fields");
+	evo.field_link = th_member("ftrace_event_field", "link");
+	evo.field_name = th_member("ftrace_event_field", "name");
+	evo.field_type = th_member("ftrace_event_field", "type");
+	evo.field_offset = th_member("ftrace_event_field", "offset");
+	evo.field_size = th_member("ftrace_event_field", "size");
+	evo.field_is_signed = th_member("ftrace_event_field", "is_signed");
+	evo.tp_name = th_member("tracepoint", "name");
+	evo.meta_name = th_member("syscall_metadata", "name");
+	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
+	evo.meta_args = th_member("syscall_metadata", "args");
+	evo.meta_enter_fields = th_member("syscall_metadata", "enter_fields");
+	evo.meta_exit_fields = th_member("syscall_metadata", "exit_fields");
+	evo.tpe_call = th_member("trace_probe_event", "call");
+	evo.tpe_probes = th_member("trace_probe_event", "probes");
+	evo.tp_list = th_member("trace_probe", "list");
+	evo.tp_nr_args = th_member("trace_probe", "nr_args");
+	evo.tp_args = th_member("trace_probe", "args");
+	evo.arg_size = th_size("probe_arg");
+	evo.arg_name = th_member("probe_arg", "name");
+	evo.arg_offset = th_member("probe_arg", "offset");
+	evo.arg_count = th_member("probe_arg", "count");
+	evo.arg_type = th_member("probe_arg", "type");
+	evo.ftype_name = th_member("fetch_type", "name");
+	evo.ftype_size = th_member("fetch_type", "size");
+	evo.fl_tracepoint = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
+	/* Linux kernel commit 3a73333fb370 ("tracing: Add
+	 * TRACE_CUSTOM_EVENT() macro") (in v5.18): absent before, 0 */
+	evo.fl_custom = th_enum("TRACE_EVENT_FL_CUSTOM", 0);
+	evo.print_kprobe = th_symbol("print_kprobe_event");
+	evo.print_kretprobe = th_symbol("print_kretprobe_event");
+	evo.print_sys_enter = th_symbol("print_syscall_enter");
+	evo.print_sys_exit = th_symbol("print_syscall_exit");
+	return &evo;
+}
+
+/* The string at P into BUF ("" when P is NULL or unreadable). */
+static int th_event_str(ulong p, char *buf, size_t len, const char *what)
+{
+	if (!p || !th_read_cstr(p, buf, len, what)) {
+		buf[0] = '\0';
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static int th_event_call_flags(ulong call)
+{
+	int flags = 0;
+
+	th_read_int(call + th_event_off()->call_flags, &flags,
+		    "trace_event_call.flags");
+	return flags;
+}
+
+int th_event_call_name(ulong call, char *name, size_t len)
+{
+	const struct th_event_off *o = th_event_off();
+	int flags = th_event_call_flags(call);
+	ulong p = 0;
+
+	name[0] = '\0';
+	if (!th_read_ulong(call + o->call_name, &p, "trace_event_call.name"))
+		return FALSE;
+	/* the same union: call->name, or call->tp for a tracepoint */
+	if (!(flags & o->fl_custom) && (flags & o->fl_tracepoint) && p &&
+	    !th_read_ulong(p + o->tp_name, &p, "tracepoint.name"))
+		return FALSE;
+	return th_event_str(p, name, len, "trace_event_call.name");
+}
+
+int th_event_call_system(ulong call, char *sys, size_t len)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong class = 0, p = 0;
+
+	sys[0] = '\0';
+	if (o->call_class < 0 || o->class_system < 0 ||
+	    !th_read_ulong(call + o->call_class, &class,
+			   "trace_event_call.class") || !class ||
+	    !th_read_ulong(class + o->class_system, &p,
+			   "trace_event_class.system"))
+		return FALSE;
+	return th_event_str(p, sys, len, "trace_event_class.system");
+}
+
+/* ------------------------------------------------- enum trace_type --- */
+
+struct th_trace_types th_ttypes;
+
+/*
+ * The types of the kernel's own entries (kernel/trace/trace_entries.h):
+ * enum trace_type, whose enumerators one "ptype/r" reads at once
+ * (th_enum(), after trace.c's compile unit is expanded, which the
+ * context columns need anyway).  A buffer of function entries then never
+ * walks ftrace_events.  Without that enum in the debuginfo, they come
+ * from ftrace_events: the same entries are events of the "ftrace" system
+ * registered with their enum trace_type value as event.type
+ * (trace_export.c: .event.type = etype).
+ */
+static const struct {
+	const char *type, *event;
+} th_ftrace_ents[] = {
+	{ "TRACE_FN", "function" },
+	{ "TRACE_PRINT", "print" },
+	{ "TRACE_BPRINT", "bprint" },
+	{ "TRACE_BPUTS", "bputs" },
+	{ "TRACE_STACK", "kernel_stack" },
+	{ "TRACE_USER_STACK", "user_stack" },
+	{ "TRACE_GRAPH_ENT", "funcgraph_entry" },
+	{ "TRACE_GRAPH_RET", "funcgraph_exit" },
+	{ "TRACE_FUNC_REPEATS", "func_repeats" },
+};
+#define TH_NFTRACE_ENTS (sizeof(th_ftrace_ents) / sizeof(th_ftrace_ents[0]))
+static long th_ftrace_type[TH_NFTRACE_ENTS];	/* 0: not found */
+
+/* -1: not decided; 1: types from enum trace_type; 0: from ftrace_events */
+static int th_types_from_enum = -1;
+
+static struct th_event *th_evs;
+static int th_nevs = -1;
+static int *th_ev_idx;		/* type -> index in th_evs, -1 */
+
+static void th_events_load(void);
+
+long th_trace_type(const char *name)
+{
+	unsigned i;
+
+	th_trace_types();
+	if (th_types_from_enum)
+		return th_enum(name, -1);
+	if (th_nevs < 0)
+		th_events_load();
+	for (i = 0; i < TH_NFTRACE_ENTS; i++)
+		if (strcmp(th_ftrace_ents[i].type, name) == 0) {
+			if (!th_ftrace_type[i])
+				th_ftrace_type[i] = th_enum(name, -1);
+			return th_ftrace_type[i];
+		}
+	return th_enum(name, -1);
+}
+
+void th_trace_types_load(void)
+{
+	if (th_types_from_enum >= 0)
+		return;
+	th_types_from_enum = th_enum_exists("TRACE_FN");
+	/* th_trace_type() walks ftrace_events if need be */
+	th_ttypes.fn = th_trace_type("TRACE_FN");
+	th_ttypes.print = th_trace_type("TRACE_PRINT");
+	th_ttypes.bprint = th_trace_type("TRACE_BPRINT");
+	th_ttypes.bputs = th_trace_type("TRACE_BPUTS");
+	th_ttypes.stack = th_trace_type("TRACE_STACK");
+	th_ttypes.user_stack = th_trace_type("TRACE_USER_STACK");
+	th_ttypes.graph_ent = th_trace_type("TRACE_GRAPH_ENT");
+	th_ttypes.graph_ret = th_trace_type("TRACE_GRAPH_RET");
+	th_ttypes.func_repeats = th_trace_type("TRACE_FUNC_REPEATS");
+	th_ttypes.ready = 1;
+}
+
+/* Whether CALL is the "ftrace" system's event NAME, one of ours. */
+static void th_ftrace_ent_probe(ulong call, const char *name, int type)
+{
+	char sys[16];
+	unsigned i;
+
+	for (i = 0; i < TH_NFTRACE_ENTS; i++)
+		if (strcmp(th_ftrace_ents[i].event, name) == 0)
+			break;
+	if (i == TH_NFTRACE_ENTS || th_ftrace_type[i] ||
+	    !th_event_call_system(call, sys, sizeof(sys)) ||
+	    strcmp(sys, "ftrace") != 0)
+		return;
+	th_ftrace_type[i] = type;
+}
+
+/* ------------------------------------------------------ the catalog --- */
+
+void th_event_named(struct th_event *e)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong funcs = 0, fn = 0;
+
+	if (e->named)
+		return;
+	e->named = TRUE;
+	e->has_name = th_event_call_name(e->call, e->name, sizeof(e->name));
+	if (!(th_event_call_flags(e->call) & o->fl_tracepoint))
+		th_ftrace_ent_probe(e->call, e->name, e->type);
+	if (o->event_funcs >= 0 && o->funcs_trace >= 0 &&
+	    th_read_ulong(e->call + o->call_event + o->event_funcs, &funcs,
+			  "funcs") && funcs)
+		th_read_ulong(funcs + o->funcs_trace, &fn, "funcs->trace");
+	if (fn && fn == o->print_kprobe)
+		e->kind = TH_EVK_KPROBE;
+	else if (fn && fn == o->print_kretprobe)
+		e->kind = TH_EVK_KRETPROBE;
+	else if (fn && fn == o->print_sys_enter)
+		e->kind = TH_EVK_SYS_ENTER;
+	else if (fn && fn == o->print_sys_exit)
+		e->kind = TH_EVK_SYS_EXIT;
+	else
+		e->kind = TH_EVK_TRACEPOINT;
+}
+
+/*
+ * Every event's type from ftrace_events (a thousand and more: one read
+ * each); names and printers are read when an event is first printed or
+ * asked for, except for the low types: the kernel's own entries have
+ * their enum trace_type values there (below __TRACE_LAST_TYPE, where
+ * dynamic types start), and the entry types come from their names.
+ */
+#define TH_EV_EAGER	64
+
+static void th_events_load(void)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong head = th_symbol("ftrace_events");
+	struct th_walk w;
+	long i;
+
+	th_nevs = 0;
+	th_ev_idx = malloc(65536 * sizeof(int));
+	memset(th_ev_idx, 0xff, 65536 * sizeof(int));
+	if (!head || o->call_list < 0 || o->call_event < 0 ||
+	    o->event_type < 0)
+		return;
+	th_list_walk(head, 100000, &w);
+	th_evs = calloc(w.n ? w.n : 1, sizeof(*th_evs));
+	for (i = 0; i < w.n; i++) {
+		struct th_event *e = &th_evs[th_nevs];
+		ulong call = w.ent[i] - o->call_list;
+		int type = 0;
+
+		if (!th_read_int(call + o->call_event + o->event_type, &type,
+				 "event.type") || type <= 0 || type > 65535)
+			continue;
+		e->type = type;
+		e->call = call;
+		e->idx = th_nevs;
+		if (type < TH_EV_EAGER)
+			th_event_named(e);
+		if (th_ev_idx[type] < 0)
+			th_ev_idx[type] = th_nevs;
+		th_nevs++;
+	}
+	th_walk_free(&w);
+}
+
+int th_events(struct th_event **evs)
+{
+	if (th_nevs < 0)
+		th_events_load();
+	*evs = th_evs;
+	return th_nevs;
+}
+
+struct th_event *th_event_by_type(unsigned type)
+{
+	struct th_event *e;
+
+	if (th_nevs < 0)
+		th_events_load();
+	if (type > 65535 || th_ev_idx[type] < 0)
+		return NULL;
+	e = &th_evs[th_ev_idx[type]];
+	th_event_named(e);
+	return e;
+}
+
+/* ------------------------------------------------------- the details --- */
+
+/* The fields on the list at HEAD, appended to E's (built head-first: the
+ * last entry is the first field). */
+static void th_event_field_list(struct th_event *e, ulong head, int *cap)
+{
+	const struct th_event_off *o = th_event_off();
+	struct th_event_field *fields;
+	struct th_walk w;
+	ulong p;
+	long i;
+
+	th_list_walk(head, 1000, &w);
+	*cap += w.n + 1;
+	fields = realloc(e->fields, *cap * sizeof(*e->fields));
+	if (!fields) {
+		th_walk_free(&w);
+		return;
+	}
+	e->fields = fields;
+	for (i = w.n - 1; i >= 0; i--) {
+		struct th_event_field *f = &e->fields[e->nfields++];
+		ulong fa = w.ent[i] - o->field_link;
+
+		memset(f, 0, sizeof(*f));
+		th_read_ulong(fa + o->field_name, &p, "field.name");
+		th_event_str(p, f->name, sizeof(f->name), "field.name");
+		th_read_ulong(fa + o->field_type, &p, "field.type");
+		th_event_str(p, f->type, sizeof(f->type), "field.type");
+		th_read_int(fa + o->field_offset, &f->offset, "field.offset");
+		th_read_int(fa + o->field_size, &f->size, "field.size");
+		th_read_int(fa + o->field_is_signed, &f->is_signed,
+			    "field.is_signed");
+	}
+	th_walk_free(&w);
+}
+
+void th_event_fields(struct th_event *e)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong class = 0, heads[2];
+	int h, cap = 0;
+
+	if (e->fields_read)
+		return;
+	e->fields_read = TRUE;
+	th_event_named(e);
+	if (o->call_class < 0 || o->class_fields < 0 || o->field_link < 0 ||
+	    !th_read_ulong(e->call + o->call_class, &class, "call.class") ||
+	    !class)
+		return;
+	/* the common_* fields live in their own list (ftrace_common_fields) */
+	heads[0] = th_symbol("ftrace_common_fields");
+	heads[1] = class + o->class_fields;
+	if (e->kind == TH_EVK_SYS_ENTER || e->kind == TH_EVK_SYS_EXIT) {
+		/* syscall events: class->get_fields() gives the metadata's */
+		long o_f = e->kind == TH_EVK_SYS_ENTER ? o->meta_enter_fields :
+			   o->meta_exit_fields;
+		ulong meta = 0;
+
+		e->meta_fields_absent = o_f < 0;
+		if (o->call_data >= 0 && o_f >= 0 &&
+		    th_read_ulong(e->call + o->call_data, &meta, "call.data") &&
+		    meta)
+			heads[1] = meta + o_f;
+	}
+	for (h = 0; h < 2; h++) {
+		if (heads[h])
+			th_event_field_list(e, heads[h], &cap);
+		if (!h)
+			e->nfields_common = e->nfields;
+	}
+}
+
+void th_event_probe_args(struct th_event *e)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong tpe, first = 0, tp, p;
+	unsigned nargs = 0;
+	int i;
+
+	if (e->args_read)
+		return;
+	e->args_read = TRUE;
+	if (o->tpe_call < 0 || o->tpe_probes < 0 || o->tp_list < 0 ||
+	    o->tp_args < 0 || o->arg_size <= 0)
+		return;
+	tpe = e->call - o->tpe_call;
+	if (!th_read_ulong(tpe + o->tpe_probes, &first, "tpe.probes") ||
+	    first == tpe + o->tpe_probes)
+		return;
+	tp = first - o->tp_list;
+	if (!th_read_uint(tp + o->tp_nr_args, &nargs, "trace_probe.nr_args") ||
+	    nargs > 128)
+		return;
+	e->args = calloc(nargs ? nargs : 1, sizeof(*e->args));
+	for (i = 0; i < (int)nargs; i++) {
+		struct th_probe_arg *a = &e->args[i];
+		ulong ap = tp + o->tp_args + i * o->arg_size, ft = 0;
+
+		th_read_ulong(ap + o->arg_name, &p, "probe_arg.name");
+		th_event_str(p, a->name, sizeof(a->name), "string");
+		th_read_uint(ap + o->arg_offset, &a->offset, "probe_arg.offset");
+		if (o->arg_count >= 0)
+			th_read_uint(ap + o->arg_count, &a->count,
+				     "probe_arg.count");
+		th_read_ulong(ap + o->arg_type, &ft, "probe_arg.type");
+		if (ft) {
+			ulong sz = 0;
+
+			th_read_ulong(ft + o->ftype_name, &p, "fetch_type.name");
+			th_event_str(p, a->type, sizeof(a->type), "string");
+			th_read_ulong(ft + o->ftype_size, &sz,
+				      "fetch_type.size");
+			a->size = sz;
+		}
+	}
+	e->nargs = nargs;
+}
+
+int th_event_print_fmt(const struct th_event *e, char *buf, size_t len,
+		       ulong *addr)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong p = 0;
+
+	buf[0] = '\0';
+	*addr = 0;
+	if (o->call_print_fmt < 0 ||
+	    !th_read_ulong(e->call + o->call_print_fmt, &p, "print_fmt") || !p)
+		return -1;
+	*addr = p;
+	return th_read_cstr(p, buf, len, "print_fmt") ? 0 : -2;
+}
+
+int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong meta = 0, np = 0, argv = 0, ap;
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	if (o->call_data < 0 ||
+	    !th_read_ulong(e->call + o->call_data, &meta, "call.data") ||
+	    !meta || !th_read_ulong(meta + o->meta_name, &np, "meta.name"))
+		return FALSE;
+	th_event_str(np, m->name, sizeof(m->name), "string");
+	th_read_int(meta + o->meta_nb_args, &m->nb_args, "meta.nb_args");
+	th_read_ulong(meta + o->meta_args, &argv, "meta.args");
+	for (i = 0; i < m->nb_args && i < 6; i++) {
+		ap = 0;
+		th_read_ulong(argv + i * sizeof(ulong), &ap, "meta.args[]");
+		th_event_str(ap, m->args[i], sizeof(m->args[i]), "string");
+	}
+	return TRUE;
+}

@@ -1,0 +1,112 @@
+/*
+ * tracehunt: the model's one reader of trace events (events.c): the
+ * ftrace_events catalog, trace_event_name(), an event's fields, its
+ * kprobe arguments or syscall metadata, its print_fmt, and the types of
+ * the kernel's own entries (enum trace_type).
+ */
+#ifndef TRACEHUNT_EVENTS_H
+#define TRACEHUNT_EVENTS_H
+
+#include "model/model.h"
+
+#pragma GCC visibility push(hidden)
+
+/* -------------------------------------------------- trace_event_call --- */
+
+/* trace_event_name() of the trace_event_call at CALL into NAME (LEN
+ * bytes): call->name, or call->tp->name for a TRACEPOINT event that is
+ * not CUSTOM.  "" and FALSE when there is none or it cannot be read. */
+int th_event_call_name(ulong call, char *name, size_t len);
+/* call->class->system into SYS ("" and FALSE when unreadable). */
+int th_event_call_system(ulong call, char *sys, size_t len);
+
+/* What prints an event (its funcs->trace). */
+enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,
+		     TH_EVK_SYS_ENTER, TH_EVK_SYS_EXIT };
+
+/* struct ftrace_event_field */
+struct th_event_field {
+	char name[64];
+	char type[64];
+	int offset, size, is_signed;
+};
+
+/* struct probe_arg with its fetch_type's name and size */
+struct th_probe_arg {
+	char name[64];
+	char type[24];
+	unsigned offset, count, size;
+};
+
+/* One event of the ftrace_events list. */
+struct th_event {
+	unsigned type;			/* event.type */
+	ulong call;			/* struct trace_event_call */
+	int idx;			/* its index in th_events() */
+	/* th_event_named(): name and kind */
+	int named;
+	int has_name;			/* the name could be read */
+	char name[96];
+	enum th_event_kind kind;
+	/* th_event_fields(): common_* first, in definition order */
+	int fields_read, nfields;
+	struct th_event_field *fields;
+	int nfields_common;		/* of them, ftrace_common_fields' */
+	/* a syscall event whose struct syscall_metadata has no list of
+	 * its kind (no exit_fields): its class's fields follow the common */
+	int meta_fields_absent;
+	/* th_event_probe_args(): the first probe of a kprobe event */
+	int args_read, nargs;
+	struct th_probe_arg *args;
+};
+
+/* The catalog in ftrace_events order (read once; names of the low types,
+ * where the kernel's own entries are, read at once); its count. */
+int th_events(struct th_event **evs);
+/* The first event of TYPE, named; NULL when there is none. */
+struct th_event *th_event_by_type(unsigned type);
+/* Read E's name and kind when not yet read. */
+void th_event_named(struct th_event *e);
+/* E's fields: ftrace_common_fields, then the class's (a syscall event's
+ * from its metadata), each list walked backward as f_next() does. */
+void th_event_fields(struct th_event *e);
+/* A kprobe event's arguments (those of the first trace_probe). */
+void th_event_probe_args(struct th_event *e);
+/* E's print_fmt into BUF: 0, or -1 when it has none, -2 when it cannot be
+ * read (*ADDR: where it is). */
+int th_event_print_fmt(const struct th_event *e, char *buf, size_t len,
+		       ulong *addr);
+
+/* A syscall event's struct syscall_metadata. */
+struct th_syscall_meta {
+	char name[64];
+	int nb_args;
+	char args[6][64];
+};
+/* FALSE when E has no readable metadata. */
+int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m);
+
+/* ------------------------------------------------- enum trace_type --- */
+
+/* The types of the kernel's own entries (kernel/trace/trace_entries.h),
+ * -1 when unknown. */
+struct th_trace_types {
+	int ready;
+	long fn, print, bprint, bputs, stack, user_stack, graph_ent, graph_ret,
+	     func_repeats;
+};
+extern struct th_trace_types th_ttypes;
+void th_trace_types_load(void);
+/* th_ttypes, read on first use. */
+static inline const struct th_trace_types *th_trace_types(void)
+{
+	if (!th_ttypes.ready)
+		th_trace_types_load();
+	return &th_ttypes;
+}
+/* One enumerator of enum trace_type by name ("TRACE_FN"), -1 if none. */
+long th_trace_type(const char *name);
+
+#pragma GCC visibility pop
+
+#endif

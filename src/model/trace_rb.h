@@ -1,0 +1,104 @@
+/*
+ * tracehunt: the model's reader of ring buffers (trace_rb.c): a trace
+ * array's array_buffer, and each CPU's ring buffer read in the order of
+ * the kernel's iterator.
+ */
+#ifndef TRACEHUNT_TRACE_RB_H
+#define TRACEHUNT_TRACE_RB_H
+
+#include "model/model.h"
+
+/* Internal to the extension: calls between its files are direct, not
+ * through the PLT (millions per "ftrace cat trace"). */
+#pragma GCC visibility push(hidden)
+
+#include "ringbuf.h"
+
+/* ------------------------------------------------------ array_buffer --- */
+
+/* A trace array's struct array_buffer (struct trace_buffer before v5.6). */
+struct th_abuf {
+	ulong addr;			/* the struct, inside the trace_array */
+	ulong ring;			/* ->buffer: the ring buffer */
+	ulong ring_at;			/* where ->buffer is */
+	ulong data;			/* ->data: percpu struct trace_array_cpu */
+	int ring_ok, data_ok;		/* whether those could be read */
+	uint64_t time_start;
+};
+/* TR's array_buffer (its max_buffer when MAX).  FALSE when the debuginfo
+ * lacks it, or MAX and the kernel has no max buffer. */
+int th_array_buffer(ulong tr, int max, struct th_abuf *ab);
+
+/* ------------------------------------------------------- ring buffer --- */
+
+/* One per-CPU buffer being read in the order of the kernel's iterator:
+ * the reader page from its read offset, then head page .. commit page. */
+struct th_rbcpu {
+	int cpu;
+	ulong cpu_buffer;		/* struct ring_buffer_per_cpu */
+	ulong reader, head, commit;	/* struct buffer_page */
+	ulong bpage;			/* page being decoded */
+	ulong dpage;			/* its buffer_data_page */
+	int on_reader;
+	long pages_left;		/* bound of the walk */
+	unsigned char *buf;		/* one sub-buffer */
+	struct rb_page pg;
+	struct rb_iter it;
+	int done;
+	int have;			/* ev holds the next data event */
+	struct rb_event ev;
+	long bad;			/* malformed records seen */
+	ulong nr_pages;
+	/* counters of the per-CPU buffer */
+	ulong entries, overrun, read;
+	ulong skipped;
+	ulong uncommitted;		/* bytes reserved past the commit */
+	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
+	int late;		/* th_rb_cpu_start_last() left entries behind */
+};
+
+/* The ring buffer of an array buffer. */
+struct th_rb {
+	ulong trace_buffer;		/* struct trace_buffer (ring) */
+	ulong array_buffer;		/* struct array_buffer */
+	ulong data;			/* percpu struct trace_array_cpu */
+	uint64_t time_start;
+	int ncpus;
+	struct th_rbcpu *cpus;		/* ncpus entries, cpu numbers inside */
+};
+
+/* tr's main buffer (max buffer when MAX is set); FALSE + message. */
+int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen);
+void th_rb_close(struct th_rb *rb);
+/* Start (or restart) reading one CPU. */
+void th_rb_cpu_start(struct th_rbcpu *c);
+/* Start so that at least the last N data events are ahead: sub-buffers
+ * are decoded backward from the commit page only as far as needed. */
+void th_rb_cpu_start_last(struct th_rbcpu *c, long n);
+/* Load the next data event into c->ev (c->have); FALSE at the end. */
+int th_rb_cpu_fill(struct th_rbcpu *c);
+static inline int th_rb_cpu_peek(struct th_rbcpu *c)
+{
+	if (c->have)
+		return TRUE;
+	if (!c->done && rb_iter_next_quick(&c->it, &c->ev)) {
+		c->have = TRUE;
+		return TRUE;
+	}
+	return th_rb_cpu_fill(c);
+}
+static inline void th_rb_cpu_advance(struct th_rbcpu *c)
+{
+	c->have = FALSE;
+}
+/* Header counts like get_total_entries(). */
+void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
+/* Raw records of one CPU for "ftrace trace -r". */
+void th_rb_cpu_raw(struct th_rbcpu *c, long max);
+long th_rb_overruns(struct th_rb *rb);
+/* Read every sub-buffer of one CPU without decoding ("trace -R"). */
+void th_rb_cpu_read_all(struct th_rbcpu *c, ulong *subbufs, ulong *bytes);
+
+#pragma GCC visibility pop
+
+#endif
