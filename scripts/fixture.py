@@ -882,7 +882,7 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
     vmlinuz, vmlinux = fetch_kernel(suite, rel)
     # A changed scenario replaces its own older fixtures, nothing else.
     for old in glob.glob(os.path.join(os.path.dirname(base),
-                                      "%s-*" % scenario)):
+                                      "%s-*.KEEP-DURING-ISSUE-21" % scenario)):  # coordinator: helpers share one cache; keep other hashes
         if os.path.basename(old) not in ("%s-%s" % (scenario, shash),
                                          "%s-%s.lock" % (scenario, shash)):
             if os.path.isdir(old):

@@ -8,24 +8,11 @@
  * record must hold the 5-byte NOP.  Anything else is a mismatch: bytes
  * changed behind ftrace's back, or a record that lies.
  */
-#include "model/ftrace_ops.h"
-#include "glue/commands.h"
-#include "tracefs/tracefs.h"
+#include "audit/ftrace_ops_sites.h"
+#include "render/ftrace_text.h"
 #include "insn.h"
 
 #define SITE_BYTES	5	/* MCOUNT_INSN_SIZE on x86 */
-
-struct site_opts {
-	int all;
-	const char *module;
-	int nsyms;
-	ulong *sym;		/* addresses of the SYMBOL arguments */
-	char **symarg;		/* ... as given */
-	long *symhits;
-	char **symname;		/* names not resolvable by crash */
-	long *namehits;
-	int nnames;
-};
 
 struct site_count {
 	long records, enabled, patched, mismatches, unreadable, shown;
@@ -253,86 +240,73 @@ static int site_selected(struct thf_state *s, const struct thf_rec *r,
 	return FALSE;
 }
 
-void th_ftrace_sites(int argc, char **argv)
+/* -m MODULE names a module the dump knows (listed or on the tree) */
+static int site_module_known(const char *name)
 {
-	struct site_opts o;
-	struct site_count c;
-	struct thf_state *s;
-	int ch, i;
-	long k;
+	struct th_module *mods;
+	int n = th_modules(&mods), i;
 
-	memset(&o, 0, sizeof(o));
-	memset(&c, 0, sizeof(c));
-	while ((ch = getopt(argc, argv, "am:")) != EOF) {
-		switch (ch) {
-		case 'a':
-			o.all = 1;
-			break;
-		case 'm':
-			o.module = optarg;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
-	if (argerrs)
-		cmd_usage(pc->curcmd, SYNOPSIS);
-	s = thf_load();
-	if (!s) {
-		thf_load_why();
-		return;
-	}
-	if (o.module) {
-		struct th_module *mods;
-		int n = th_modules(&mods);
+	for (i = 0; i < n; i++)
+		if (strcmp(mods[i].name, name) == 0)
+			return TRUE;
+	fprintf(fp, "ftrace sites: no module \"%s\" (listed or on the module "
+		"tree)\n", name);
+	return FALSE;
+}
 
-		for (i = 0; i < n; i++)
-			if (strcmp(mods[i].name, o.module) == 0)
-				break;
-		if (i == n) {
-			fprintf(fp, "ftrace sites: no module \"%s\" (listed or "
-				"on the module tree)\n", o.module);
-			return;
-		}
-	}
-	if (optind < argc) {
-		int n = argc - optind;
+/* The arguments that matched no record. */
+static void site_unmatched(const struct site_opts *o)
+{
+	int i;
 
-		o.sym = (ulong *)GETBUF(sizeof(ulong) * n);
-		o.symarg = (char **)GETBUF(sizeof(char *) * n);
-		o.symhits = (long *)GETBUF(sizeof(long) * n);
-		o.symname = (char **)GETBUF(sizeof(char *) * n);
-		o.namehits = (long *)GETBUF(sizeof(long) * n);
-		for (i = optind; i < argc; i++) {
-			ulong a = th_symbol(argv[i]);
-
-			if (!a && hexadecimal(argv[i], 0))
-				a = htol(argv[i], RETURN_ON_ERROR, NULL);
-			if (a && a != BADADDR) {
-				o.symarg[o.nsyms] = argv[i];
-				o.symhits[o.nsyms] = 0;
-				o.sym[o.nsyms++] = a;
-			} else {
-				o.namehits[o.nnames] = 0;
-				o.symname[o.nnames++] = argv[i];
-			}
-		}
-	}
-	for (k = 0; k < s->nrec; k++)
-		if (site_selected(s, &s->rec[k], &o))
-			site_check(s, &s->rec[k],
-				   o.all || o.nsyms || o.nnames, &c);
-	for (i = 0; i < o.nsyms; i++)
-		if (!o.symhits[i])
+	for (i = 0; i < o->nsyms; i++)
+		if (!o->symhits[i])
 			fprintf(fp, "ftrace sites: %s: no dyn_ftrace record at "
-				"%lx: not traceable by ftrace\n", o.symarg[i],
-				o.sym[i]);
-	for (i = 0; i < o.nnames; i++)
-		if (!o.namehits[i])
+				"%lx: not traceable by ftrace\n", o->symarg[i],
+				o->sym[i]);
+	for (i = 0; i < o->nnames; i++)
+		if (!o->namehits[i])
 			fprintf(fp, "ftrace sites: %s: no such symbol with a "
 				"dyn_ftrace record: not traceable by ftrace\n",
-				o.symname[i]);
+				o->symname[i]);
+}
+
+/**
+ * th_sites_begin - what "ftrace sites" needs before its arguments
+ * @o: the options (-m is checked here)
+ *
+ * Return: the state, or NULL when there is nothing to check (a line says
+ * why).
+ */
+struct thf_state *th_sites_begin(const struct site_opts *o)
+{
+	struct thf_state *s = thf_load();
+
+	if (!s) {
+		thf_load_why();
+		return NULL;
+	}
+	if (o->module && !site_module_known(o->module))
+		return NULL;
+	return s;
+}
+
+/**
+ * th_sites_report - "ftrace sites": every selected call site checked
+ * @s: th_sites_begin()'s state
+ * @o: the selection (glue/cmd_ops.c parses it); its hit counts are kept
+ */
+void th_sites_report(struct thf_state *s, struct site_opts *o)
+{
+	struct site_count c;
+	long k;
+
+	memset(&c, 0, sizeof(c));
+	for (k = 0; k < s->nrec; k++)
+		if (site_selected(s, &s->rec[k], o))
+			site_check(s, &s->rec[k],
+				   o->all || o->nsyms || o->nnames, &c);
+	site_unmatched(o);
 	thf_warn_damage(s);
 	fprintf(fp, "%ld records, %ld enabled, %ld patched, %ld mismatches",
 		c.records, c.enabled, c.patched, c.mismatches);
@@ -345,11 +319,4 @@ void th_ftrace_sites(int argc, char **argv)
 			c.endbr, c.endbr == 1 ? "" : "s");
 	else
 		fprintf(fp, "; sites at function+0 (no endbr64)\n");
-	if (o.sym) {
-		FREEBUF(o.sym);
-		FREEBUF(o.symarg);
-		FREEBUF(o.symhits);
-		FREEBUF(o.symname);
-		FREEBUF(o.namehits);
-	}
 }

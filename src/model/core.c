@@ -253,19 +253,21 @@ long th_member_any(const char *sname, const char *const *names,
  * debuginfo (0.05-0.3 s each on a distro vmlinux; a trace command asks
  * for some thirty).  "ptype/r NAME" costs one such search and prints the
  * whole enum NAME belongs to ("type = enum T {A, B = 4, C}": a value is
- * printed only where it is not the previous one + 1): every enumerator of
- * it is cached at once.  Raw (/r): plain ptype canonicalizes the printed
- * tag "enum T" by looking T up as a typedef, a failing search of every
- * compile unit (45 ms, more than the enumerator's own lookup).  1 when found; -1 when gdb knows no NAME at all;
- * 0 when NAME is not an enumerator of a parsed enum (the caller then asks
- * enumerator_value()).
+ * printed only where it is not the previous one + 1).  Raw (/r): plain
+ * ptype canonicalizes the printed tag "enum T" by looking T up as a
+ * typedef, a failing search of every compile unit (45 ms, more than the
+ * enumerator's own lookup).  The one parser of that output: EACH is
+ * called for every enumerator in declaration order.  1 when parsed; -1
+ * when gdb knows no NAME at all; 0 when NAME is not an enumerator of an
+ * enum gdb printed (or not an identifier).
  */
-static int th_enum_batch(const char *name, long *val)
+static int th_enum_parse(const char *name,
+			 void (*each)(const char *ename, long val, void *arg),
+			 void *arg)
 {
 	char cmd[160], *buf, *p, *end;
 	FILE *f;
 	long n, next = 0;
-	int found = FALSE;
 
 	if (strlen(name) > 120 || strspn(name, "abcdefghijklmnopqrstuvwxyz"
 					 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -299,7 +301,7 @@ static int th_enum_batch(const char *name, long *val)
 	}
 	*end = '\0';
 	for (p++; *p; ) {
-		char ename[128], key[134];
+		char ename[128];
 		size_t l;
 		long v = next;
 
@@ -320,16 +322,75 @@ static int th_enum_batch(const char *name, long *val)
 			p = e;
 		}
 		next = v + 1;
-		snprintf(key, sizeof(key), "enum:%s", ename);
-		if (!th_tc_get(key, &v))
-			th_tc_put(key, v);
-		if (strcmp(ename, name) == 0) {
-			*val = v;
-			found = TRUE;
-		}
+		each(ename, v, arg);
 	}
 	free(buf);
-	return found;
+	return TRUE;
+}
+
+/* th_enum_batch(): every enumerator of NAME's enum cached at once */
+struct th_enum_want {
+	const char *name;
+	long *val;
+	int found;
+};
+
+static void th_enum_cache_one(const char *ename, long v, void *arg)
+{
+	struct th_enum_want *w = arg;
+	char key[134];
+
+	snprintf(key, sizeof(key), "enum:%s", ename);
+	if (!th_tc_get(key, &v))
+		th_tc_put(key, v);
+	if (strcmp(ename, w->name) == 0) {
+		*w->val = v;
+		w->found = TRUE;
+	}
+}
+
+/* 1 when found; -1 when gdb knows no NAME at all; 0 when NAME is not an
+ * enumerator of a parsed enum (the caller then asks enumerator_value()). */
+static int th_enum_batch(const char *name, long *val)
+{
+	struct th_enum_want w = { name, val, FALSE };
+	int r = th_enum_parse(name, th_enum_cache_one, &w);
+
+	return r < 0 ? -1 : w.found;
+}
+
+/* th_enum_list(): the enumerators collected in declaration order */
+struct th_enum_coll {
+	struct th_enumv *out;
+	int max, n;
+};
+
+static void th_enum_collect(const char *ename, long v, void *arg)
+{
+	struct th_enum_coll *c = arg;
+	size_t l = strlen(ename);
+
+	if (c->n >= c->max || l >= sizeof(c->out[0].name))
+		return;
+	memcpy(c->out[c->n].name, ename, l + 1);
+	c->out[c->n].val = v;
+	c->n++;
+}
+
+/**
+ * th_enum_list - every enumerator of the enum NAME belongs to
+ * @name: one enumerator of it
+ * @out: name and value of each, in declaration order
+ * @max: room in @out
+ *
+ * Return: how many (0 when gdb cannot print that enum).
+ */
+int th_enum_list(const char *name, struct th_enumv *out, int max)
+{
+	struct th_enum_coll c = { out, max, 0 };
+
+	th_enum_parse(name, th_enum_collect, &c);
+	return c.n;
 }
 
 /* What the cache holds for an enumerator the dump does not have: the

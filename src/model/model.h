@@ -55,6 +55,14 @@ int th_enum_exists(const char *name);
 /* NAME's value when already known (an earlier lookup read its whole enum);
  * FALSE without asking gdb otherwise. */
 int th_enum_cached(const char *name, long *val);
+/* Every enumerator of the enum NAME belongs to, in declaration order (one
+ * gdb lookup for the lot): up to MAX into OUT, the count returned (0 when
+ * gdb cannot print that enum). */
+struct th_enumv {
+	char name[64];
+	long val;
+};
+int th_enum_list(const char *name, struct th_enumv *out, int max);
 
 /* Kernel-pointer sanity: canonical, kernel half, non-NULL. */
 int th_kptr(ulong addr);

@@ -1,0 +1,300 @@
+/*
+ * tracehunt: the one reader of struct ftrace_hash and its struct
+ * ftrace_func_entry chains: ops filter and notrace hashes,
+ * direct_functions, the graph filter hashes, function probe mappers.
+ *
+ * A hash is read in bulk (its bucket array in one read, each entry in
+ * one), kept in the kernel's bucket order, with an index by ip for
+ * lookups.
+ */
+#include "model/ftrace_ops.h"
+
+#define THF_MAX_HASH_BITS 24
+
+/* FTRACE_HASH_FL_MOD: a #define (bit 0 of hash->flags since it exists),
+ * not in debuginfo */
+#define THF_HASH_FL_MOD	1UL
+
+struct thf_hash_off {
+	long size_bits, buckets, count;	/* struct ftrace_hash */
+	long flags;
+	long ent_hlist, ent_ip;		/* struct ftrace_func_entry */
+	long ent_direct;
+	long ent_size;
+	int usable;			/* every mandatory one found */
+};
+
+static const struct thf_hash_off *thf_hash_off(void)
+{
+	static struct thf_hash_off o;
+	static int filled;
+
+	if (filled)
+		return &o;
+	o.size_bits = th_member("ftrace_hash", "size_bits");
+	o.buckets = th_member("ftrace_hash", "buckets");
+	o.count = th_member("ftrace_hash", "count");
+	/* Linux kernel commit 8c08f0d5c6fb ("ftrace: Have cached module
+	 * filters be an active filter") (in v4.13) added hash->flags */
+	o.flags = th_member("ftrace_hash", "flags");
+	o.ent_hlist = th_member("ftrace_func_entry", "hlist");
+	o.ent_ip = th_member("ftrace_func_entry", "ip");
+	/* Linux kernel commit 763e34e74bb7 ("ftrace: Add
+	 * register_ftrace_direct()") (in v5.5) added entry->direct */
+	o.ent_direct = th_member("ftrace_func_entry", "direct");
+	o.ent_size = th_size("ftrace_func_entry");
+	o.usable = o.size_bits >= 0 && o.buckets >= 0 && o.count >= 0 &&
+		o.ent_ip >= 0 && o.ent_hlist >= 0 && o.ent_size > 0 &&
+		o.ent_size <= 64;
+	filled = TRUE;
+	return &o;
+}
+
+static int thf_hent_add(struct thf_hash *h, long *cap, ulong ip, ulong ent,
+			ulong direct)
+{
+	if (h->n >= *cap) {
+		long ncap = *cap ? *cap * 2 : 64;
+		struct thf_hent *e = realloc(h->e, ncap * sizeof(*e));
+
+		if (!e)
+			return FALSE;
+		h->e = e;
+		*cap = ncap;
+	}
+	h->e[h->n].ip = ip;
+	h->e[h->n].ent = ent;
+	h->e[h->n].direct = direct;
+	h->n++;
+	return TRUE;
+}
+
+/*
+ * Every chain of the bucket array HEADS, bounded by the hash's own count:
+ * a chain longer than the whole count is damaged or a cycle, and the
+ * damage ends the read with h->err set.
+ */
+static void thf_hash_chains(struct thf_hash *h, const ulong *heads, ulong nb)
+{
+	const struct thf_hash_off *o = thf_hash_off();
+	ulong limit = h->count + 16, b;
+	unsigned char ent[64];
+	long cap = 0;
+
+	for (b = 0; b < nb && !h->err; b++) {
+		ulong node = heads[b], steps = 0;
+
+		while (node) {
+			ulong next, ip, direct = 0;
+			const char *err = NULL;
+
+			if (!th_kptr(node) || ++steps > limit ||
+			    (ulong)h->n >= limit)
+				err = "damaged ftrace_hash chain";
+			else if (!th_read(node - o->ent_hlist, ent, o->ent_size,
+					  "ftrace_func_entry"))
+				err = "unreadable ftrace_func_entry";
+			if (err) {
+				h->err = err;
+				h->bad = node;
+				h->bucket = b;
+				break;
+			}
+			memcpy(&next, ent + o->ent_hlist, sizeof(ulong));
+			memcpy(&ip, ent + o->ent_ip, sizeof(ulong));
+			if (o->ent_direct >= 0)
+				memcpy(&direct, ent + o->ent_direct,
+				       sizeof(ulong));
+			if (!thf_hent_add(h, &cap, ip, node - o->ent_hlist,
+					  direct)) {
+				h->err = "out of memory for ftrace_hash entries";
+				h->bad = node;
+				h->bucket = b;
+				break;
+			}
+			node = next;
+		}
+	}
+}
+
+struct thf_ip_idx {
+	ulong ip;
+	long idx;
+};
+
+static int thf_ip_idx_cmp(const void *a, const void *b)
+{
+	const struct thf_ip_idx *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* h->by_ip: the entries' indexes by ascending ip */
+static void thf_hash_index(struct thf_hash *h)
+{
+	struct thf_ip_idx *pairs;
+	long i;
+
+	if (!h->n)
+		return;
+	pairs = malloc(h->n * sizeof(*pairs));
+	h->by_ip = malloc(h->n * sizeof(long));
+	if (!pairs || !h->by_ip) {
+		free(pairs);
+		free(h->by_ip);
+		free(h->e);
+		h->by_ip = NULL;
+		h->e = NULL;
+		h->n = 0;
+		h->err = "out of memory for ftrace_hash entries";
+		return;
+	}
+	for (i = 0; i < h->n; i++) {
+		pairs[i].ip = h->e[i].ip;
+		pairs[i].idx = i;
+	}
+	qsort(pairs, h->n, sizeof(*pairs), thf_ip_idx_cmp);
+	for (i = 0; i < h->n; i++)
+		h->by_ip[i] = pairs[i].idx;
+	free(pairs);
+}
+
+/**
+ * thf_hash_read - read a struct ftrace_hash whole
+ * @addr: the hash; 0 reads as an empty hash (ftrace_hash_empty())
+ * @h: filled, bucket order, indexed by ip
+ *
+ * Return: FALSE when the hash itself cannot be read (h->err says why);
+ * TRUE otherwise, h->err set when a damaged chain ended the read early.
+ */
+int thf_hash_read(ulong addr, struct thf_hash *h)
+{
+	const struct thf_hash_off *o = thf_hash_off();
+	ulong buckets, nb, *heads;
+
+	memset(h, 0, sizeof(*h));
+	h->addr = addr;
+	if (!addr)
+		return TRUE;
+	if (!o->usable) {
+		h->err = "struct ftrace_hash/ftrace_func_entry not in debuginfo";
+		return FALSE;
+	}
+	if (!th_read_ulong(addr + o->size_bits, &h->size_bits,
+			   "ftrace_hash.size_bits") ||
+	    !th_read_ulong(addr + o->buckets, &buckets, "ftrace_hash.buckets") ||
+	    !th_read_ulong(addr + o->count, &h->count, "ftrace_hash.count")) {
+		h->err = "unreadable ftrace_hash";
+		return FALSE;
+	}
+	if (o->flags >= 0)
+		th_read_ulong(addr + o->flags, &h->hflags, "ftrace_hash.flags");
+	if (!h->count)
+		return TRUE;
+	if (h->size_bits > THF_MAX_HASH_BITS || !th_kptr(buckets)) {
+		h->err = "implausible ftrace_hash";
+		return FALSE;
+	}
+	nb = 1UL << h->size_bits;
+	heads = malloc(nb * sizeof(ulong));
+	if (!heads || !th_read(buckets, heads, nb * sizeof(ulong),
+			       "ftrace_hash.buckets")) {
+		free(heads);
+		h->err = "unreadable ftrace_hash buckets";
+		return FALSE;
+	}
+	thf_hash_chains(h, heads, nb);
+	free(heads);
+	thf_hash_index(h);
+	return TRUE;
+}
+
+/**
+ * thf_hash_free - free what thf_hash_read() allocated
+ * @h: the hash, left zeroed
+ */
+void thf_hash_free(struct thf_hash *h)
+{
+	free(h->e);
+	free(h->by_ip);
+	memset(h, 0, sizeof(*h));
+}
+
+/**
+ * thf_hash_has - ftrace_lookup_ip()
+ * @h: the hash
+ * @ip: the address looked up
+ * @direct: if not NULL, the entry's direct target (0 when none)
+ *
+ * Return: TRUE when @ip has an entry in @h.
+ */
+int thf_hash_has(const struct thf_hash *h, ulong ip, ulong *direct)
+{
+	long lo = 0, hi = h->n - 1, mid;
+
+	while (lo <= hi) {
+		mid = (lo + hi) / 2;
+		if (thf_hash_ip_sorted(h, mid) == ip) {
+			if (direct)
+				*direct = h->e[h->by_ip[mid]].direct;
+			return TRUE;
+		}
+		if (thf_hash_ip_sorted(h, mid) < ip)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return FALSE;
+}
+
+/**
+ * thf_hash_mod_pending - FTRACE_HASH_FL_MOD: a ":mod:" filter waits for
+ * its module
+ * @h: the hash
+ */
+int thf_hash_mod_pending(const struct thf_hash *h)
+{
+	return (h->hflags & THF_HASH_FL_MOD) != 0;
+}
+
+/**
+ * thf_hash_empty - ftrace_hash_empty(): NULL, or no entries and no
+ * pending module filter
+ * @h: the hash
+ */
+int thf_hash_empty(const struct thf_hash *h)
+{
+	return !h->addr || !(h->count || thf_hash_mod_pending(h));
+}
+
+/**
+ * thf_hash_records - the records whose ip is in a hash, in record order
+ * @h: the hash
+ * @ips: the ips (malloc'ed, or NULL when none)
+ *
+ * Return: how many, or -1 when the dyn_ftrace records cannot be walked.
+ */
+long thf_hash_records(const struct thf_hash *h, ulong **ips)
+{
+	const struct thf_recs *r = thf_records();
+	long i, n = 0, cap = 0;
+
+	*ips = NULL;
+	if (!r->walked)
+		return -1;
+	for (i = 0; i < r->nrec; i++) {
+		if (!thf_hash_has(h, r->rec[i].ip, NULL))
+			continue;
+		if (n >= cap) {
+			ulong *more;
+
+			cap = cap ? cap * 2 : 64;
+			more = realloc(*ips, cap * sizeof(ulong));
+			if (!more)
+				break;
+			*ips = more;
+		}
+		(*ips)[n++] = r->rec[i].ip;
+	}
+	return n;
+}

@@ -1,0 +1,434 @@
+/*
+ * tracehunt: the one reader of struct ftrace_ops: one ops and its filter
+ * and notrace hashes, the ftrace_ops_list walk, the subops of a manager
+ * ops and the struct fgraph_ops around a function graph subop, and the
+ * FTRACE_OPS_FL_* names of the dump's enum.
+ */
+#include "model/ftrace_ops.h"
+
+#define THF_MAX_OPS	4096
+#define THF_MAX_SUBOPS	1024
+#define THF_MAX_ENUM	64
+
+struct thf_ops_off {
+	long func, flags, next;			/* struct ftrace_ops */
+	long trampoline, trampoline_size, private_data;
+	long func_hash;				/* ... its ftrace_ops_hash * */
+	long hash_filter, hash_notrace;		/* struct ftrace_ops_hash */
+	long ops_filter, ops_notrace;		/* ftrace_ops, before v3.19 */
+	long subop_list, list, managed;
+	long fg_ops, fg_entryfunc, fg_retfunc;	/* struct fgraph_ops */
+};
+
+static const struct thf_ops_off *thf_ops_off(void)
+{
+	static struct thf_ops_off o;
+	static int filled;
+
+	if (filled)
+		return &o;
+	o.func = th_member("ftrace_ops", "func");
+	o.flags = th_member("ftrace_ops", "flags");
+	o.next = th_member("ftrace_ops", "next");
+	/* trampoline (v3.17) and trampoline_size (v3.18) are older than
+	 * any kernel this opens: read only when there */
+	o.trampoline = th_member("ftrace_ops", "trampoline");
+	o.trampoline_size = th_member("ftrace_ops", "trampoline_size");
+	o.private_data = th_member("ftrace_ops", "private");
+	/* struct ftrace_ops_hash since Linux kernel commit 33b7f99cf003
+	 * ("ftrace: Allow ftrace_ops to use the hashes from other ops") (in
+	 * v3.19); the hashes were members of the ops before */
+	o.func_hash = th_member("ftrace_ops", "func_hash");
+	o.hash_filter = th_member("ftrace_ops_hash", "filter_hash");
+	o.hash_notrace = th_member("ftrace_ops_hash", "notrace_hash");
+	if (o.func_hash < 0) {
+		o.ops_filter = th_member("ftrace_ops", "filter_hash");
+		o.ops_notrace = th_member("ftrace_ops", "notrace_hash");
+	} else {
+		o.ops_filter = o.ops_notrace = -1;
+	}
+	/* Linux kernel commit 5fccc7552ccb ("ftrace: Add subops logic to
+	 * allow one ops to manage many") (in v6.11) added subop_list;
+	 * "managed" came with the next one, d9bbfbd14f58 ("ftrace: Allow
+	 * subops filtering to be modified") (in v6.11) */
+	o.subop_list = th_member("ftrace_ops", "subop_list");
+	o.list = th_member("ftrace_ops", "list");
+	o.managed = th_member("ftrace_ops", "managed");
+	/* fgraph_ops.ops: Linux kernel commit c132be2c4fcc
+	 * ("function_graph: Have the instances use their own ftrace_ops for
+	 * filtering") (in v6.11) */
+	o.fg_ops = th_member("fgraph_ops", "ops");
+	o.fg_entryfunc = th_member("fgraph_ops", "entryfunc");
+	o.fg_retfunc = th_member("fgraph_ops", "retfunc");
+	filled = TRUE;
+	return &o;
+}
+
+/* The hash pointers of the ops at ADDR: ops->func_hash->filter_hash and
+ * ->notrace_hash (ops->filter_hash, ->notrace_hash before v3.19). */
+static void thf_ops_hashes(ulong addr, ulong *func_hash, ulong *filter,
+			   ulong *notrace)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+
+	*func_hash = *filter = *notrace = 0;
+	if (o->func_hash >= 0) {
+		if (th_read_ulong(addr + o->func_hash, func_hash,
+				  "ftrace_ops.func_hash") &&
+		    th_kptr(*func_hash) && o->hash_filter >= 0 &&
+		    o->hash_notrace >= 0) {
+			th_read_ulong(*func_hash + o->hash_filter, filter,
+				      "ftrace_ops_hash.filter_hash");
+			th_read_ulong(*func_hash + o->hash_notrace, notrace,
+				      "ftrace_ops_hash.notrace_hash");
+		}
+		return;
+	}
+	if (o->ops_filter >= 0)
+		th_read_ulong(addr + o->ops_filter, filter,
+			      "ftrace_ops.filter_hash");
+	if (o->ops_notrace >= 0)
+		th_read_ulong(addr + o->ops_notrace, notrace,
+			      "ftrace_ops.notrace_hash");
+}
+
+/**
+ * thf_ops_hash - the filter or notrace hash of an ftrace_ops
+ * @ops: the struct ftrace_ops
+ * @notrace: TRUE for the notrace hash
+ *
+ * Return: the struct ftrace_hash pointer, 0 when none or unreadable.
+ */
+ulong thf_ops_hash(ulong ops, int notrace)
+{
+	ulong fh, filter, nt;
+
+	thf_ops_hashes(ops, &fh, &filter, &nt);
+	return notrace ? nt : filter;
+}
+
+/**
+ * thf_ops_read - one struct ftrace_ops and its hashes
+ * @addr: the ops
+ * @op: filled; thf_ops_release() frees its hashes
+ *
+ * Return: FALSE when its func or flags cannot be read.
+ */
+int thf_ops_read(ulong addr, struct thf_ops *op)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+	ulong filter, notrace;
+
+	memset(op, 0, sizeof(*op));
+	op->addr = addr;
+	if (!th_read_ulong(addr + o->func, &op->func, "ftrace_ops.func") ||
+	    !th_read_ulong(addr + o->flags, &op->flags, "ftrace_ops.flags"))
+		return FALSE;
+	op->readable = TRUE;
+	if (o->trampoline >= 0)
+		th_read_ulong(addr + o->trampoline, &op->trampoline,
+			      "ftrace_ops.trampoline");
+	if (o->trampoline_size >= 0)
+		th_read_ulong(addr + o->trampoline_size, &op->trampoline_size,
+			      "ftrace_ops.trampoline_size");
+	if (o->private_data >= 0)
+		th_read_ulong(addr + o->private_data, &op->private_data,
+			      "ftrace_ops.private");
+	thf_ops_hashes(addr, &op->func_hash, &filter, &notrace);
+	thf_hash_read(filter, &op->filter);
+	thf_hash_read(notrace, &op->notrace);
+	return TRUE;
+}
+
+/**
+ * thf_ops_release - free the hashes thf_ops_read() read
+ * @op: the ops
+ */
+void thf_ops_release(struct thf_ops *op)
+{
+	thf_hash_free(&op->filter);
+	thf_hash_free(&op->notrace);
+}
+
+/**
+ * thf_ops_contains - hash_contains_ip(): the ops' filter (empty: every
+ * function) has IP and its notrace hash has not
+ * @op: the ops
+ * @ip: a record's address
+ */
+int thf_ops_contains(const struct thf_ops *op, ulong ip)
+{
+	return (thf_hash_empty(&op->filter) ||
+		thf_hash_has(&op->filter, ip, NULL)) &&
+	       (thf_hash_empty(&op->notrace) ||
+		!thf_hash_has(&op->notrace, ip, NULL));
+}
+
+/* Is OP new on the list, and is there room; FALSE (damage noted) if not */
+static int thf_ops_walk_new(struct thf_state *s, ulong op, int *cap)
+{
+	int i;
+
+	if (!th_kptr(op)) {
+		s->ops_err = "invalid pointer";
+		s->ops_bad = op;
+		return FALSE;
+	}
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].addr == op)
+			break;
+	if (i < s->nops || s->nops >= THF_MAX_OPS) {
+		s->ops_err = i < s->nops ? "cycle" : "too many entries";
+		s->ops_bad = op;
+		return FALSE;
+	}
+	if (s->nops >= *cap) {
+		struct thf_ops *more;
+
+		*cap = *cap ? *cap * 2 : 16;
+		more = realloc(s->ops, *cap * sizeof(*s->ops));
+		if (!more) {
+			s->ops_err = "out of memory";
+			s->ops_bad = op;
+			return FALSE;
+		}
+		s->ops = more;
+	}
+	return TRUE;
+}
+
+/**
+ * thf_ops_walk - do_for_each_ftrace_op(): ftrace_ops_list to
+ * &ftrace_list_end, every ops read into S (bounded, cycle-safe)
+ * @s: the state; s->ops_err and s->ops_bad say what stopped the walk
+ */
+void thf_ops_walk(struct thf_state *s)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+	ulong head = th_symbol("ftrace_ops_list"), op = 0, next;
+	int cap = 0;
+
+	s->list_end = th_symbol("ftrace_list_end");
+	if (!head || o->next < 0 || o->func < 0 || o->flags < 0) {
+		s->ops_err = "no ftrace_ops_list or struct ftrace_ops";
+		return;
+	}
+	if (!th_read_ulong(head, &op, "ftrace_ops_list")) {
+		s->ops_err = "unreadable ftrace_ops_list";
+		s->ops_bad = head;
+		return;
+	}
+	while (op && op != s->list_end) {
+		if (!thf_ops_walk_new(s, op, &cap))
+			break;
+		if (!thf_ops_read(op, &s->ops[s->nops]) ||
+		    !th_read_ulong(op + o->next, &next, "ftrace_ops.next")) {
+			s->ops_err = "unreadable ftrace_ops";
+			s->ops_bad = op;
+			break;
+		}
+		s->nops++;
+		op = next;
+	}
+}
+
+/**
+ * thf_tramp_ops_next - ftrace_find_tramp_ops_any()/_next()
+ * @s: the state
+ * @ip: a record's address
+ * @from: the index to continue after, -1 to start
+ *
+ * Return: the index of the next ops with a trampoline tracing @ip, or -1.
+ */
+int thf_tramp_ops_next(struct thf_state *s, ulong ip, int from)
+{
+	int i;
+
+	for (i = from + 1; i < s->nops; i++)
+		if (s->ops[i].trampoline && thf_ops_contains(&s->ops[i], ip))
+			return i;
+	return -1;
+}
+
+/**
+ * thf_ops_by_tramp - the ops whose trampoline covers an address
+ * @s: the state
+ * @addr: the address
+ *
+ * Return: the ops' index, or -1.
+ */
+int thf_ops_by_tramp(struct thf_state *s, ulong addr)
+{
+	int i;
+
+	for (i = 0; i < s->nops; i++) {
+		ulong t = s->ops[i].trampoline;
+		ulong sz = s->ops[i].trampoline_size ?
+			s->ops[i].trampoline_size : 1;
+
+		if (t && addr >= t && addr < t + sz)
+			return i;
+	}
+	return -1;
+}
+
+/**
+ * thf_unique_ops - ftrace_find_unique_ops(): the one ops tracing IP
+ * @s: the state
+ * @ip: a record's address
+ *
+ * Return: its index, or -1 when none or more than one.
+ */
+int thf_unique_ops(struct thf_state *s, ulong ip)
+{
+	int i, found = -1;
+
+	for (i = 0; i < s->nops; i++)
+		if (thf_ops_contains(&s->ops[i], ip)) {
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	return found;
+}
+
+/* ------------------------------------------------ subops and fgraph --- */
+
+/**
+ * thf_subops_walk - the subops of a manager ops
+ * @manager: the manager struct ftrace_ops
+ * @w: the subops' struct ftrace_ops addresses (th_walk_free() it); its
+ *     err and bad say where a damaged list ended
+ *
+ * Return: FALSE (@w empty) when the kernel has no subops.
+ */
+int thf_subops_walk(ulong manager, struct th_walk *w)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+	long i;
+
+	memset(w, 0, sizeof(*w));
+	if (o->subop_list < 0 || o->list < 0)
+		return FALSE;
+	th_list_walk(manager + o->subop_list, THF_MAX_SUBOPS, w);
+	for (i = 0; i < w->n; i++)
+		w->ent[i] -= o->list;
+	return TRUE;
+}
+
+/**
+ * thf_ops_managed - the manager of a subop (ftrace_ops.managed)
+ * @ops: the struct ftrace_ops
+ *
+ * Return: the manager ops, 0 when none, unreadable or not in the kernel.
+ */
+ulong thf_ops_managed(ulong ops)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+	ulong managed = 0;
+
+	if (o->managed < 0 ||
+	    !th_read_ulong(ops + o->managed, &managed, "ftrace_ops.managed"))
+		return 0;
+	return managed;
+}
+
+/**
+ * thf_fgraph_known - does the kernel have struct fgraph_ops with its own
+ * ftrace_ops, entryfunc and retfunc
+ */
+int thf_fgraph_known(void)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+
+	return o->fg_ops >= 0 && o->fg_entryfunc >= 0 && o->fg_retfunc >= 0;
+}
+
+/**
+ * thf_fgraph_func - a handler of the struct fgraph_ops around an ops
+ * @sub: the struct ftrace_ops that is the fgraph_ops' member "ops"
+ * @ret: TRUE for retfunc, FALSE for entryfunc
+ * @fn: the handler, 0 when unread
+ *
+ * Return: FALSE when unreadable or the type is not known.
+ */
+int thf_fgraph_func(ulong sub, int ret, ulong *fn)
+{
+	const struct thf_ops_off *o = thf_ops_off();
+
+	*fn = 0;
+	if (!thf_fgraph_known())
+		return FALSE;
+	if (ret)
+		return th_read_ulong(sub - o->fg_ops + o->fg_retfunc, fn,
+				     "fgraph_ops.retfunc");
+	return th_read_ulong(sub - o->fg_ops + o->fg_entryfunc, fn,
+			     "fgraph_ops.entryfunc");
+}
+
+/* ------------------------------------------------------------- flags --- */
+
+static struct th_enumv thf_opsfl[THF_MAX_ENUM];
+static int thf_nopsfl = -1;
+
+/**
+ * thf_ops_flag - FTRACE_OPS_FL_<NAME> as the dump defines it
+ * @name: the name without the prefix ("ENABLED")
+ *
+ * Return: the bit, 0 when the kernel has no such flag.
+ */
+ulong thf_ops_flag(const char *name)
+{
+	char full[80];
+	int i;
+
+	if (thf_nopsfl < 0) {
+		/* one gdb lookup for the whole (anonymous, 32-bit) enum */
+		thf_nopsfl = th_enum_list("FTRACE_OPS_FL_ENABLED", thf_opsfl,
+					  THF_MAX_ENUM);
+		for (i = 0; i < thf_nopsfl; i++)
+			thf_opsfl[i].val = (long)((ulong)thf_opsfl[i].val &
+						  0xffffffffUL);
+	}
+	snprintf(full, sizeof(full), "FTRACE_OPS_FL_%s", name);
+	for (i = 0; i < thf_nopsfl; i++)
+		if (strcmp(thf_opsfl[i].name, full) == 0)
+			return thf_opsfl[i].val;
+	/* gdb could not list the enum: ask for the one name */
+	if (thf_nopsfl == 0)
+		return (ulong)th_enum(full, 0);
+	return 0;
+}
+
+/**
+ * thf_ops_flags_str - the FTRACE_OPS_FL_* names of flags
+ * @flags: ftrace_ops.flags
+ * @buf: "ENABLED|DYNAMIC|0x100000", "-" for none
+ * @len: its size
+ *
+ * Return: @buf.
+ */
+char *thf_ops_flags_str(ulong flags, char *buf, size_t len)
+{
+	ulong rest = flags;
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	thf_ops_flag("ENABLED");	/* loads the table */
+	for (i = 0; i < thf_nopsfl; i++) {
+		ulong bit = thf_opsfl[i].val;
+
+		if (!bit || (bit & (bit - 1)) || !(rest & bit))
+			continue;
+		rest &= ~bit;
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+			      n ? "|" : "", thf_opsfl[i].name + 14);
+	}
+	if (rest)
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s0x%lx",
+			      n ? "|" : "", rest);
+	if (!n)
+		snprintf(buf, len, "-");
+	return buf;
+}

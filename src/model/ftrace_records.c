@@ -1,0 +1,292 @@
+/*
+ * tracehunt: the one reader of the dyn_ftrace records: the ftrace_page
+ * list from ftrace_pages_start, each page's records in one read, and the
+ * FTRACE_FL_* bits of their flags from the dump's enum.
+ */
+#include "model/ftrace_ops.h"
+
+#define THF_MAX_PAGES	200000
+#define THF_MAX_ENUM	64
+
+struct thf_rec_off {
+	long pg_next, pg_records, pg_index;	/* struct ftrace_page */
+	long ip, flags, size;			/* struct dyn_ftrace */
+	int usable;
+};
+
+static const struct thf_rec_off *thf_rec_off(void)
+{
+	static struct thf_rec_off o;
+	static int filled;
+
+	if (filled)
+		return &o;
+	o.pg_next = th_member("ftrace_page", "next");
+	o.pg_records = th_member("ftrace_page", "records");
+	o.pg_index = th_member("ftrace_page", "index");
+	o.ip = th_member("dyn_ftrace", "ip");
+	o.flags = th_member("dyn_ftrace", "flags");
+	o.size = th_size("dyn_ftrace");
+	o.usable = o.pg_next >= 0 && o.pg_records >= 0 && o.pg_index >= 0 &&
+		o.ip >= 0 && o.flags >= 0 && o.size > 0;
+	filled = TRUE;
+	return &o;
+}
+
+static struct thf_recs thf_recs_all;
+
+/* What stopped the walk (or left records out) and where. */
+static void thf_recs_damage(const char *err, ulong bad)
+{
+	thf_recs_all.err = err;
+	thf_recs_all.bad = bad;
+}
+
+static void thf_rec_take(const unsigned char *rec)
+{
+	const struct thf_rec_off *o = thf_rec_off();
+	struct thf_rec *r = &thf_recs_all.rec[thf_recs_all.nrec++];
+
+	memcpy(&r->ip, rec + o->ip, sizeof(ulong));
+	memcpy(&r->flags, rec + o->flags, sizeof(ulong));
+}
+
+/* Room for INDEX more records; FALSE (damage noted) when out of memory. */
+static int thf_recs_room(long index, ulong records, long *cap)
+{
+	struct thf_recs *a = &thf_recs_all;
+	struct thf_rec *more;
+
+	if (a->nrec + index <= *cap)
+		return TRUE;
+	*cap = (a->nrec + index) * 2;
+	more = realloc(a->rec, *cap * sizeof(*a->rec));
+	if (!more) {
+		free(a->rec);
+		a->rec = NULL;
+		a->nrec = *cap = 0;
+		thf_recs_damage("out of memory for dyn_ftrace records", records);
+		return FALSE;
+	}
+	a->rec = more;
+	return TRUE;
+}
+
+/*
+ * The INDEX records of one page at RECORDS, read at once into BUF; when
+ * that fails (e.g. pages left out of a filtered dump) record by record:
+ * the records on readable pages are still shown.
+ */
+static void thf_recs_page(ulong records, int index, unsigned char *buf)
+{
+	long rsz = thf_rec_off()->size, i;
+
+	if (th_read(records, buf, index * rsz, "ftrace_page.records")) {
+		for (i = 0; i < index; i++)
+			thf_rec_take(buf + i * rsz);
+		return;
+	}
+	if (!thf_recs_all.err)
+		thf_recs_damage("unreadable dyn_ftrace records", records);
+	for (i = 0; i < index; i++) {
+		if (!th_read(records + i * rsz, buf, rsz, "dyn_ftrace")) {
+			thf_recs_all.missing++;
+			continue;
+		}
+		thf_rec_take(buf);
+	}
+}
+
+/* Is PG new (pages are few, hundreds: a linear cycle check is cheap next
+ * to the records read for each); FALSE, damage noted, when not. */
+static int thf_recs_page_new(ulong pg, ulong **seen, long *scap)
+{
+	struct thf_recs *a = &thf_recs_all;
+	long k;
+
+	if (!th_kptr(pg)) {
+		thf_recs_damage("invalid ftrace_page pointer", pg);
+		return FALSE;
+	}
+	for (k = 0; k < a->npages; k++)
+		if ((*seen)[k] == pg)
+			break;
+	if (k < a->npages || a->npages >= THF_MAX_PAGES) {
+		thf_recs_damage(k < a->npages ? "cycle in ftrace_pages" :
+				"too many ftrace_pages", pg);
+		return FALSE;
+	}
+	if (a->npages >= *scap) {
+		ulong *more;
+
+		*scap = *scap ? *scap * 2 : 256;
+		more = realloc(*seen, *scap * sizeof(ulong));
+		if (!more) {
+			thf_recs_damage("out of memory for ftrace_pages", pg);
+			return FALSE;
+		}
+		*seen = more;
+	}
+	(*seen)[a->npages++] = pg;
+	return TRUE;
+}
+
+/* The ftrace_page list from PG, bounded and cycle-safe. */
+static void thf_recs_walk(ulong pg)
+{
+	const struct thf_rec_off *o = thf_rec_off();
+	ulong *seen = NULL;
+	long cap = 0, scap = 0, bufsz = 0;
+	unsigned char *buf = NULL;
+
+	while (pg) {
+		ulong records, next;
+		int index;
+
+		if (!thf_recs_page_new(pg, &seen, &scap))
+			break;
+		if (!th_read_ulong(pg + o->pg_records, &records,
+				   "ftrace_page.records") ||
+		    !th_read_int(pg + o->pg_index, &index, "ftrace_page.index") ||
+		    !th_read_ulong(pg + o->pg_next, &next, "ftrace_page.next")) {
+			thf_recs_damage("unreadable ftrace_page", pg);
+			break;
+		}
+		/* an order-N allocation holds at most a few thousand */
+		if (index < 0 || index > (1 << 20) ||
+		    (index && !th_kptr(records))) {
+			thf_recs_damage("implausible ftrace_page", pg);
+			break;
+		}
+		if (index) {
+			if (index * o->size > bufsz) {
+				bufsz = index * o->size;
+				free(buf);
+				buf = malloc(bufsz);
+			}
+			if (!buf) {
+				thf_recs_damage("out of memory for dyn_ftrace "
+						"records", records);
+				break;
+			}
+			if (!thf_recs_room(index, records, &cap))
+				break;
+			thf_recs_page(records, index, buf);
+		}
+		pg = next;
+	}
+	thf_recs_all.stopped = pg != 0;
+	free(buf);
+	free(seen);
+}
+
+/**
+ * thf_records - every dyn_ftrace record, in ftrace_pages order
+ *
+ * Walked once per dump.  Records of unreadable pages are left out and
+ * counted; the walk stops at a damaged page (err, bad, stopped).
+ *
+ * Return: the records; ->walked is FALSE when the kernel has no
+ * ftrace_pages_start (or its types), or it cannot be read.
+ */
+const struct thf_recs *thf_records(void)
+{
+	static int done;
+	ulong start, pg;
+
+	if (done)
+		return &thf_recs_all;
+	done = TRUE;
+	start = th_symbol("ftrace_pages_start");
+	if (!start)
+		return &thf_recs_all;
+	if (!thf_rec_off()->usable) {
+		thf_recs_damage("struct ftrace_page/dyn_ftrace not in debuginfo",
+				0);
+		return &thf_recs_all;
+	}
+	if (!th_read_ulong(start, &pg, "ftrace_pages_start")) {
+		thf_recs_damage("unreadable ftrace_pages_start", start);
+		return &thf_recs_all;
+	}
+	thf_recs_all.walked = TRUE;
+	thf_recs_walk(pg);
+	return &thf_recs_all;
+}
+
+/* ------------------------------------------------------------- flags --- */
+
+static const struct {
+	const char *name;
+	size_t off;
+} thf_recfl_names[] = {
+	{ "FTRACE_FL_ENABLED", offsetof(struct thf_recfl, enabled) },
+	{ "FTRACE_FL_REGS", offsetof(struct thf_recfl, regs) },
+	{ "FTRACE_FL_REGS_EN", offsetof(struct thf_recfl, regs_en) },
+	{ "FTRACE_FL_TRAMP", offsetof(struct thf_recfl, tramp) },
+	{ "FTRACE_FL_TRAMP_EN", offsetof(struct thf_recfl, tramp_en) },
+	{ "FTRACE_FL_IPMODIFY", offsetof(struct thf_recfl, ipmodify) },
+	{ "FTRACE_FL_DISABLED", offsetof(struct thf_recfl, disabled) },
+	{ "FTRACE_FL_DIRECT", offsetof(struct thf_recfl, direct) },
+	{ "FTRACE_FL_DIRECT_EN", offsetof(struct thf_recfl, direct_en) },
+	{ "FTRACE_FL_CALL_OPS", offsetof(struct thf_recfl, call_ops) },
+	{ "FTRACE_FL_CALL_OPS_EN", offsetof(struct thf_recfl, call_ops_en) },
+	{ "FTRACE_FL_TOUCHED", offsetof(struct thf_recfl, touched) },
+	{ "FTRACE_FL_MODIFIED", offsetof(struct thf_recfl, modified) },
+};
+#define THF_NRECFL (sizeof(thf_recfl_names) / sizeof(thf_recfl_names[0]))
+
+static ulong *thf_recfl_slot(struct thf_recfl *f, size_t i)
+{
+	return (ulong *)((char *)f + thf_recfl_names[i].off);
+}
+
+/**
+ * thf_recfl_load - the FTRACE_FL_* bits of dyn_ftrace.flags
+ * @f: filled from the dump's enum (one gdb lookup for the lot; one per
+ *     name when gdb cannot print the enum); a bit the kernel lacks is 0
+ *
+ * The flags are 32-bit: (1UL << 31) may print as a negative value.
+ *
+ * Return: FALSE when FTRACE_FL_ENABLED is not known.
+ */
+int thf_recfl_load(struct thf_recfl *f)
+{
+	struct th_enumv all[THF_MAX_ENUM];
+	int nall = th_enum_list("FTRACE_FL_ENABLED", all, THF_MAX_ENUM), k;
+	ulong lowest = 0, bit;
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	for (k = 0; k < nall; k++)
+		all[k].val = (long)((ulong)all[k].val & 0xffffffffUL);
+	for (i = 0; i < THF_NRECFL; i++) {
+		bit = 0;
+		if (nall) {
+			for (k = 0; k < nall; k++)
+				if (strcmp(all[k].name,
+					   thf_recfl_names[i].name) == 0)
+					bit = all[k].val;
+		} else {
+			bit = (ulong)th_enum(thf_recfl_names[i].name, 0) &
+				0xffffffffUL;
+		}
+		if (!bit || (bit & (bit - 1)))
+			continue;
+		*thf_recfl_slot(f, i) = bit;
+	}
+	/* FTRACE_REF_MAX_SHIFT is the lowest bit of the enum in every
+	 * version: the reference count lives below every flag */
+	for (k = 0; k < nall; k++)
+		if (all[k].val && (!lowest || (ulong)all[k].val < lowest))
+			lowest = all[k].val;
+	for (i = 0; !nall && i < THF_NRECFL; i++) {
+		bit = *thf_recfl_slot(f, i);
+		if (bit && (!lowest || bit < lowest))
+			lowest = bit;
+	}
+	if (!f->enabled)
+		return FALSE;
+	f->ref_mask = lowest - 1;
+	return TRUE;
+}
