@@ -2,8 +2,11 @@
  * tracehunt: the model's readers behind the tracefs state files: trace
  * arrays' fields (tracearray.c), tracers and their options (tracer.c),
  * event files and pending module events (event_files.c), ":mod:" filters
- * and function probes (ftrace_probes.c), ring-buffer sizes, tracing CPUs,
- * event names, ftrace hashes and records (ftrace_files_util.c).
+ * and function probes (ftrace_probes.c), whether an array records, its
+ * buffer sizes and the tracing CPUs (ftrace_files_util.c).  Event names,
+ * saved cmdlines and the array_buffer: model/events.h, cmdlines.h,
+ * trace_rb.h; ftrace hashes, records and print_rec(): model/ftrace_ops.h,
+ * render/ftrace_text.h.
  */
 #ifndef TRACEHUNT_FTRACE_FILES_H
 #define TRACEHUNT_FTRACE_FILES_H
@@ -17,15 +20,6 @@
 struct ff_opt {
 	char name[64];
 	int set;
-};
-
-/* An ftrace_hash read from the dump: entries in bucket order. */
-struct ff_hash {
-	ulong addr;
-	ulong size_bits, count, flags;
-	ulong *ip;		/* GETBUF'd, bucket order */
-	ulong *ent;		/* the ftrace_func_entry of each ip */
-	long n;
 };
 
 /* The pointer at BASE + OFF; 0 when OFF < 0 (no such member) or when
@@ -129,6 +123,9 @@ struct th_func_probe {
 void th_tr_func_probes(struct th_tr *tr,
 		       void (*fn)(const struct th_func_probe *, void *),
 		       void *arg);
+struct thf_hash;
+/* thf_hash_read() that warns of a damaged chain (as the state files did) */
+int th_ftrace_hash_read(ulong addr, struct thf_hash *h);
 /* The value a probe's ftrace_func_mapper keeps for IP; FALSE: none. */
 int th_mapper_value(ulong mapper, ulong ip, ulong *value);
 /* event_enable_print()'s struct event_probe_data */
@@ -138,6 +135,8 @@ struct th_event_probe {
 	int enable;
 };
 int th_event_probe_read(ulong edata, struct th_event_probe *ep);
+
+/* ----------------------------------------------- ftrace_files_util.c --- */
 
 /* tracer_tracing_is_on(): 1, 0, or -1 when unreadable. */
 int ff_is_on(struct th_tr *tr);
@@ -150,20 +149,9 @@ int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries);
 int ff_tracing_cpus(int *cpus, int max);
 int ff_tracing_cpu(int cpu);
 
+/* The pointer variable SYM's value; FALSE when absent or unreadable. */
+int th_read_ptr_sym(const char *sym, ulong *val);
 /* Elements of a global array and the size of one, or -1. */
 long ff_array_info(const char *sym, long *stride);
-
-/* trace_event_call -> class->system and trace_event_name() */
-void ff_event_names(ulong call, char *sys, int slen, char *name, int nlen);
-
-ulong ff_ops_hash(ulong ops, int notrace);
-int ff_hash_read(ulong hash, struct ff_hash *h);
-int ff_hash_empty(const struct ff_hash *h);
-void ff_hash_free(struct ff_hash *h);
-/* ips of the dyn_ftrace records (ftrace_pages order) in the hash; -1 when
- * the pages cannot be walked.  *ips GETBUF'd (or NULL). */
-long ff_records_in_hash(const struct ff_hash *h, ulong **ips);
-/* print_rec(): "name" or "name [module]" */
-char *ff_print_rec(ulong ip, char *buf, size_t len);
 
 #endif

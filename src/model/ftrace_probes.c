@@ -8,6 +8,7 @@
  */
 #include "model/model.h"
 #include "model/ftrace_files.h"
+#include "model/ftrace_ops.h"
 
 static struct th_probe_off {
 	int read;
@@ -119,6 +120,26 @@ void th_tr_func_probes(struct th_tr *tr,
 }
 
 /**
+ * th_ftrace_hash_read - thf_hash_read(), and a warning when a damaged
+ * chain ended the read (the entries before it are kept)
+ * @addr: the struct ftrace_hash (0: an empty hash)
+ * @h: the hash; thf_hash_free() it when this returns TRUE
+ *
+ * Return: FALSE when the hash cannot be read at all.
+ */
+int th_ftrace_hash_read(ulong addr, struct thf_hash *h)
+{
+	if (!thf_hash_read(addr, h)) {
+		thf_hash_free(h);
+		return FALSE;
+	}
+	if (h->err)
+		th_warn("ftrace_hash %lx bucket %lu: %s at %lx", addr,
+			h->bucket, h->err, h->bad);
+	return TRUE;
+}
+
+/**
  * th_mapper_value - the value a probe keeps for IP in its
  * ftrace_func_mapper (a hash of ftrace_func_map: entry, data)
  * @mapper: the struct ftrace_func_mapper
@@ -130,17 +151,17 @@ void th_tr_func_probes(struct th_tr *tr,
 int th_mapper_value(ulong mapper, ulong ip, ulong *value)
 {
 	long o_data = th_probe_off()->map_data;
-	struct ff_hash h;
+	struct thf_hash h;
 	long i;
 	int found = FALSE;
 
-	if (!mapper || o_data < 0 || !ff_hash_read(mapper, &h))
+	if (!mapper || o_data < 0 || !th_ftrace_hash_read(mapper, &h))
 		return FALSE;
 	for (i = 0; i < h.n && !found; i++)
-		if (h.ip[i] == ip)
-			found = th_read_ulong(h.ent[i] + o_data, value,
+		if (h.e[i].ip == ip)
+			found = th_read_ulong(h.e[i].ent + o_data, value,
 					      "ftrace_func_map.data");
-	ff_hash_free(&h);
+	thf_hash_free(&h);
 	return found;
 }
 

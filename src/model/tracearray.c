@@ -2,7 +2,8 @@
  * tracehunt: trace arrays (struct trace_array): the global one and every
  * instance, and their fields.  Every member of struct trace_array that
  * tracehunt's tracefs files read is looked up here, in one offset struct
- * filled on first use.
+ * filled on first use (array_buffer: model/trace_rb.c's
+ * th_array_buffer()).
  */
 #include "model/model.h"
 #include "model/ftrace_files.h"
@@ -43,15 +44,6 @@ const struct th_tr_off *th_tr_off(void)
 	o->buffer_disabled = th_member("trace_array", "buffer_disabled");
 	o->ring_buffer_expanded = th_member("trace_array",
 					    "ring_buffer_expanded");
-	/*
-	 * trace_array.array_buffer was trace_array.trace_buffer before
-	 * v5.6: Linux kernel commit 1c5eb4481e01 ("tracing: Rename
-	 * trace_buffer to array_buffer") (in v5.6); the struct has the same
-	 * members.
-	 */
-	o->array_buffer = th_member("trace_array", "array_buffer");
-	if (o->array_buffer < 0)
-		o->array_buffer = th_member("trace_array", "trace_buffer");
 	return o;
 }
 

@@ -14,7 +14,6 @@ struct th_tr_off {
 	long ops;
 	long events, mod_events, mod_trace, mod_notrace, func_probes, tracers;
 	long buffer_disabled, ring_buffer_expanded;
-	long array_buffer;	/* or trace_buffer before v5.6 */
 };
 
 const struct th_tr_off *th_tr_off(void);

@@ -8,6 +8,8 @@
  */
 #include "tracefs/tracefs.h"
 #include "model/ftrace_files.h"
+#include "model/events.h"
+#include "model/cmdlines.h"
 
 #define TRACE_SYSTEM_FTRACE	"ftrace"
 #define TASK_COMM_LEN		16
@@ -29,7 +31,8 @@ static void ff_event_line(ulong call, void *arg)
 {
 	char sys[64], name[128];
 
-	ff_event_names(call, sys, sizeof(sys), name, sizeof(name));
+	th_event_call_system(call, sys, sizeof(sys));
+	th_event_call_name(call, name, sizeof(name));
 	if (strcmp(sys, TRACE_SYSTEM_FTRACE) != 0)
 		fprintf(fp, "%s:", sys);
 	fprintf(fp, "%s\n", name);
@@ -53,48 +56,16 @@ void th_cat_set_event(struct th_tr *tr, const struct th_tref *ref)
 
 /* ------------------------------------------------------ saved_cmdlines --- */
 
-struct ff_cmdlines {
-	ulong s;		/* struct saved_cmdlines_buffer */
-	unsigned int num;
-	ulong to_pid;		/* unsigned map_cmdline_to_pid[num] */
-	ulong comms;		/* char saved_cmdlines[num][TASK_COMM_LEN] */
-	ulong pid_map;		/* unsigned map_pid_to_cmdline[] */
-	long pid_max;		/* its entries, PID_MAX_DEFAULT + 1 */
-};
-
-static int ff_cmdlines_read(struct ff_cmdlines *c, const char *file)
+/* The saved cmdlines, or FALSE having said why not. */
+static const struct th_savedcmd *ff_savedcmd(const char *file)
 {
-	ulong sym = th_symbol("savedcmd");
-	long o_to = th_member("saved_cmdlines_buffer", "map_cmdline_to_pid");
-	long o_num = th_member("saved_cmdlines_buffer", "cmdline_num");
-	long o_cmd = th_member("saved_cmdlines_buffer", "saved_cmdlines");
-	long o_map = th_member("saved_cmdlines_buffer", "map_pid_to_cmdline");
+	const struct th_savedcmd *c = th_savedcmd();
 
-	memset(c, 0, sizeof(*c));
-	if (!sym || o_to < 0 || o_num < 0 || o_cmd < 0 || o_map < 0) {
+	if (c->state == TH_SAVEDCMD_NONE)
 		fprintf(fp, "ftrace cat %s: no savedcmd in this dump\n", file);
-		return FALSE;
-	}
-	if (!th_read_ulong(sym, &c->s, "savedcmd") || !c->s ||
-	    !th_read_uint(c->s + o_num, &c->num, "cmdline_num") ||
-	    !th_read_ulong(c->s + o_to, &c->to_pid, "map_cmdline_to_pid")) {
+	else if (c->state == TH_SAVEDCMD_UNREADABLE)
 		fprintf(fp, "ftrace cat %s: cannot read savedcmd\n", file);
-		return FALSE;
-	}
-	/* saved_cmdlines was a pointer to its own allocation; it is a
-	 * flexible array at the end of the structure since v6.8 (and in
-	 * the 6.1.y stable kernels of the fixtures). */
-	if (MEMBER_TYPE("saved_cmdlines_buffer", "saved_cmdlines") ==
-	    TYPE_CODE_ARRAY)
-		c->comms = c->s + o_cmd;
-	else if (!th_read_ulong(c->s + o_cmd, &c->comms, "saved_cmdlines")) {
-		fprintf(fp, "ftrace cat %s: cannot read savedcmd\n", file);
-		return FALSE;
-	}
-	c->pid_map = c->s + o_map;
-	c->pid_max = MEMBER_SIZE("saved_cmdlines_buffer",
-				 "map_pid_to_cmdline") / 4;
-	return TRUE;
+	return c->state == TH_SAVEDCMD_OK ? c : NULL;
 }
 
 /**
@@ -115,34 +86,6 @@ const char *th_missing_savedcmd(struct th_tr *tr, const struct th_tref *ref,
 	return buf;
 }
 
-/* __trace_find_cmdline() */
-static void ff_find_cmdline(struct ff_cmdlines *c, int pid, char *comm)
-{
-	unsigned int map = UINT_MAX, tpid = 0;
-
-	if (!pid) {
-		strcpy(comm, "<idle>");
-		return;
-	}
-	if (pid < 0 || c->pid_max <= 1) {
-		strcpy(comm, "<XXX>");
-		return;
-	}
-	/* PID_MAX_DEFAULT is a power of two: the array has it + 1 entries */
-	if (th_read_uint(c->pid_map + ((pid & (c->pid_max - 2)) * 4), &map,
-			 "map_pid_to_cmdline") && map != UINT_MAX &&
-	    map < c->num &&
-	    th_read_uint(c->to_pid + map * 4, &tpid, "map_cmdline_to_pid") &&
-	    (int)tpid == pid) {
-		if (!th_read(c->comms + map * TASK_COMM_LEN, comm,
-			     TASK_COMM_LEN, "saved_cmdlines"))
-			strcpy(comm, "<...>");
-		comm[TASK_COMM_LEN - 1] = '\0';
-		return;
-	}
-	strcpy(comm, "<...>");
-}
-
 /**
  * th_cat_saved_cmdlines - saved_cmdlines_start()/_next()/_show()
  * @tr: the trace array
@@ -150,29 +93,29 @@ static void ff_find_cmdline(struct ff_cmdlines *c, int pid, char *comm)
  */
 void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref)
 {
-	struct ff_cmdlines c;
+	const struct th_savedcmd *c = ff_savedcmd("saved_cmdlines");
 	unsigned int *pids;
 	char comm[TASK_COMM_LEN];
 	unsigned int i;
 
-	if (!ff_cmdlines_read(&c, "saved_cmdlines"))
+	if (!c)
 		return;
-	if (c.num > 1000000) {
+	if (c->num > 1000000) {
 		fprintf(fp, "ftrace cat saved_cmdlines: implausible "
-			"cmdline_num %u\n", c.num);
+			"cmdline_num %u\n", c->num);
 		return;
 	}
-	pids = (unsigned int *)GETBUF(c.num * 4 + 4);
-	if (!th_read(c.to_pid, pids, c.num * 4, "map_cmdline_to_pid")) {
+	pids = (unsigned int *)GETBUF(c->num * 4 + 4);
+	if (!th_read(c->to_pid, pids, c->num * 4, "map_cmdline_to_pid")) {
 		fprintf(fp, "ftrace cat saved_cmdlines: cannot read "
-			"map_cmdline_to_pid at %lx\n", c.to_pid);
+			"map_cmdline_to_pid at %lx\n", c->to_pid);
 		FREEBUF(pids);
 		return;
 	}
-	for (i = 0; i < c.num; i++) {
+	for (i = 0; i < c->num; i++) {
 		if (pids[i] == UINT_MAX)
 			continue;
-		ff_find_cmdline(&c, (int)pids[i], comm);
+		th_savedcmd_find(c, (int)pids[i], comm);
 		fprintf(fp, "%d %s\n", (int)pids[i], comm);
 	}
 	FREEBUF(pids);
@@ -186,8 +129,8 @@ void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref)
 void th_cat_saved_cmdlines_size(struct th_tr *tr,
 				const struct th_tref *ref)
 {
-	struct ff_cmdlines c;
+	const struct th_savedcmd *c = ff_savedcmd("saved_cmdlines_size");
 
-	if (ff_cmdlines_read(&c, "saved_cmdlines_size"))
-		fprintf(fp, "%u\n", c.num);
+	if (c)
+		fprintf(fp, "%u\n", c->num);
 }

@@ -9,6 +9,8 @@
  */
 #include "tracefs/tracefs.h"
 #include "model/ftrace_files.h"
+#include "model/events.h"
+#include "render/ftrace_text.h"
 
 /* -------------------------------------------------- ftrace filter hashes --- */
 
@@ -30,7 +32,8 @@ static int ff_event_probe(ulong mapper, ulong ip, const char *sym)
 	    !th_event_probe_read(edata, &ep) ||
 	    !(call = th_event_file_call(ep.file)))
 		return FALSE;
-	ff_event_names(call, sys, sizeof(sys), name, sizeof(name));
+	th_event_call_system(call, sys, sizeof(sys));
+	th_event_call_name(call, name, sizeof(name));
 	fprintf(fp, "%s:%s:%s:%s", sym, ep.enable ? "enable_event" :
 		"disable_event", sys, name);
 	if (ep.count == -1)
@@ -63,11 +66,11 @@ static void ff_func_probe(const struct th_func_probe *probe, void *arg)
 {
 	char a[256], b[256];
 	struct th_sym ps;
-	struct ff_hash h;
-	ulong count;
+	struct thf_hash h;
+	ulong count, ip;
 	long j, k;
 
-	if (!ff_hash_read(ff_ops_hash(probe->ops, FALSE), &h))
+	if (!th_ftrace_hash_read(thf_ops_hash(probe->ops, FALSE), &h))
 		return;
 	k = -1;
 	ps.name[0] = '\0';
@@ -76,25 +79,26 @@ static void ff_func_probe(const struct th_func_probe *probe, void *arg)
 			if (!strcmp(ps.name, ff_probe_printers[k][0]))
 				break;
 	for (j = 0; j < h.n; j++) {
-		th_ksym_ps(h.ip[j], a, sizeof(a));
+		ip = h.e[j].ip;
+		th_ksym_ps(ip, a, sizeof(a));
 		if (!probe->print)
 			fprintf(fp, "%s:%s\n", a,
 				th_ksym_ps(probe->func, b, sizeof(b)));
 		else if (k >= 0 && ff_probe_printers[k][0]) {
 			fprintf(fp, "%s:%s", a, ff_probe_printers[k][1]);
-			if (th_mapper_value(probe->data, h.ip[j], &count))
+			if (th_mapper_value(probe->data, ip, &count))
 				fprintf(fp, ":count=%ld\n", (long)count);
 			else
 				fprintf(fp, ":unlimited\n");
 		} else if (!strcmp(ps.name, "event_enable_print") &&
-			   ff_event_probe(probe->data, h.ip[j], a))
+			   ff_event_probe(probe->data, ip, a))
 			;
 		else
 			fprintf(fp, "%s: function probe printed by %s "
 				"(not reconstructed)\n", a,
 				th_ksym_ps(probe->print, b, sizeof(b)));
 	}
-	ff_hash_free(&h);
+	thf_hash_free(&h);
 }
 
 /**
@@ -128,34 +132,34 @@ void th_cat_set_ftrace_filter(struct th_tr *tr, const struct th_tref *ref)
 {
 	int notrace = strcmp(ref->file, "set_ftrace_notrace") == 0;
 	ulong ops = th_tr_ops(tr->addr), hash;
-	struct ff_hash h;
+	struct thf_hash h;
 	char sym[256];
 	ulong *ips;
 	long n, i;
 
 	if (!ops)
 		return;
-	hash = ff_ops_hash(ops, notrace);
-	if (!ff_hash_read(hash, &h)) {
+	hash = thf_ops_hash(ops, notrace);
+	if (!th_ftrace_hash_read(hash, &h)) {
 		fprintf(fp, "ftrace cat %s: cannot read the hash at %lx\n",
 			notrace ? "set_ftrace_notrace" : "set_ftrace_filter",
 			hash);
 		return;
 	}
-	if (ff_hash_empty(&h)) {
+	if (thf_hash_empty(&h)) {
 		fprintf(fp, "%s\n", notrace ? "#### no functions disabled ####" :
 			"#### all functions enabled ####");
 	} else {
-		n = ff_records_in_hash(&h, &ips);
-		for (i = 0; i < n; i++)
-			fprintf(fp, "%s\n", ff_print_rec(ips[i], sym,
-							 sizeof(sym)));
-		if (ips)
-			FREEBUF(ips);
+		n = thf_hash_records(&h, &ips);
+		for (i = 0; i < n; i++) {
+			thf_print_rec(ips[i], THF_REC_FILTER, sym, sizeof(sym));
+			fprintf(fp, "%s\n", sym);
+		}
+		free(ips);
 		if (n < 0)
 			fprintf(fp, "ftrace cat: cannot walk ftrace_pages\n");
 	}
-	ff_hash_free(&h);
+	thf_hash_free(&h);
 	th_tr_mod_funcs(tr, notrace, ff_mod_func, NULL);
 	if (!notrace)	/* FTRACE_ITER_DO_PROBES: the filter file only */
 		th_tr_func_probes(tr, ff_func_probe, NULL);
@@ -198,21 +202,22 @@ void th_cat_set_graph(struct th_tr *tr, const struct th_tref *ref)
 {
 	const char *sname = ff_graph_hash_sym(ref);
 	int notrace = strcmp(ref->file, "set_graph_notrace") == 0;
-	ulong sym = th_symbol(sname), hash = 0;
-	struct ff_hash h;
+	struct thf_hash h;
 	char buf[256];
+	ulong hash;
 	long i;
 
-	if (!th_read_ulong(sym, &hash, sname) || !ff_hash_read(hash, &h)) {
+	if (!th_read_ptr_sym(sname, &hash) || !th_ftrace_hash_read(hash, &h)) {
 		fprintf(fp, "ftrace cat %s: cannot read %s\n", notrace ?
 			"set_graph_notrace" : "set_graph_function", sname);
 		return;
 	}
-	if (ff_hash_empty(&h))
+	if (thf_hash_empty(&h))
 		fprintf(fp, "%s\n", notrace ? "#### no functions disabled ####" :
 			"#### all functions enabled ####");
 	else
 		for (i = 0; i < h.n && i < (long)h.count; i++)
-			fprintf(fp, "%s\n", th_ksym_ps(h.ip[i], buf, sizeof(buf)));
-	ff_hash_free(&h);
+			fprintf(fp, "%s\n", th_ksym_ps(h.e[i].ip, buf,
+							 sizeof(buf)));
+	thf_hash_free(&h);
 }
