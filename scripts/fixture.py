@@ -35,6 +35,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = os.path.join(ROOT, "testdata", "scenarios")
 GUEST = os.path.join(ROOT, "scripts", "guest")
+# The one table of tracefs files; the guest's capture list derives from it.
+TRACEFS_TABLE = os.path.join(ROOT, "src", "tracefs", "table.c")
 CACHE = os.environ.get("TRACEHUNT_CACHE",
                        os.path.expanduser("~/.cache/tracehunt"))
 VARIANTS = ("kdump", "elf", "kaslr", "filtered")
@@ -548,6 +550,64 @@ def build_modules(suite, rel, scen_dir, out_dir):
     return kos
 
 
+# ------------------------------------------------------- capture list ---
+
+def tracefs_rows(path=TRACEFS_TABLE):
+    """The rows of the tracefs table (src/tracefs/table.c, whose header
+    comment documents the syntax): dicts of name, family (ONE, OPTIONS,
+    TRACING_CPUS, ...), scope (TOP or ALL), flags (a set of TH_TF_*) and
+    printed (whether "ftrace cat" prints the file)."""
+    with open(path) as f:
+        text = f.read()
+    m = re.search(r"^\S.*\bth_tfiles\[\] = \{$", text, re.M)
+    if not m:
+        raise FixtureError("%s: no th_tfiles[] = {" % path)
+    body = text[m.end():text.index("\n};", m.end())]
+    rows = []
+    for args in re.findall(r"TH_ROW\(([^()]*)\)", body):
+        a = [x.strip() for x in args.split(",")]
+        if len(a) != 8 or not re.match(r'^"[^"]+"$', a[0]):
+            raise FixtureError("%s: cannot parse TH_ROW(%s)" % (path, args))
+        flags = set() if a[3] == "0" else {f.strip()
+                                            for f in a[3].split("|")}
+        rows.append({"name": a[0][1:-1], "family": a[1], "scope": a[2],
+                     "flags": flags, "printed": a[6] != "NULL"})
+    if not rows:
+        raise FixtureError("%s: no TH_ROW in th_tfiles[]" % path)
+    return rows
+
+
+def row_pattern(row):
+    """The shell pattern of a row's files, relative to an array's
+    directory."""
+    fam = row["family"]
+    if fam == "ONE":
+        return row["name"]
+    if fam == "OPTIONS":
+        return row["name"] + "*"
+    if fam in ("TRACING_CPUS", "POSSIBLE_CPUS"):
+        return "per_cpu/cpu*/" + row["name"]
+    raise FixtureError("tracefs row %s: family %s has no capture pattern"
+                       % (row["name"], fam))
+
+
+def capture_list():
+    """What the guest captures (scripts/guest/init reads it as /capture):
+    one line "SCOPE WHEN PATTERN" per row "ftrace cat" prints, in the
+    table's order; SCOPE "top" (the top-level directory) or "all"
+    (instances too), WHEN "last" for TH_TF_CAPTURE_LAST rows (captured
+    after everything else) else "now"."""
+    lines = []
+    for row in tracefs_rows():
+        if not row["printed"]:
+            continue
+        lines.append("%s %s %s" % (
+            "all" if row["scope"] == "ALL" else "top",
+            "last" if "TH_TF_CAPTURE_LAST" in row["flags"] else "now",
+            row_pattern(row)))
+    return "\n".join(lines) + "\n"
+
+
 # -------------------------------------------------------------- initramfs ---
 
 def build_initramfs(scen_dir, kos, mod_dir, dest):
@@ -566,6 +626,8 @@ def build_initramfs(scen_dir, kos, mod_dir, dest):
             if a != "busybox":
                 os.symlink("busybox", os.path.join(root, "bin", a))
         shutil.copy(os.path.join(GUEST, "init"), os.path.join(root, "init"))
+        with open(os.path.join(root, "capture"), "w") as f:
+            f.write(capture_list())
         os.chmod(os.path.join(root, "init"), 0o755)
         for f in os.listdir(scen_dir):
             p = os.path.join(scen_dir, f)
@@ -764,6 +826,8 @@ def scenario_hash(scen_dir):
         with open(p, "rb") as f:
             h.update(f.read())
         h.update(b"\0")
+    # the capture list the initramfs carries (a new table row: new truth)
+    h.update(b"capture\0" + capture_list().encode())
     return h.hexdigest()[:12]
 
 
@@ -818,7 +882,7 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
     vmlinuz, vmlinux = fetch_kernel(suite, rel)
     # A changed scenario replaces its own older fixtures, nothing else.
     for old in glob.glob(os.path.join(os.path.dirname(base),
-                                      "%s-*.KEEP-DURING-ISSUE-21" % scenario)):  # coordinator: helpers share one cache; keep other hashes
+                                      "%s-*" % scenario)):
         if os.path.basename(old) not in ("%s-%s" % (scenario, shash),
                                          "%s-%s.lock" % (scenario, shash)):
             if os.path.isdir(old):

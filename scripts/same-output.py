@@ -116,7 +116,10 @@ def compare(dirname, builds, tmp):
     problems = []
     outs = {}
     for tag, sos in builds.items():
-        out = os.path.join(tmp, "out-%s-%s" % (tag, dump.id))
+        # (two hashes of one scenario may be cached: the fixture's own
+        # directory names the output, not the dump's id)
+        out = os.path.join(tmp, "out-%s-%s" % (
+            tag, hashlib.sha256(dirname.encode()).hexdigest()[:12]))
         try:
             first = session(dump, sos[cs], cmds, out)
             files = [l for l in (first.get("ftrace ls") or b"")
@@ -138,7 +141,8 @@ def compare(dirname, builds, tmp):
     for f in sorted(set(ta) | set(tb)):
         if ta.get(f) != tb.get(f):
             problems.append("%s: written file %s differs" % (dump.id, f))
-    return dump.id, len(a), problems
+    return "%s (%s)" % (dump.id, dirname.split(os.sep)[-2]), len(a), \
+        problems
 
 
 def main():
@@ -166,7 +170,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         for did, n, problems in ex.map(lambda d: compare(d, builds, tmp),
                                        dumps):
-            print("%-40s %4d outputs  %s" % (
+            print("%-56s %4d outputs  %s" % (
                 did, n, "same" if not problems else
                 "%d DIFFER" % len(problems)), flush=True)
             for p in problems:

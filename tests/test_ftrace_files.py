@@ -1,7 +1,11 @@
-"""ftrace state and settings files (issue 5): every captured live file of
-ftrace_files.c's set must equal "ftrace cat" of it, byte for byte, for the
-global array and every instance; plus tracers, ls and the summary."""
+"""The tracefs files (issue 5, issue 21): every captured live tracing/
+file that no other module compares in its own way
+(thlib.COMPARED_ELSEWHERE) must equal "ftrace cat" of it, byte for byte,
+for the global array and every instance; plus tracers, ls and the
+summary.  The capture list is the tracefs table's (src/tracefs/table.c,
+through scripts/fixture.py)."""
 
+import fnmatch
 import re
 
 import pytest
@@ -9,13 +13,12 @@ import pytest
 import thlib
 from conftest import scenarios
 
-# Files (relative to an array's directory) that ftrace_files.c reproduces.
-MINE = {
-    "available_tracers", "current_tracer", "tracing_on", "buffer_size_kb",
-    "buffer_total_size_kb", "set_ftrace_filter", "set_ftrace_notrace",
-    "set_graph_function", "set_graph_notrace", "set_event", "trace_clock",
-    "trace_options", "saved_cmdlines", "saved_cmdlines_size",
-}
+# The capture patterns of the table's rows this module compares, one test
+# each (relative to an array's directory: "options/*" is every option).
+MINE = [p for p in (thlib.fixture.row_pattern(r)
+                    for r in thlib.fixture.tracefs_rows() if r["printed"])
+        if p not in thlib.COMPARED_ELSEWHERE]
+MINE = sorted(set(MINE), key=MINE.index)
 
 
 # Commands of these tests beyond Dump.commands(): run together in one crash
@@ -42,21 +45,11 @@ def out(dump, cmd):
     return dump.out(cmd)
 
 
-def rel_file(name):
-    """tracing/instances/X/F -> F, tracing/F -> F; None if not tracing/."""
-    if not name.startswith("tracing/"):
-        return None
-    f = name[len("tracing/"):]
-    m = re.match(r"instances/[^/]+/(.*)$", f)
-    return m.group(1) if m else f
+rel_file = thlib.tracing_rel
 
 
 def is_mine(name):
-    f = rel_file(name)
-    if f is None:
-        return False
-    return (f in MINE or f.startswith("options/") or
-            re.match(r"per_cpu/cpu\d+/buffer_size_kb$", f) is not None)
+    return rel_file(name) is not None and not thlib.compared_elsewhere(name)
 
 
 def my_truth(dump):
@@ -106,11 +99,12 @@ def test_files_equal_live(dump):
         len(errors), len(names), "\n".join(errors))
 
 
-@pytest.mark.parametrize("file", sorted(MINE))
+@pytest.mark.parametrize("file", MINE)
 def test_each_file_equal_live(dump, file):
-    """One test per file name, global array and instances, so a failure
-    names the file."""
-    names = [n for n in dump.truth_names() if rel_file(n) == file]
+    """One test per row of the table, global array and instances, so a
+    failure names the file."""
+    names = [n for n in dump.truth_names() if is_mine(n) and
+             fnmatch.fnmatchcase(rel_file(n), file)]
     if not names:
         pytest.skip("%s not captured in %s" % (file, dump.id))
     for name in names:
@@ -200,3 +194,10 @@ def test_summary_counts_agree(dump):
     heads = [b.splitlines()[0] for b in
              dump.out("kprobes -v").decode().split("\n\n") if b.strip()]
     assert int(k.group(2)) == sum("HIDDEN" in h for h in heads), text
+
+
+def test_compared_elsewhere_names_rows():
+    """Every file thlib leaves to another module is a row of the table."""
+    patterns = [thlib.fixture.row_pattern(r)
+                for r in thlib.fixture.tracefs_rows() if r["printed"]]
+    assert set(thlib.COMPARED_ELSEWHERE) <= set(patterns)

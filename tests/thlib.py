@@ -1,6 +1,7 @@
 """tracehunt test harness: fixtures (real vmcores with live truth) and one
 crash process per dump with every command batched."""
 
+import fnmatch
 import functools
 import inspect
 import json
@@ -338,6 +339,43 @@ def pool_starter(starter):
         f.th_pool_starter = starter
         return f
     return deco
+
+
+# The captured tracing/ files a test module compares in its own way, by
+# the capture pattern of their row in the tracefs table (src/tracefs/
+# table.c, relative to an array's directory), with the reason.
+# tests/test_ftrace_files.py compares every other captured tracing/ file
+# with "ftrace cat" of it.
+COMPARED_ELSEWHERE = {
+    "trace": "test_trace.py: byte for byte where tracing was stopped "
+             "before the capture, line order where it ran on (live), the "
+             "header and the counts on their own",
+    "per_cpu/cpu*/trace": "test_trace.py, as trace",
+    "kprobe_events": "test_kprobes.py, beside the kprobes it lists",
+    "kprobe_profile": "test_kprobes.py: captured last, its hit counts "
+                      "also against kprobes -v",
+    "enabled_functions": "test_ftrace_ops.py, beside the call sites and "
+                         "ops it lists",
+}
+
+
+def tracing_rel(name):
+    """tracing/instances/X/F -> F, tracing/F -> F; None if not tracing/."""
+    if not name.startswith("tracing/"):
+        return None
+    f = name[len("tracing/"):]
+    m = re.match(r"instances/[^/]+/(.*)$", f)
+    return m.group(1) if m else f
+
+
+def compared_elsewhere(name):
+    """Why a captured file is compared by another module than
+    test_ftrace_files.py, or None."""
+    rel = tracing_rel(name)
+    for pattern, why in COMPARED_ELSEWHERE.items():
+        if rel is not None and fnmatch.fnmatchcase(rel, pattern):
+            return why
+    return None
 
 
 def truth_to_command(name):

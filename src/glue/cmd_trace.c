@@ -1,10 +1,9 @@
 /*
- * tracehunt: the "ftrace trace" and "ftrace dump" subcommands: their
- * options; the work is render/'s (ftrace_trace.c, trace_dump.c).
+ * tracehunt: the "ftrace trace" subcommand: its options; the work is
+ * render/ftrace_trace.c's ("ftrace dump" is glue/cmd_dump.c).
  */
 #include "glue/commands.h"
 #include "render/trace_cmd.h"
-#include "render/trace_dump.h"
 
 static int th_parse_cpus(const char *arg, unsigned long *mask)
 {
@@ -99,44 +98,4 @@ void th_ftrace_trace(int argc, char **argv)
 		th_trace_raw(tr, &s, last);
 	else
 		th_trace_print(tr, &s, FALSE, last);
-}
-
-/* "ftrace dump": its options; the writers are render/trace_dump.c's. */
-void th_ftrace_dump(int argc, char **argv)
-{
-	struct th_dump_opts opt;
-	int c, all = FALSE, bad = FALSE;
-	const char *dir = NULL;
-
-	memset(&opt, 0, sizeof(opt));
-	while ((c = getopt(argc, argv, "t:d:i:af")) != EOF) {
-		switch (c) {
-		case 't': opt.file = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'i': opt.inst = optarg; break;
-		case 'a': all = TRUE; break;
-		case 'f': opt.force = TRUE; break;
-		default: bad = TRUE; break;
-		}
-	}
-	if (bad || optind < argc || (!opt.file && !dir) ||
-	    (opt.file && dir)) {
-		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE | -a] [-f] | "
-			"-d DIR [-i INSTANCE]\n");
-		return;
-	}
-	if (dir) {
-		if (all)
-			fprintf(fp, "ftrace dump: -d takes one array "
-				"(-i INSTANCE), not -a\n");
-		else
-			th_dump_dir(&opt, dir);
-		return;
-	}
-	if (all && opt.inst) {
-		fprintf(fp, "ftrace dump: -a and -i exclude each other\n");
-		return;
-	}
-	opt.all = all;
-	th_dump_trace_dat(&opt);
 }

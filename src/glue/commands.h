@@ -19,6 +19,8 @@ int th_ftrace_have(void);
 /* "ftrace" subcommands: argv[0] is the subcommand's name */
 void th_ftrace_tracers(int argc, char **argv);
 void th_ftrace_summary(int argc, char **argv);
+void th_ftrace_cat(int argc, char **argv);
+void th_ftrace_ls(int argc, char **argv);
 void th_ftrace_ops(int argc, char **argv);
 void th_ftrace_sites(int argc, char **argv);
 void th_ftrace_trace(int argc, char **argv);

@@ -1,5 +1,12 @@
 /*
- * tracehunt: private declarations of ftrace_files*.c.
+ * tracehunt: the model's readers behind the tracefs state files: trace
+ * arrays' fields (tracearray.c), tracers and their options (tracer.c),
+ * event files and pending module events (event_files.c), ":mod:" filters
+ * and function probes (ftrace_probes.c), whether an array records, its
+ * buffer sizes and the tracing CPUs (ftrace_files_util.c).  Event names,
+ * saved cmdlines and the array_buffer: model/events.h, cmdlines.h,
+ * trace_rb.h; ftrace hashes, records and print_rec(): model/ftrace_ops.h,
+ * render/ftrace_text.h.
  */
 #ifndef TRACEHUNT_FTRACE_FILES_H
 #define TRACEHUNT_FTRACE_FILES_H
@@ -15,16 +22,123 @@ struct ff_opt {
 	int set;
 };
 
-/* An ftrace_hash read from the dump: entries in bucket order. */
-struct ff_hash {
-	ulong addr;
-	ulong size_bits, count, flags;
-	ulong *ip;		/* GETBUF'd, bucket order */
-	ulong *ent;		/* the ftrace_func_entry of each ip */
-	long n;
-};
+/* The pointer at BASE + OFF; 0 when OFF < 0 (no such member) or when
+ * unreadable. */
+static inline ulong th_ptr_at(ulong base, long off, const char *what)
+{
+	ulong v = 0;
 
+	if (off < 0 || !th_read_ulong(base + off, &v, what))
+		return 0;
+	return v;
+}
+
+/* ------------------------------------------------------ tracearray.c --- */
+
+ulong th_tr_current_tracer(ulong tr);
+ulong th_tr_current_trace_flags(ulong tr);
+ulong th_tr_ops(ulong tr);
+int th_tr_trace_flags(ulong tr, uint64_t *flags);
+int th_tr_clock_id(ulong tr);
+/* The list heads of a trace array. */
+enum th_tr_list {
+	TH_TR_EVENTS,		/* its trace_event_files */
+	TH_TR_MOD_EVENTS,	/* event_mod_load: events for modules to come */
+	TH_TR_MOD_TRACE,	/* ftrace_mod_load: filter ":mod:" entries */
+	TH_TR_MOD_NOTRACE,	/* the same, notrace */
+	TH_TR_FUNC_PROBES,	/* ftrace_func_probe: function probes */
+	TH_TR_TRACERS,		/* struct tracers: per-array tracer flags */
+};
+ulong th_tr_list(ulong tr, enum th_tr_list list);
+
+/* ---------------------------------------------------------- tracer.c --- */
+
+/* Every tracer on trace_types, in list order; -1 without it. */
 int ff_tracers(ulong *out, int max);
+/* trace_ok_for_array() */
+int ff_tracer_ok(struct th_tr *tr, ulong t);
+/* tracer.name, or "?ADDR" */
+char *ff_tracer_name(ulong t, char *buf, int len);
+/* tracer.next / .flags / .init (0: none or unreadable) */
+ulong th_tracer_next(ulong t);
+ulong th_tracer_flags(ulong t);
+int th_tracer_name_at(ulong t, ulong *np);
+void th_tracer_flags_val(ulong tflags, unsigned int *val);
+ulong th_tracer_init(ulong t);
+/* tracer.allow_instances */
+int th_tracer_allows_instances(ulong t);
+/* A tracer_flags' opts[] (a NULL name ends it) with their values. */
+int th_tracer_opts(ulong tflags, struct ff_opt *o, int max);
+/* The tracer_flags of TR's current tracer: per instance where the kernel
+ * keeps them, else the tracer's own. */
+ulong th_cur_tracer_flags(struct th_tr *tr);
+/* The tracer_flags on TR's list of struct tracers (per-array options,
+ * 7.2), each entry's or its tracer's own; -1 when the kernel has no
+ * such list. */
+int th_tr_tracers_flags(struct th_tr *tr, ulong *tflags, int max);
+/* The core option names, trace_options[]: their number, -1 without it. */
+int th_core_options(char names[][32], int max);
+/* TOP_LEVEL_TRACE_FLAGS: core options only the global array has. */
+uint64_t th_top_level_flags(void);
+/* trace_clocks[]' names: their number, -1 without it. */
+int th_trace_clocks(char names[][64], int max);
+
+/* ----------------------------------------------------- event_files.c --- */
+
+/* The trace_event_call of each enabled trace_event_file of TR, in list
+ * order; FALSE when the kernel's layout is not known. */
+int th_tr_enabled_events(struct th_tr *tr, void (*fn)(ulong call, void *),
+			 void *arg);
+/* trace_event_file.event_call, 0 when unreadable */
+ulong th_event_file_call(ulong file);
+/* An event_mod_load: what to enable when MODULE loads. */
+struct th_mod_event {
+	char module[64];
+	char match[128];
+	char system[64];
+	char event[128];
+	int has_match;		/* else given as system and event */
+	int has_system;		/* else every system */
+	int has_event;		/* else every event */
+};
+void th_tr_mod_events(struct th_tr *tr,
+		      void (*fn)(const struct th_mod_event *, void *),
+		      void *arg);
+
+/* --------------------------------------------------- ftrace_probes.c --- */
+
+/* An ftrace_mod_load: "func:mod:module" (func "" for every function). */
+struct th_mod_func {
+	char func[128];
+	char module[64];
+};
+void th_tr_mod_funcs(struct th_tr *tr, int notrace,
+		     void (*fn)(const struct th_mod_func *, void *), void *arg);
+/* An ftrace_func_probe. */
+struct th_func_probe {
+	ulong probe;		/* struct ftrace_func_probe */
+	ulong ops;		/* its embedded ftrace_ops */
+	ulong func;		/* probe_ops->func */
+	ulong print;		/* probe_ops->print */
+	ulong data;		/* its mapper (0: none) */
+};
+void th_tr_func_probes(struct th_tr *tr,
+		       void (*fn)(const struct th_func_probe *, void *),
+		       void *arg);
+struct thf_hash;
+/* thf_hash_read() that warns of a damaged chain (as the state files did) */
+int th_ftrace_hash_read(ulong addr, struct thf_hash *h);
+/* The value a probe's ftrace_func_mapper keeps for IP; FALSE: none. */
+int th_mapper_value(ulong mapper, ulong ip, ulong *value);
+/* event_enable_print()'s struct event_probe_data */
+struct th_event_probe {
+	ulong file;		/* struct trace_event_file */
+	long count;
+	int enable;
+};
+int th_event_probe_read(ulong edata, struct th_event_probe *ep);
+
+/* ----------------------------------------------- ftrace_files_util.c --- */
 
 /* tracer_tracing_is_on(): 1, 0, or -1 when unreadable. */
 int ff_is_on(struct th_tr *tr);
@@ -37,20 +151,9 @@ int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries);
 int ff_tracing_cpus(int *cpus, int max);
 int ff_tracing_cpu(int cpu);
 
+/* The pointer variable SYM's value; FALSE when absent or unreadable. */
+int th_read_ptr_sym(const char *sym, ulong *val);
 /* Elements of a global array and the size of one, or -1. */
 long ff_array_info(const char *sym, long *stride);
-
-/* trace_event_call -> class->system and trace_event_name() */
-void ff_event_names(ulong call, char *sys, int slen, char *name, int nlen);
-
-ulong ff_ops_hash(ulong ops, int notrace);
-int ff_hash_read(ulong hash, struct ff_hash *h);
-int ff_hash_empty(const struct ff_hash *h);
-void ff_hash_free(struct ff_hash *h);
-/* ips of the dyn_ftrace records (ftrace_pages order) in the hash; -1 when
- * the pages cannot be walked.  *ips GETBUF'd (or NULL). */
-long ff_records_in_hash(const struct ff_hash *h, ulong **ips);
-/* print_rec(): "name" or "name [module]" */
-char *ff_print_rec(ulong ip, char *buf, size_t len);
 
 #endif

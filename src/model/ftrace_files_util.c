@@ -1,34 +1,15 @@
 /*
- * tracehunt: reads shared by the ftrace state files -- the array's ring
- * buffer and per-CPU data, the tracing CPUs, event names, ftrace hashes
- * and the dyn_ftrace records.
+ * tracehunt: reads shared by the ring-buffer state files -- whether an
+ * array records, its buffer sizes (trace_array_cpu.entries), the tracing
+ * CPUs; the array_buffer itself is model/trace_rb.c's (th_array_buffer).
  */
 #include "model/model.h"
 #include "model/ftrace_files.h"
+#include "model/tracearray.h"
+#include "model/trace_rb.h"
 
 /* RB_BUFFER_OFF of ring_buffer.c: the bit tracing_off() sets */
 #define FF_RB_BUFFER_OFF	(1 << 20)
-/* FTRACE_HASH_FL_MOD of ftrace.c */
-#define FF_HASH_FL_MOD		1
-
-/*
- * trace_array.array_buffer was trace_array.trace_buffer before v5.6 (Linux
- * kernel commit 1c5eb4481e01 "tracing: Rename trace_buffer to
- * array_buffer"); the struct has the same members.
- */
-static long ff_ab_off(void)
-{
-	long o = th_member("trace_array", "array_buffer");
-
-	return o >= 0 ? o : th_member("trace_array", "trace_buffer");
-}
-
-static long ff_ab_member(const char *m)
-{
-	long o = th_member("array_buffer", m);
-
-	return o >= 0 ? o : th_member("trace_buffer", m);
-}
 
 /* The ring buffer was "struct ring_buffer" before v5.6: Linux kernel
  * commit 13292494379f ("tracing: Make struct ring_buffer less ambiguous") */
@@ -48,19 +29,16 @@ static long ff_rb_record_disabled(void)
  */
 int ff_is_on(struct th_tr *tr)
 {
-	long o_ab = ff_ab_off(), o_buf = ff_ab_member("buffer");
 	long o_rd = ff_rb_record_disabled();
-	ulong buf = 0;
+	struct th_abuf ab;
+	ulong buf;
 	int rd = 0;
 
-	if (o_ab < 0 || o_buf < 0)
+	if (!th_array_buffer(tr->addr, FALSE, &ab) || !ab.ring_ok)
 		return -1;
-	if (!th_read_ulong(tr->addr + o_ab + o_buf, &buf,
-			   "trace_array.array_buffer.buffer"))
-		return -1;
+	buf = ab.ring;
 	if (!buf) {
-		if (!th_read_int(tr->addr + th_member("trace_array",
-						      "buffer_disabled"), &rd,
+		if (!th_read_int(tr->addr + th_tr_off()->buffer_disabled, &rd,
 				 "trace_array.buffer_disabled"))
 			return -1;
 		return !rd;
@@ -75,7 +53,7 @@ int ff_is_on(struct th_tr *tr)
  * where the kernel keeps it per array. */
 int ff_expanded(struct th_tr *tr)
 {
-	long o = th_member("trace_array", "ring_buffer_expanded");
+	long o = th_tr_off()->ring_buffer_expanded;
 	ulong sym = th_symbol("ring_buffer_expanded");
 	unsigned char v = 1;
 
@@ -96,18 +74,15 @@ ulong ff_trace_buf_size(void)
 
 int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries)
 {
-	long o_ab = ff_ab_off(), o_data = ff_ab_member("data");
 	long o_ent = th_member("trace_array_cpu", "entries");
-	ulong data = 0;
+	struct th_abuf ab;
 
 	*entries = 0;
-	if (o_ab < 0 || o_data < 0 || o_ent < 0 || cpu < 0 || cpu >= NR_CPUS)
+	if (o_ent < 0 || cpu < 0 || cpu >= NR_CPUS ||
+	    !th_array_buffer(tr->addr, FALSE, &ab) || !ab.data_ok || !ab.data)
 		return FALSE;
-	if (!th_read_ulong(tr->addr + o_ab + o_data, &data,
-			   "trace_array.array_buffer.data") || !data)
-		return FALSE;
-	return th_read_ulong(data + kt->__per_cpu_offset[cpu] + o_ent, entries,
-			     "trace_array_cpu.entries");
+	return th_read_ulong(ab.data + kt->__per_cpu_offset[cpu] + o_ent,
+			     entries, "trace_array_cpu.entries");
 }
 
 /*
@@ -194,207 +169,14 @@ long ff_array_info(const char *sym, long *stride)
 	return n;
 }
 
-/* trace_event_name(): CUSTOM events and plain ones have call->name,
- * TRACEPOINT ones call->tp->name (the same union). */
-void ff_event_names(ulong call, char *sys, int slen, char *name, int nlen)
+/**
+ * th_read_ptr_sym - the value of a global pointer variable
+ * @sym: its name
+ * @val: the value (0 when this returns FALSE)
+ *
+ * Return: FALSE when the symbol is absent or unreadable.
+ */
+int th_read_ptr_sym(const char *sym, ulong *val)
 {
-	long o_class = th_member("trace_event_call", "class");
-	long o_name = th_member("trace_event_call", "name");
-	long o_flags = th_member("trace_event_call", "flags");
-	long o_sys = th_member("trace_event_class", "system");
-	long fl_tp = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
-	long fl_custom = th_enum("TRACE_EVENT_FL_CUSTOM", 0);
-	ulong cls = 0, p = 0;
-	int flags = 0;
-
-	sys[0] = name[0] = '\0';
-	if (th_read_ulong(call + o_class, &cls, "trace_event_call.class") &&
-	    th_read_ulong(cls + o_sys, &p, "trace_event_class.system"))
-		th_read_cstr(p, sys, slen, "trace_event_class.system");
-	th_read_int(call + o_flags, &flags, "trace_event_call.flags");
-	if (!th_read_ulong(call + o_name, &p, "trace_event_call.name"))
-		return;
-	if (!(flags & fl_custom) && (flags & fl_tp) && p &&
-	    !th_read_ulong(p + th_member("tracepoint", "name"), &p,
-			   "tracepoint.name"))
-		return;
-	if (p)
-		th_read_cstr(p, name, nlen, "trace_event_call.name");
-}
-
-ulong ff_ops_hash(ulong ops, int notrace)
-{
-	long o_fh = th_member("ftrace_ops", "func_hash");
-	long o_h = th_member("ftrace_ops_hash", notrace ? "notrace_hash" :
-			     "filter_hash");
-	ulong fh = 0, h = 0;
-
-	if (o_fh < 0 || o_h < 0 ||
-	    !th_read_ulong(ops + o_fh, &fh, "ftrace_ops.func_hash") || !fh)
-		return 0;
-	th_read_ulong(fh + o_h, &h, "ftrace_ops_hash");
-	return h;
-}
-
-static ulong *ff_grow(ulong *a, long n, long ncap)
-{
-	ulong *b = (ulong *)GETBUF(ncap * sizeof(ulong));
-
-	if (n)
-		memcpy(b, a, n * sizeof(ulong));
-	if (a)
-		FREEBUF(a);
-	return b;
-}
-
-static void ff_hash_add(struct ff_hash *h, long *cap, ulong ip, ulong ent)
-{
-	if (h->n >= *cap) {
-		long ncap = *cap ? *cap * 2 : 64;
-
-		h->ip = ff_grow(h->ip, h->n, ncap);
-		h->ent = ff_grow(h->ent, h->n, ncap);
-		*cap = ncap;
-	}
-	h->ip[h->n] = ip;
-	h->ent[h->n++] = ent;
-}
-
-/* A NULL hash reads as an empty one, like ftrace_hash_empty(). */
-int ff_hash_read(ulong hash, struct ff_hash *h)
-{
-	long o_bits = th_member("ftrace_hash", "size_bits");
-	long o_buckets = th_member("ftrace_hash", "buckets");
-	long o_count = th_member("ftrace_hash", "count");
-	long o_flags = th_member("ftrace_hash", "flags");
-	long o_hl = th_member("ftrace_func_entry", "hlist");
-	long o_ip = th_member("ftrace_func_entry", "ip");
-	ulong buckets = 0, first, ip, i;
-	struct th_walk w;
-	long cap = 0, j;
-
-	memset(h, 0, sizeof(*h));
-	h->addr = hash;
-	if (!hash)
-		return TRUE;
-	if (o_bits < 0 || o_buckets < 0 || o_count < 0 || o_hl < 0 ||
-	    o_ip < 0)
-		return FALSE;
-	if (!th_read_ulong(hash + o_bits, &h->size_bits, "ftrace_hash") ||
-	    !th_read_ulong(hash + o_buckets, &buckets, "ftrace_hash") ||
-	    !th_read_ulong(hash + o_count, &h->count, "ftrace_hash"))
-		return FALSE;
-	if (o_flags >= 0)
-		th_read_ulong(hash + o_flags, &h->flags, "ftrace_hash.flags");
-	if (h->size_bits > 20)
-		return FALSE;
-	for (i = 0; buckets && i < (1UL << h->size_bits); i++) {
-		if (!th_read_ulong(buckets + i * sizeof(ulong), &first,
-				   "ftrace_hash.buckets"))
-			return FALSE;
-		if (!first)
-			continue;
-		th_hlist_walk(first, TH_MAX_HLIST, &w);
-		for (j = 0; j < w.n; j++)
-			if (th_read_ulong(w.ent[j] - o_hl + o_ip, &ip,
-					  "ftrace_func_entry.ip"))
-				ff_hash_add(h, &cap, ip, w.ent[j] - o_hl);
-		if (w.err)
-			th_warn("ftrace_hash %lx bucket %lu: %s at %lx", hash,
-				i, w.err, w.bad);
-		th_walk_free(&w);
-	}
-	return TRUE;
-}
-
-int ff_hash_empty(const struct ff_hash *h)
-{
-	return !h->addr || !(h->count || (h->flags & FF_HASH_FL_MOD));
-}
-
-void ff_hash_free(struct ff_hash *h)
-{
-	if (h->ip)
-		FREEBUF(h->ip);
-	if (h->ent)
-		FREEBUF(h->ent);
-	h->ip = h->ent = NULL;
-	h->n = 0;
-}
-
-static int ff_cmp_ulong(const void *a, const void *b)
-{
-	ulong x = *(const ulong *)a, y = *(const ulong *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-long ff_records_in_hash(const struct ff_hash *h, ulong **ips)
-{
-	long o_next = th_member("ftrace_page", "next");
-	long o_recs = th_member("ftrace_page", "records");
-	long o_index = th_member("ftrace_page", "index");
-	long o_ip = th_member("dyn_ftrace", "ip");
-	long rsz = th_size("dyn_ftrace");
-	ulong pg = 0, recs, *sorted, ip, next;
-	long n = 0, cap = 0, pages = 0, i;
-	char *buf;
-	int idx;
-
-	*ips = NULL;
-	if (o_next < 0 || o_recs < 0 || o_index < 0 || o_ip < 0 || rsz <= 0 ||
-	    !th_read_ulong(th_symbol("ftrace_pages_start"), &pg,
-			   "ftrace_pages_start"))
-		return -1;
-	sorted = (ulong *)GETBUF((h->n + 1) * sizeof(ulong));
-	if (h->n)
-		memcpy(sorted, h->ip, h->n * sizeof(ulong));
-	qsort(sorted, h->n, sizeof(ulong), ff_cmp_ulong);
-	for (; pg && pages < 1000000; pg = next, pages++) {
-		if (!th_read_ulong(pg + o_recs, &recs, "ftrace_page.records") ||
-		    !th_read_int(pg + o_index, &idx, "ftrace_page.index") ||
-		    !th_read_ulong(pg + o_next, &next, "ftrace_page.next"))
-			break;
-		if (idx <= 0 || idx > (1 << 20))
-			continue;
-		buf = GETBUF(idx * rsz);
-		if (th_read(recs, buf, idx * rsz, "dyn_ftrace records")) {
-			for (i = 0; i < idx; i++) {
-				ip = *(ulong *)(buf + i * rsz + o_ip);
-				if (!bsearch(&ip, sorted, h->n, sizeof(ulong),
-					     ff_cmp_ulong))
-					continue;
-				if (n >= cap) {
-					ulong *nb;
-
-					cap = cap ? cap * 2 : 64;
-					nb = (ulong *)GETBUF(cap * sizeof(ulong));
-					if (n)
-						memcpy(nb, *ips, n * sizeof(ulong));
-					if (*ips)
-						FREEBUF(*ips);
-					*ips = nb;
-				}
-				(*ips)[n++] = ip;
-			}
-		}
-		FREEBUF(buf);
-	}
-	FREEBUF(sorted);
-	return n;
-}
-
-char *ff_print_rec(ulong ip, char *buf, size_t len)
-{
-	struct th_sym s;
-
-	if (!th_ksym_lookup(ip, &s)) {
-		snprintf(buf, len, "__ftrace_invalid_address___0");
-		return buf;
-	}
-	if (s.module[0])
-		snprintf(buf, len, "%s [%s]", s.name, s.module);
-	else
-		snprintf(buf, len, "%s", s.name);
-	return buf;
+	return th_read_ulong(th_symbol(sym), val, sym);
 }

@@ -5,66 +5,41 @@
  * online.  The only file that reads them.
  */
 #include "model/trace_opts.h"
-
-static struct th_tr_opts_off {
-	int init;
-	long tr_trace_flags, tr_clock_id, tr_current_trace;
-	long tracer_name, tracer_flags, tracer_flags_val;
-} tro;
-
-static const struct th_tr_opts_off *th_tr_opts_off(void)
-{
-	if (tro.init)
-		return &tro;
-	tro.init = 1;
-	tro.tr_trace_flags = th_member("trace_array", "trace_flags");
-	tro.tr_clock_id = th_member("trace_array", "clock_id");
-	tro.tr_current_trace = th_member("trace_array", "current_trace");
-	tro.tracer_name = th_member("tracer", "name");
-	tro.tracer_flags = th_member("tracer", "flags");
-	tro.tracer_flags_val = th_member("tracer_flags", "val");
-	return &tro;
-}
+#include "model/tracearray.h"
+#include "model/ftrace_files.h"
 
 void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
 {
-	const struct th_tr_opts_off *off = th_tr_opts_off();
-	ulong cur = 0, np = 0, clocks = th_symbol("trace_clocks");
-	int clock = 0, in_ns = 1;
+	ulong cur, np = 0, clocks = th_symbol("trace_clocks");
+	uint64_t flags;
+	int clock = th_tr_clock_id(tr), in_ns = 1;
 
 	memset(o, 0, sizeof(*o));
-	if (off->tr_trace_flags >= 0)
-		th_read_uint(tr + off->tr_trace_flags, &o->trace_flags,
-			     "trace_flags");
-	if (off->tr_clock_id >= 0)
-		th_read_int(tr + off->tr_clock_id, &clock, "clock_id");
+	th_tr_trace_flags(tr, &flags);
+	o->trace_flags = (unsigned int)flags;
+	if (clock < 0)
+		clock = 0;
 	/* trace_clocks[] elements are { func, name, in_ns } */
-	if (clocks && clock >= 0 && clock < 32 &&
+	if (clocks && clock < 32 &&
 	    th_read_int(clocks + clock * 3 * sizeof(ulong) + 2 * sizeof(ulong),
 			&in_ns, "trace_clocks[].in_ns"))
 		o->in_ns = in_ns;
 	else
 		o->in_ns = 1;
 	strcpy(o->tracer, "nop");
-	if (off->tr_current_trace >= 0 &&
-	    th_read_ulong(tr + off->tr_current_trace, &cur, "current_trace") &&
-	    cur && th_read_ulong(cur + off->tracer_name, &np, "tracer.name") &&
+	cur = th_tr_current_tracer(tr);
+	if (cur && th_tracer_name_at(cur, &np) &&
 	    (!np || !th_read_cstr(np, o->tracer, sizeof(o->tracer), "string")))
 		o->tracer[0] = '\0';
 }
 
-unsigned th_tracer_flags(ulong tr, unsigned def)
+unsigned th_tr_tracer_flags_val(ulong tr, unsigned def)
 {
-	const struct th_tr_opts_off *off = th_tr_opts_off();
-	ulong cur = 0, fl = 0;
+	ulong cur = th_tr_current_tracer(tr), fl;
 	unsigned val = def;
 
-	if (off->tr_current_trace >= 0 && off->tracer_flags >= 0 &&
-	    th_read_ulong(tr + off->tr_current_trace, &cur, "current_trace") &&
-	    cur && th_read_ulong(cur + off->tracer_flags, &fl,
-				 "tracer.flags") && fl)
-		th_read_uint(fl + off->tracer_flags_val, &val,
-			     "tracer_flags.val");
+	if (cur && (fl = th_tracer_flags(cur)))
+		th_tracer_flags_val(fl, &val);
 	return val;
 }
 

@@ -21,7 +21,7 @@ void th_tr_opts_read(ulong tr, struct th_tr_opts *o);
  * its enumerator, "TRACE_ITER_SYM_OFFSET_BIT"), -1 when unknown. */
 long th_trace_iter_bit(const char *bit);
 /* tr->current_trace->flags->val, DEF when the tracer has no flags. */
-unsigned th_tracer_flags(ulong tr, unsigned def);
+unsigned th_tr_tracer_flags_val(ulong tr, unsigned def);
 /* num_online_cpus() as the live kernel saw it. */
 int th_online_cpus(void);
 

@@ -1,17 +1,64 @@
 /*
- * tracehunt: trace arrays: the global one and every instance.
+ * tracehunt: trace arrays (struct trace_array): the global one and every
+ * instance, and their fields.  Every member of struct trace_array that
+ * tracehunt's tracefs files read is looked up here, in one offset struct
+ * filled on first use (array_buffer: model/trace_rb.c's
+ * th_array_buffer()).
  */
 #include "model/model.h"
+#include "model/ftrace_files.h"
+#include "model/tracearray.h"
 
 static struct th_tr *th_trs;
 static int th_ntrs = -1;
 
+static struct th_tr_off th_tr_offsets;
+static int th_tr_offsets_read;
+
+/**
+ * th_tr_off - the offsets of struct trace_array's members (-1: absent)
+ */
+const struct th_tr_off *th_tr_off(void)
+{
+	struct th_tr_off *o = &th_tr_offsets;
+
+	if (th_tr_offsets_read)
+		return o;
+	th_tr_offsets_read = TRUE;
+	o->list = th_member("trace_array", "list");
+	o->name = th_member("trace_array", "name");
+	o->current_trace = th_member("trace_array", "current_trace");
+	/* per-instance tracer flags (7.2 and later) */
+	o->current_trace_flags = th_member("trace_array",
+					   "current_trace_flags");
+	o->trace_flags = th_member("trace_array", "trace_flags");
+	o->trace_flags_size = MEMBER_SIZE("trace_array", "trace_flags");
+	o->clock_id = th_member("trace_array", "clock_id");
+	o->ops = th_member("trace_array", "ops");
+	o->events = th_member("trace_array", "events");
+	o->mod_events = th_member("trace_array", "mod_events");
+	o->mod_trace = th_member("trace_array", "mod_trace");
+	o->mod_notrace = th_member("trace_array", "mod_notrace");
+	o->func_probes = th_member("trace_array", "func_probes");
+	o->tracers = th_member("trace_array", "tracers");
+	o->buffer_disabled = th_member("trace_array", "buffer_disabled");
+	o->ring_buffer_expanded = th_member("trace_array",
+					    "ring_buffer_expanded");
+	return o;
+}
+
+/**
+ * th_trace_arrays - the global trace array, then every instance in
+ * ftrace_trace_arrays order
+ * @out: set to the arrays (kept for the session)
+ *
+ * Return: their number.
+ */
 int th_trace_arrays(struct th_tr **out)
 {
+	const struct th_tr_off *o = th_tr_off();
 	ulong head = th_symbol("ftrace_trace_arrays");
 	ulong global = th_symbol("global_trace");
-	long o_list = th_member("trace_array", "list");
-	long o_name = th_member("trace_array", "name");
 	struct th_walk w;
 	long i;
 	int cap = 8;
@@ -29,12 +76,12 @@ int th_trace_arrays(struct th_tr **out)
 	th_trs[0].addr = global;
 	th_trs[0].name[0] = '\0';
 	th_ntrs = 1;
-	if (head && o_list >= 0 && o_name >= 0) {
+	if (head && o->list >= 0 && o->name >= 0) {
 		th_list_walk(head, 10000, &w);
 		if (w.err)
 			th_warn("ftrace_trace_arrays: %s at %lx", w.err, w.bad);
 		for (i = 0; i < w.n; i++) {
-			ulong tr = w.ent[i] - o_list, np = 0;
+			ulong tr = w.ent[i] - o->list, np = 0;
 
 			if (tr == global)
 				continue;
@@ -44,7 +91,7 @@ int th_trace_arrays(struct th_tr **out)
 			}
 			memset(&th_trs[th_ntrs], 0, sizeof(th_trs[0]));
 			th_trs[th_ntrs].addr = tr;
-			if (!th_read_ulong(tr + o_name, &np, "trace_array.name") ||
+			if (!th_read_ulong(tr + o->name, &np, "trace_array.name") ||
 			    !th_read_cstr(np, th_trs[th_ntrs].name,
 					  sizeof(th_trs[0].name),
 					  "trace_array.name") ||
@@ -59,6 +106,10 @@ int th_trace_arrays(struct th_tr **out)
 	return th_ntrs;
 }
 
+/**
+ * th_trace_array_by_name - the array of that name ("" or NULL: global)
+ * @name: the instance's name
+ */
 struct th_tr *th_trace_array_by_name(const char *name)
 {
 	struct th_tr *trs;
@@ -68,4 +119,91 @@ struct th_tr *th_trace_array_by_name(const char *name)
 		if (strcmp(trs[i].name, name ? name : "") == 0)
 			return &trs[i];
 	return NULL;
+}
+
+/**
+ * th_tr_current_tracer - trace_array.current_trace (0: unreadable)
+ * @tr: the struct trace_array
+ */
+ulong th_tr_current_tracer(ulong tr)
+{
+	return th_ptr_at(tr, th_tr_off()->current_trace,
+			 "trace_array.current_trace");
+}
+
+/**
+ * th_tr_current_trace_flags - the current tracer's flags kept per array
+ * (trace_array.current_trace_flags), 0 where the kernel has none
+ * @tr: the struct trace_array
+ */
+ulong th_tr_current_trace_flags(ulong tr)
+{
+	return th_ptr_at(tr, th_tr_off()->current_trace_flags,
+			 "trace_array.current_trace_flags");
+}
+
+/**
+ * th_tr_ops - trace_array.ops, 0 when none or unreadable
+ * @tr: the struct trace_array
+ */
+ulong th_tr_ops(ulong tr)
+{
+	return th_ptr_at(tr, th_tr_off()->ops, "trace_array.ops");
+}
+
+/**
+ * th_tr_trace_flags - trace_array.trace_flags (32 or 64 bits)
+ * @tr: the struct trace_array
+ * @flags: the value, 0 when this returns FALSE
+ */
+int th_tr_trace_flags(ulong tr, uint64_t *flags)
+{
+	const struct th_tr_off *o = th_tr_off();
+	unsigned int v32;
+
+	*flags = 0;
+	if (o->trace_flags < 0)
+		return FALSE;
+	if (o->trace_flags_size == 8)
+		return th_read_u64(tr + o->trace_flags, flags,
+				   "trace_array.trace_flags");
+	if (!th_read_uint(tr + o->trace_flags, &v32, "trace_array.trace_flags"))
+		return FALSE;
+	*flags = v32;
+	return TRUE;
+}
+
+/**
+ * th_tr_clock_id - trace_array.clock_id, -1 when unreadable
+ * @tr: the struct trace_array
+ */
+int th_tr_clock_id(ulong tr)
+{
+	int id = -1;
+
+	if (th_tr_off()->clock_id >= 0)
+		th_read_int(tr + th_tr_off()->clock_id, &id,
+			    "trace_array.clock_id");
+	return id;
+}
+
+/**
+ * th_tr_list - the address of one of the array's list heads, 0 when the
+ * kernel has no such list
+ * @tr: the struct trace_array
+ * @list: which
+ */
+ulong th_tr_list(ulong tr, enum th_tr_list list)
+{
+	const struct th_tr_off *o = th_tr_off();
+	long off[] = {
+		[TH_TR_EVENTS] = o->events,
+		[TH_TR_MOD_EVENTS] = o->mod_events,
+		[TH_TR_MOD_TRACE] = o->mod_trace,
+		[TH_TR_MOD_NOTRACE] = o->mod_notrace,
+		[TH_TR_FUNC_PROBES] = o->func_probes,
+		[TH_TR_TRACERS] = o->tracers,
+	};
+
+	return off[list] >= 0 ? tr + off[list] : 0;
 }

@@ -11,7 +11,6 @@
 #include "render/trace_cmd.h"
 #include "model/trace_entries.h"
 #include "model/trace_opts.h"
-#include "tracefs/tracefs.h"	/* th_cat_trace(): the table's rows */
 
 static int th_sel_cpu(const struct th_sel *s, int cpu)
 {
@@ -285,47 +284,18 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	th_rb_close(&rb);
 }
 
-int th_cat_trace(struct th_tr *tr, const char *file)
+/**
+ * th_trace_file - the trace file of an array, or per_cpu/cpuN/trace
+ * @tr: the trace array
+ * @cpu: the CPU of per_cpu/cpuN/trace, or -1 for "trace"
+ */
+void th_trace_file(struct th_tr *tr, int cpu)
 {
 	struct th_sel s;
-	int cpu;
-	char rest[16];
 
 	memset(&s, 0, sizeof(s));
-	s.cpu = -1;
-	if (strcmp(file, "trace") == 0) {
-		th_trace_print(tr, &s, TRUE, -1);
-		return TRUE;
-	}
-	if (sscanf(file, "per_cpu/cpu%d/%15s", &cpu, rest) == 2 &&
-	    strcmp(rest, "trace") == 0) {
-		int cpus[NR_CPUS], n = th_possible_cpus(cpus, NR_CPUS), i;
-
-		for (i = 0; i < n && cpus[i] != cpu; i++)
-			;
-		if (i == n) {
-			fprintf(fp, "ftrace cat: %s: no CPU %d in this dump\n",
-				file, cpu);
-			return TRUE;
-		}
-		s.cpu = cpu;
-		th_trace_print(tr, &s, TRUE, -1);
-		return TRUE;
-	}
-	return FALSE;
-}
-
-void th_ls_trace(struct th_tr *tr, th_ls_add_fn add, void *arg)
-{
-	int cpus[NR_CPUS], n, i;
-	char name[64];
-
-	add("trace", arg);
-	n = th_possible_cpus(cpus, NR_CPUS);
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "per_cpu/cpu%d/trace", cpus[i]);
-		add(name, arg);
-	}
+	s.cpu = cpu;
+	th_trace_print(tr, &s, TRUE, -1);
 }
 
 /* "ftrace trace -R": every selected CPU's sub-buffers read, not decoded. */

@@ -737,181 +737,147 @@ out:
 	free(d);
 }
 
-/* ------------------------------------------------- -d DIR (tracefs) --- */
+/* --------------------------------------- the trace-cmd directory's texts --- */
 
-#include <sys/stat.h>
-#include <dirent.h>
-#include <fcntl.h>
-
-/*
- * Remove our own temporary tree (depth-bounded, no symlinks followed:
- * O_NOFOLLOW|O_DIRECTORY opens only a real directory).  No lstat(): built
- * on a newer glibc it binds lstat@GLIBC_2.33, which bullseye's 2.31 (the
- * crash that opens 5.10 dumps) lacks, and the extension does not load.
+/**
+ * th_write_all - write LEN bytes of BUF to FD, whatever write() splits
+ * @fd: where
+ * @buf: what
+ * @len: how much
+ *
+ * Return: 0, or an errno value.
  */
-static void th_rm_tree(const char *path, int depth)
+int th_write_all(int fd, const void *buf, size_t len)
 {
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	struct th_fdout f = { fd };
 
-	fd = depth < 8 ? open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			      O_CLOEXEC) : -1;
-	if (fd >= 0) {
-		if ((d = fdopendir(fd)) == NULL) {
-			close(fd);
-		} else {
-			while ((de = readdir(d))) {
-				char sub[PATH_MAX];
-
-				if (!strcmp(de->d_name, ".") ||
-				    !strcmp(de->d_name, ".."))
-					continue;
-				if (snprintf(sub, sizeof(sub), "%s/%s", path,
-					     de->d_name) < (int)sizeof(sub))
-					th_rm_tree(sub, depth + 1);
-			}
-			closedir(d);
-		}
-	}
-	remove(path);
+	return th_fd_write(&f, buf, len);
 }
 
-/* Create DIR/REL (parents too) with LEN bytes of DATA; errno value. */
-static int th_dir_file(const char *dir, const char *rel, const char *data,
-		       size_t len)
+/**
+ * th_dump_src_open - an array's ring buffer and what its events reference,
+ * for the texts of a trace-cmd directory
+ * @tr: the trace array
+ * @s: filled
+ * @err: the reason when it fails
+ * @elen: its size
+ *
+ * Return: TRUE, or FALSE with ERR set.
+ */
+int th_dump_src_open(struct th_tr *tr, struct th_dump_src *s, char *err,
+		     size_t elen)
 {
-	char path[PATH_MAX];
-	struct th_fdout f;
-	char *sl;
-	int e;
+	long o_commit;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
-	    (int)sizeof(path))
-		return ENAMETOOLONG;
-	for (sl = strchr(path + strlen(dir) + 1, '/'); sl;
-	     sl = strchr(sl + 1, '/')) {
-		*sl = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			e = errno;
-			*sl = '/';
-			return e;
-		}
-		*sl = '/';
+	memset(s, 0, sizeof(*s));
+	if (!th_rb_open(tr->addr, FALSE, &s->rb, err, elen))
+		return FALSE;
+	th_rb_bdp_offsets(&o_commit, &s->data_off);
+	s->refs = calloc(1, sizeof(*s->refs));
+	if (s->refs) {
+		th_refs_scan(&s->rb, s->refs);
+		th_refs_printk_tables(s->refs);
 	}
-	if (!data)
-		return 0;
-	f.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (f.fd < 0)
-		return errno;
-	e = th_fd_write(&f, data, len);
-	if (close(f.fd) < 0 && !e)
-		e = errno;
-	return e;
+	return TRUE;
 }
 
-void th_dump_dir(struct th_dump_opts *opt, const char *dir)
+/**
+ * th_dump_src_close - what th_dump_src_open() took
+ * @s: the source
+ */
+void th_dump_src_close(struct th_dump_src *s)
 {
-	struct th_tr *tr = th_trace_array_by_name(opt->inst ? opt->inst : "");
-	struct th_refs refs;
-	struct th_sb b = TH_SB_GROW;
-	struct th_rb rb;
-	char err[256], *tmp = NULL, rel[256];
-	long data_off, o_commit;
-	int e = 0, i;
+	if (s->refs) {
+		free(s->refs->pids.v);
+		free(s->refs->addrs.v);
+		free(s->refs->strs.v);
+		free(s->refs);
+	}
+	th_rb_close(&s->rb);
+}
 
-	th_rb_bdp_offsets(&o_commit, &data_off);
-	if (!tr) {
-		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n",
-			opt->inst);
-		return;
-	}
-	if (access(dir, F_OK) == 0) {
-		fprintf(fp, "ftrace dump: %s exists%s\n", dir, opt->force ?
-			" (a directory is never replaced: remove it)" :
-			" (use -f to replace a file)");
-		return;
-	}
-	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
-		fprintf(fp, "ftrace dump: %s\n", err);
-		return;
-	}
-	if (data_off < 0)
-		data_off = 16;
-	memset(&refs, 0, sizeof(refs));
-	th_refs_scan(&rb, &refs);
-	th_refs_printk_tables(&refs);
-	tmp = malloc(strlen(dir) + 16);
-	if (!tmp)
-		goto out;
-	sprintf(tmp, "%s.tmpXXXXXX", dir);
-	if (!mkdtemp(tmp)) {
-		fprintf(fp, "ftrace dump: cannot create %s: %s\n", tmp,
-			strerror(errno));
-		goto out;
-	}
-	chmod(tmp, 0755);
-	th_text_header_page(&b, data_off, rb.cpus[0].pg.data_size);
-	e = th_dir_file(tmp, "events/header_page", b.buf, b.pos);
-	b.pos = 0;
-	th_text_header_event(&b);
-	if (!e)
-		e = th_dir_file(tmp, "events/header_event", b.buf, b.pos);
-	for (i = 0; !e && i < ndev; i++) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/format",
-			 dev[i].system, dev[i].ev->name);
-		if (!strchr(dev[i].system, '/') &&
-		    !strchr(dev[i].ev->name, '/'))
-			e = th_dir_file(tmp, rel, dev[i].fmt.buf, dev[i].fmt.pos);
-	}
-	b.pos = 0;
-	th_text_kallsyms(&b, &refs);
-	if (!e)
-		e = th_dir_file(tmp, "kallsyms", b.buf ? b.buf : "", b.pos);
-	b.pos = 0;
-	th_text_printk(&b, &refs);
-	if (!e)
-		e = th_dir_file(tmp, "printk_formats", b.buf ? b.buf : "", b.pos);
-	b.pos = 0;
-	th_text_cmdlines(&b, &refs);
-	if (!e)
-		e = th_dir_file(tmp, "saved_cmdlines", b.buf ? b.buf : "", b.pos);
-	for (i = 0; !e && i < rb.ncpus; i++) {
-		struct th_fdout f;
-		struct td_out o;
-		char path[PATH_MAX];
+/**
+ * th_dump_src_events - the events of the source's ring buffer
+ * @s: the source
+ */
+long th_dump_src_events(const struct th_dump_src *s)
+{
+	return s->refs ? s->refs->events : 0;
+}
 
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw",
-			 rb.cpus[i].cpu);
-		e = th_dir_file(tmp, rel, NULL, 0);
-		snprintf(path, sizeof(path), "%s/%s", tmp, rel);
-		if (e || (f.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC,
-				       0644)) < 0) {
-			e = e ? e : errno;
-			break;
-		}
-		td_init(&o, th_fd_write, &f, 0);
-		th_write_cpu(&o, &rb.cpus[i], rb.time_start, data_off,
-			     data_off + rb.cpus[i].pg.data_size);
-		e = o.err;
-		if (close(f.fd) < 0 && !e)
-			e = errno;
+/**
+ * th_dump_text - one text file of a trace-cmd directory, appended to B
+ * @s: the source
+ * @what: which one
+ * @b: the text
+ */
+void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
+		  struct th_sb *b)
+{
+	switch (what) {
+	case TH_DUMP_HEADER_PAGE:
+		th_text_header_page(b, s->data_off, s->rb.cpus[0].pg.data_size);
+		break;
+	case TH_DUMP_HEADER_EVENT:
+		th_text_header_event(b);
+		break;
+	case TH_DUMP_KALLSYMS:
+		if (s->refs)
+			th_text_kallsyms(b, s->refs);
+		break;
+	case TH_DUMP_PRINTK:
+		if (s->refs)
+			th_text_printk(b, s->refs);
+		break;
+	case TH_DUMP_CMDLINES:
+		if (s->refs)
+			th_text_cmdlines(b, s->refs);
+		break;
 	}
-	if (!e && rename(tmp, dir) < 0)
-		e = errno;
-	if (e) {
-		fprintf(fp, "ftrace dump: writing %s failed: %s\n", dir,
-			strerror(e));
-		/* remove the partial tree (our own temporary name) */
-		th_rm_tree(tmp, 0);
-	} else
-		fprintf(fp, "ftrace dump: %s: %d event formats, %d CPUs, "
-			"%ld events\n", dir, ndev, rb.ncpus, refs.events);
-out:
-	free(tmp);
-	free(b.buf);
-	free(refs.pids.v);
-	free(refs.addrs.v);
-	free(refs.strs.v);
-	th_rb_close(&rb);
+}
+
+/**
+ * th_dump_nformats - the number of event formats loaded (-1: none read)
+ */
+int th_dump_nformats(void)
+{
+	return ndev;
+}
+
+/**
+ * th_dump_format - the format file of event I (0 <= I < th_dump_nformats())
+ * @i: the event
+ * @system: its system
+ * @name: its name
+ * @len: the format's length
+ *
+ * Return: the text of events/SYSTEM/NAME/format.
+ */
+const char *th_dump_format(int i, const char **system, const char **name,
+			   size_t *len)
+{
+	*system = dev[i].system;
+	*name = dev[i].ev->name;
+	*len = dev[i].fmt.pos;
+	return dev[i].fmt.buf;
+}
+
+/**
+ * th_dump_pipe_raw - per_cpu/cpuN/trace_pipe_raw of the buffer's CPU I:
+ * its sub-buffers as "ftrace dump -t" writes them
+ * @s: the source
+ * @i: the index of the CPU in s->rb.cpus
+ * @fd: where
+ *
+ * Return: 0, or an errno value.
+ */
+int th_dump_pipe_raw(struct th_dump_src *s, int i, int fd)
+{
+	struct th_fdout f = { fd };
+	struct td_out o;
+
+	td_init(&o, th_fd_write, &f, 0);
+	th_write_cpu(&o, &s->rb.cpus[i], s->rb.time_start, s->data_off,
+		     s->data_off + s->rb.cpus[i].pg.data_size);
+	return o.err;
 }

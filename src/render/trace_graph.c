@@ -34,7 +34,7 @@ static void th_graph_init(void)
 
 static unsigned th_graph_flags(struct th_tctx *t)
 {
-	return th_tracer_flags(t->tr, layout->fl_cpu | layout->fl_overhead |
+	return th_tr_tracer_flags_val(t->tr, layout->fl_cpu | layout->fl_overhead |
 			       layout->fl_duration | layout->fl_irqs);
 }
 

@@ -170,6 +170,11 @@ void th_graph_print(struct th_tctx *t, struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg,
 		    long skip);
 
+/* -------------------------------------------------- ftrace_trace.c --- */
+
+/* "trace" of TR (CPU -1) or its per_cpu/cpuCPU/trace, as "cat" prints it */
+void th_trace_file(struct th_tr *tr, int cpu);
+
 #pragma GCC visibility pop
 
 #endif

@@ -134,42 +134,57 @@ static void thf_cat_enabled(ulong mask)
 	thf_warn_damage(s);
 }
 
-int th_cat_ops(struct th_tr *tr, const char *file)
+/* ftrace_ops' reason for not loading, the line thf_load_why() prints */
+static const char *thf_why_line(char *buf, size_t len)
 {
-	struct thf_state *s;
+	FILE *saved = fp, *mem = fmemopen(buf, len, "w");
+	char *nl;
 
-	if (strcmp(file, "enabled_functions") != 0 &&
-	    strcmp(file, "touched_functions") != 0)
-		return FALSE;
-	if (tr->name[0]) {
-		/* only the top-level tracing directory has them */
-		fprintf(fp, "ftrace cat: %s exists only in the top-level "
-			"tracing directory\n", file);
-		return TRUE;
-	}
-	s = thf_load();
-	if (!s) {
-		thf_load_why();
-		return TRUE;
-	}
-	if (file[0] == 'e') {
-		thf_cat_enabled(s->fl.enabled);
-	} else if (!s->fl.touched) {
-		fprintf(fp, "ftrace cat: touched_functions: this kernel has no "
-			"FTRACE_FL_TOUCHED, so no such file\n");
-	} else {
-		thf_cat_enabled(s->fl.touched);
-	}
-	return TRUE;
+	buf[0] = '\0';
+	if (!mem)
+		return "ftrace: not loaded";
+	fp = mem;
+	thf_load_why();
+	fp = saved;
+	fclose(mem);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return buf;
 }
 
-void th_ls_ops(struct th_tr *tr, th_ls_add_fn add, void *arg)
+/**
+ * th_missing_rec_file - enabled_functions needs the dyn_ftrace records;
+ * touched_functions also FTRACE_FL_TOUCHED.
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
+const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len)
 {
-	struct thf_state *s;
+	struct thf_state *s = thf_load();
 
-	if (tr->name[0] || !(s = thf_load()))
-		return;
-	add("enabled_functions", arg);
-	if (s->fl.touched)
-		add("touched_functions", arg);
+	if (!s)
+		return thf_why_line(buf, len);
+	if (strcmp(ref->file, "touched_functions") == 0 && !s->fl.touched)
+		return "ftrace cat: touched_functions: this kernel has no "
+			"FTRACE_FL_TOUCHED, so no such file";
+	return NULL;
+}
+
+/**
+ * th_cat_rec_file - enabled_functions / touched_functions:
+ * ftrace_enabled_show()
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_rec_file(struct th_tr *tr, const struct th_tref *ref)
+{
+	struct thf_state *s = thf_load();
+
+	if (s)
+		thf_cat_enabled(ref->file[0] == 'e' ? s->fl.enabled :
+				s->fl.touched);
 }

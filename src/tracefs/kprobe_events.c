@@ -50,30 +50,41 @@ static void tk_profile(ulong tk)
 		th_kprobe_nmissed(th_tk_kprobe(tk)));
 }
 
-int th_cat_kprobe_events(struct th_tr *tr, const char *file)
+/**
+ * th_missing_kprobe_events - without kprobe events (CONFIG_KPROBE_EVENTS) or
+ * their types, neither kprobe_events nor kprobe_profile.
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
+const char *th_missing_kprobe_events(struct th_tr *tr,
+				     const struct th_tref *ref, char *buf,
+				     size_t len)
 {
+	if (th_trace_kprobes_ok())
+		return NULL;
+	snprintf(buf, len, "ftrace cat: %s: not available in this dump: no "
+		 "kprobe events (CONFIG_KPROBE_EVENTS) or their types",
+		 ref->file);
+	return buf;
+}
+
+/**
+ * th_cat_kprobe_events - kprobe_events (probes_seq_show()) or
+ * kprobe_profile
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_kprobe_events(struct th_tr *tr, const struct th_tref *ref)
+{
+	int profile = strcmp(ref->file, "kprobe_profile") == 0;
 	ulong *v;
 	long n, i;
-	int profile;
 
-	if (strcmp(file, "kprobe_events") == 0)
-		profile = 0;
-	else if (strcmp(file, "kprobe_profile") == 0)
-		profile = 1;
-	else
-		return FALSE;
-	if (tr->name[0]) {
-		fprintf(fp, "ftrace cat: %s exists only in the top-level "
-			"tracing directory, not in instances\n", file);
-		return TRUE;
-	}
 	n = th_trace_kprobes(&v);
-	if (n < 0) {
-		fprintf(fp, "ftrace cat: %s: not available in this dump: no "
-			"kprobe events (CONFIG_KPROBE_EVENTS) or their types\n",
-			file);
-		return TRUE;
-	}
+	if (n < 0)
+		return;
 	for (i = 0; i < n; i++) {
 		if (profile)
 			tk_profile(v[i]);
@@ -81,13 +92,4 @@ int th_cat_kprobe_events(struct th_tr *tr, const char *file)
 			tk_show(v[i]);
 	}
 	free(v);
-	return TRUE;
-}
-
-void th_ls_kprobe_events(struct th_tr *tr, th_ls_add_fn add, void *arg)
-{
-	if (tr->name[0] || !th_trace_kprobes_ok())
-		return;
-	add("kprobe_events", arg);
-	add("kprobe_profile", arg);
 }

@@ -1,88 +1,249 @@
 /*
- * tracehunt: the "ftrace cat" / "ftrace ls" dispatch over the files each
- * part of the tracefs layer knows how to reconstruct.
+ * tracehunt: THE table of tracefs files, and "ftrace ls" / "ftrace cat"
+ * derived from it.
+ *
+ * One row per file, in the order "ftrace ls" lists them:
+ *   name      the file relative to an array's directory; for a family the
+ *             leaf: options/X over the array's option names, per_cpu/cpuN/
+ *             NAME over the tracing or the possible CPUs (or the ring
+ *             buffer's, for -d), events/SYSTEM/EVENT/NAME over the events
+ *   family    TH_FAM_*: one file or which family
+ *   scope     TH_SCOPE_TOP: the top-level directory only; TH_SCOPE_ALL:
+ *             instances/NAME/ too
+ *   flags     TH_TF_CAPTURE_LAST: the guest captures it after every other
+ *             file (kprobe_profile counts each open of the capture)
+ *   top_only  what "ftrace cat" says of a top-only file asked for in an
+ *             instance, when its wording is not the usual one
+ *   missing   NULL when the dump has the file, else the one-line reason
+ *             (what "ftrace cat" prints instead); no function: always
+ *   print     prints the file as the kernel's show/read function did; no
+ *             function: not a file "ftrace ls"/"ftrace cat" know (a file
+ *             only "ftrace dump -d" writes)
+ *   write     what "ftrace dump -d DIR" writes for it (dump_dir.c)
+ *
+ * "ftrace ls" lists, for each array, every row of its scope whose files
+ * the dump has: a family lists the names its enumeration yields.  "ftrace
+ * cat FILE" finds the row whose name or family FILE matches, then says
+ * why when the file is not in this directory or not in the dump, else
+ * prints it.
+ *
+ * "ftrace dump -d DIR" (dump_dir.c) writes a trace-cmd-style directory:
+ * it iterates this table and, for every row with a write function, writes
+ * its file (a family: every member) for the one array it dumps.  So the
+ * file set -d writes is the set of rows with a "write" column; the bytes
+ * come from the trace.dat text builders (render/trace_dump.h).  Rows
+ * without "print" are files only -d writes ("kallsyms" is trace-cmd's
+ * copy of /proc/kallsyms, not a tracefs file); saved_cmdlines is printed
+ * by "cat" whole and written by -d as trace-cmd keeps it (the tasks the
+ * recorded events name).
+ *
+ * The guest's capture list derives from the rows that have a "print":
+ * scripts/fixture.py reads them from this file.  The syntax it parses:
+ * each row is TH_ROW( "name", FAMILY, SCOPE, FLAGS, ... ) -- a string
+ * literal and three bare words (FLAGS: 0 or TH_TF_* joined by "|") --
+ * and the rows are between "th_tfiles[] = {" and "};".
  */
 #include "tracefs/tracefs.h"
+#include "model/ftrace_files.h"
 
-/* Every part that reconstructs tracefs files, in the order they are
- * asked.  Each returns TRUE when FILE was its own (whatever the outcome). */
-static int (*const th_cat_parts[])(struct th_tr *, const char *) = {
-	th_cat_files,
-	th_cat_kprobe_events,
-	th_cat_ops,
-	th_cat_trace,
-	NULL,
+#define TH_ROW(name, fam, scope, flags, top_only, missing, print, write) \
+	{ name, TH_FAM_##fam, TH_SCOPE_##scope, flags, top_only, missing, \
+	  print, write }
+
+/* what "ftrace cat" said of these in an instance, as earlier builds */
+#define TH_TOP_NOT_IN_INSTANCES \
+	"%s exists only in the top-level tracing directory, not in instances"
+#define TH_TOP_TRACING_DIR "%s exists only in the top-level tracing directory"
+
+const struct th_tfile th_tfiles[] = {
+	TH_ROW("available_tracers", ONE, ALL, 0,
+	       NULL, NULL, th_cat_available_tracers, NULL),
+	TH_ROW("current_tracer", ONE, ALL, 0,
+	       NULL, NULL, th_cat_current_tracer, NULL),
+	TH_ROW("tracing_on", ONE, ALL, 0,
+	       NULL, NULL, th_cat_tracing_on, NULL),
+	TH_ROW("buffer_size_kb", ONE, ALL, 0,
+	       NULL, NULL, th_cat_buffer_size_kb, NULL),
+	TH_ROW("buffer_total_size_kb", ONE, ALL, 0,
+	       NULL, NULL, th_cat_buffer_total_size_kb, NULL),
+	TH_ROW("set_ftrace_filter", ONE, ALL, 0,
+	       NULL, th_missing_tr_ops, th_cat_set_ftrace_filter, NULL),
+	TH_ROW("set_ftrace_notrace", ONE, ALL, 0,
+	       NULL, th_missing_tr_ops, th_cat_set_ftrace_filter, NULL),
+	TH_ROW("set_graph_function", ONE, TOP, 0,
+	       NULL, th_missing_graph_hash, th_cat_set_graph, NULL),
+	TH_ROW("set_graph_notrace", ONE, TOP, 0,
+	       NULL, th_missing_graph_hash, th_cat_set_graph, NULL),
+	TH_ROW("set_event", ONE, ALL, 0,
+	       NULL, NULL, th_cat_set_event, NULL),
+	TH_ROW("trace_clock", ONE, ALL, 0,
+	       NULL, NULL, th_cat_trace_clock, NULL),
+	TH_ROW("trace_options", ONE, ALL, 0,
+	       NULL, NULL, th_cat_trace_options, NULL),
+	TH_ROW("saved_cmdlines", ONE, TOP, 0,
+	       NULL, th_missing_savedcmd, th_cat_saved_cmdlines,
+	       th_dump_dir_cmdlines),
+	TH_ROW("saved_cmdlines_size", ONE, TOP, 0,
+	       NULL, th_missing_savedcmd, th_cat_saved_cmdlines_size, NULL),
+	TH_ROW("options/", OPTIONS, ALL, 0,
+	       NULL, th_missing_option, th_cat_option, NULL),
+	TH_ROW("buffer_size_kb", TRACING_CPUS, ALL, 0,
+	       NULL, th_missing_tracing_cpu, th_cat_buffer_size_kb, NULL),
+	TH_ROW("kprobe_events", ONE, TOP, 0,
+	       TH_TOP_NOT_IN_INSTANCES, th_missing_kprobe_events,
+	       th_cat_kprobe_events, NULL),
+	TH_ROW("kprobe_profile", ONE, TOP, TH_TF_CAPTURE_LAST,
+	       TH_TOP_NOT_IN_INSTANCES, th_missing_kprobe_events,
+	       th_cat_kprobe_events, NULL),
+	TH_ROW("enabled_functions", ONE, TOP, 0,
+	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
+	TH_ROW("touched_functions", ONE, TOP, 0,
+	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
+	TH_ROW("trace", ONE, ALL, 0,
+	       NULL, NULL, th_cat_trace, NULL),
+	TH_ROW("trace", POSSIBLE_CPUS, ALL, 0,
+	       NULL, th_missing_possible_cpu, th_cat_trace, NULL),
+	TH_ROW("events/header_page", ONE, ALL, 0,
+	       NULL, NULL, NULL, th_dump_dir_header_page),
+	TH_ROW("events/header_event", ONE, ALL, 0,
+	       NULL, NULL, NULL, th_dump_dir_header_event),
+	TH_ROW("format", EVENTS, ALL, 0,
+	       NULL, NULL, NULL, th_dump_dir_format),
+	TH_ROW("kallsyms", ONE, TOP, 0,
+	       NULL, NULL, NULL, th_dump_dir_kallsyms),
+	TH_ROW("printk_formats", ONE, TOP, 0,
+	       NULL, NULL, NULL, th_dump_dir_printk_formats),
+	TH_ROW("trace_pipe_raw", BUFFER_CPUS, ALL, 0,
+	       NULL, NULL, NULL, th_dump_dir_pipe_raw),
+	{ NULL },
 };
 
-static void (*const th_ls_parts[])(struct th_tr *, th_ls_add_fn, void *) = {
-	th_ls_files,
-	th_ls_kprobe_events,
-	th_ls_ops,
-	th_ls_trace,
-	NULL,
+/* ---------------------------------------------------------- "ftrace ls" --- */
+
+struct th_ls_row {
+	const struct th_tfile *row;
+	th_ls_add_fn add;
+	void *arg;
 };
 
-static void th_ls_print(const char *name, void *arg)
+static int th_ls_option(const char *name, int val, void *arg)
 {
-	const char *prefix = arg;
+	struct th_ls_row *l = arg;
+	char buf[64];
 
-	fprintf(fp, "%s%s\n", prefix, name);
+	snprintf(buf, sizeof(buf), "%s%s", l->row->name, name);
+	l->add(buf, l->arg);
+	return FALSE;
 }
 
-/* "instances/NAME/FILE" -> the instance and FILE; else the global array */
-static struct th_tr *th_split_path(const char *path, const char **file)
+static void th_ls_cpus(const struct th_tfile *row, const int *cpus, int n,
+		       th_ls_add_fn add, void *arg)
 {
-	char name[128];
-	const char *p, *slash;
-	struct th_tr *tr;
-
-	*file = path;
-	if (strncmp(path, "instances/", 10) != 0)
-		return th_trace_array_by_name("");
-	p = path + 10;
-	slash = strchr(p, '/');
-	if (!slash || slash - p >= (long)sizeof(name))
-		return NULL;
-	memcpy(name, p, slash - p);
-	name[slash - p] = '\0';
-	tr = th_trace_array_by_name(name);
-	*file = slash + 1;
-	return tr;
-}
-
-void th_ftrace_cat(int argc, char **argv)
-{
-	const char *file;
-	struct th_tr *tr;
+	char buf[64];
 	int i;
 
-	if (argc < 2) {
-		fprintf(fp, "ftrace cat: which file? (\"ftrace ls\" lists them)\n");
-		return;
-	}
-	tr = th_split_path(argv[1], &file);
-	if (!tr) {
-		fprintf(fp, "ftrace cat: %s: no such instance (\"ftrace ls\" "
-			"lists them)\n", argv[1]);
-		return;
-	}
-	for (i = 0; th_cat_parts[i]; i++)
-		if (th_cat_parts[i](tr, file))
-			return;
-	fprintf(fp, "ftrace cat: %s: not a file tracehunt can reconstruct; "
-		"available:", argv[1]);
-	{
-		/* one line: the files of this array */
-		struct th_ls_line { char buf[4096]; } *l = (void *)GETBUF(4096);
-		l->buf[0] = '\0';
-		for (i = 0; th_ls_parts[i]; i++)
-			th_ls_parts[i](tr, th_ls_append, l->buf);
-		fprintf(fp, "%s\n", l->buf);
-		FREEBUF(l);
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "per_cpu/cpu%d/%s", cpus[i],
+			 row->name);
+		add(buf, arg);
 	}
 }
 
-void th_ls_append(const char *name, void *arg)
+/* The files of ROW in TR that the dump has. */
+static void th_ls_row(struct th_tr *tr, const struct th_tfile *row,
+		      th_ls_add_fn add, void *arg)
+{
+	struct th_tref ref = { row->name, -1, NULL };
+	struct th_ls_row l = { row, add, arg };
+	int cpus[NR_CPUS], n;
+	char why[256];
+
+	switch (row->family) {
+	case TH_FAM_ONE:
+		if (!row->missing || !row->missing(tr, &ref, why, sizeof(why)))
+			add(row->name, arg);
+		break;
+	case TH_FAM_OPTIONS:
+		th_each_option(tr, th_ls_option, &l);
+		break;
+	case TH_FAM_TRACING_CPUS:
+		n = ff_tracing_cpus(cpus, FF_MAX_CPUS);
+		th_ls_cpus(row, cpus, n, add, arg);
+		break;
+	case TH_FAM_POSSIBLE_CPUS:
+		n = th_possible_cpus(cpus, NR_CPUS);
+		th_ls_cpus(row, cpus, n, add, arg);
+		break;
+	default:	/* the families only -d writes */
+		break;
+	}
+}
+
+/**
+ * th_tracefs_ls - every file of a trace array the dump has
+ * @tr: the array
+ * @add: called with each file's name (relative to the array's directory)
+ * @arg: passed to @add
+ */
+void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg)
+{
+	const struct th_tfile *row;
+
+	for (row = th_tfiles; row->name; row++)
+		if (row->print && (row->scope == TH_SCOPE_ALL || !tr->name[0]))
+			th_ls_row(tr, row, add, arg);
+}
+
+/* --------------------------------------------------------- "ftrace cat" --- */
+
+/*
+ * "per_cpu/cpuN/LEAF" -> N.  The tracing-CPU files took only numbers a
+ * CPU can have (0 to NR_CPUS - 1; any other is "not a file"), the trace
+ * files any number ("no CPU N"): both kept.
+ */
+static int th_match_cpu(const struct th_tfile *row, const char *file,
+			int *cpu)
+{
+	char *end;
+	long n;
+
+	if (strncmp(file, "per_cpu/cpu", 11) != 0)
+		return FALSE;
+	n = strtol(file + 11, &end, 10);
+	if (end == file + 11 || *end != '/' || strcmp(end + 1, row->name) != 0)
+		return FALSE;
+	if (row->family == TH_FAM_TRACING_CPUS && (n < 0 || n >= NR_CPUS))
+		return FALSE;
+	*cpu = (int)n;
+	return TRUE;
+}
+
+/* Whether FILE is one of ROW's files; REF then names it. */
+static int th_match(const struct th_tfile *row, const char *file,
+		    struct th_tref *ref)
+{
+	size_t len = strlen(row->name);
+
+	ref->file = file;
+	ref->cpu = -1;
+	ref->option = NULL;
+	switch (row->family) {
+	case TH_FAM_ONE:
+		return strcmp(file, row->name) == 0;
+	case TH_FAM_OPTIONS:
+		if (strncmp(file, row->name, len) != 0)
+			return FALSE;
+		ref->option = file + len;
+		return TRUE;
+	case TH_FAM_TRACING_CPUS:
+	case TH_FAM_POSSIBLE_CPUS:
+		return th_match_cpu(row, file, &ref->cpu);
+	default:
+		return FALSE;
+	}
+}
+
+static void th_ls_append(const char *name, void *arg)
 {
 	char *buf = arg;
 	size_t len = strlen(buf);
@@ -93,37 +254,54 @@ void th_ls_append(const char *name, void *arg)
 	}
 }
 
-void th_ftrace_ls(int argc, char **argv)
+/* ROW's file REF in TR: why not, or its bytes. */
+static void th_cat_row(struct th_tr *tr, const struct th_tfile *row,
+		       const struct th_tref *ref, const char *path)
 {
-	struct th_tr *trs;
-	const char *inst = NULL;
-	char prefix[128];
-	int c, n, t, i;
+	const char *why;
+	char buf[512];
 
-	while ((c = getopt(argc, argv, "i:")) != EOF) {
-		switch (c) {
-		case 'i':
-			inst = optarg;
-			break;
-		default:
-			argerrs++;
-			break;
+	if (row->scope == TH_SCOPE_TOP && tr->name[0]) {
+		fprintf(fp, "ftrace cat: ");
+		if (row->top_only)
+			fprintf(fp, row->top_only, ref->file);
+		else
+			fprintf(fp, "%s: the kernel has this file only in the "
+				"top-level directory", path);
+		fputc('\n', fp);
+		return;
+	}
+	why = row->missing ? row->missing(tr, ref, buf, sizeof(buf)) : NULL;
+	if (why)
+		fprintf(fp, "%s\n", why);
+	else
+		row->print(tr, ref);
+}
+
+/**
+ * th_tracefs_cat - "ftrace cat PATH": the file, or one line saying why not
+ * @tr: the array PATH is in
+ * @path: what the user named
+ * @file: PATH relative to @tr's directory
+ */
+void th_tracefs_cat(struct th_tr *tr, const char *path, const char *file)
+{
+	const struct th_tfile *row;
+	struct th_tref ref;
+	char *line;
+
+	for (row = th_tfiles; row->name; row++) {
+		if (row->print && th_match(row, file, &ref)) {
+			th_cat_row(tr, row, &ref, path);
+			return;
 		}
 	}
-	if (argerrs)
-		cmd_usage(pc->curcmd, SYNOPSIS);
-	n = th_trace_arrays(&trs);
-	for (t = 0; t < n; t++) {
-		if (inst && strcmp(inst, trs[t].name) != 0)
-			continue;
-		if (trs[t].name[0])
-			snprintf(prefix, sizeof(prefix), "instances/%s/",
-				 trs[t].name);
-		else
-			prefix[0] = '\0';
-		for (i = 0; th_ls_parts[i]; i++)
-			th_ls_parts[i](&trs[t], th_ls_print, prefix);
-	}
-	if (inst && !th_trace_array_by_name(inst))
-		fprintf(fp, "ftrace ls: no instance \"%s\"\n", inst);
+	fprintf(fp, "ftrace cat: %s: not a file tracehunt can reconstruct; "
+		"available:", path);
+	/* one line: the files of this array */
+	line = GETBUF(4096);
+	line[0] = '\0';
+	th_tracefs_ls(tr, th_ls_append, line);
+	fprintf(fp, "%s\n", line);
+	FREEBUF(line);
 }

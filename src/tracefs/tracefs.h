@@ -2,37 +2,140 @@
  * tracehunt: the tracefs layer: every file a reader of tracefs or of
  * debugfs' kprobes directory could open, printed from the model the way
  * the kernel's show/read function printed it.
+ *
+ * ONE table (table.c) has a row per tracefs file; "ftrace ls", "ftrace
+ * cat", "ftrace dump -d", the guest's capture list (scripts/fixture.py
+ * reads the rows) and the tests derive from it.
  */
 #ifndef TRACEHUNT_TRACEFS_H
 #define TRACEHUNT_TRACEFS_H
 
 #include "model/model.h"
 
-/*
- * "ftrace cat" dispatch.  FILE is relative to the array's directory
- * ("trace", "per_cpu/cpu0/trace", "options/overwrite").  Each part returns
- * TRUE when FILE is its own, having printed the file or a one-line reason.
- * Each "ls" part calls ADD for every file it can reconstruct for TR.
- */
-typedef void (*th_ls_add_fn)(const char *name, void *arg);
-void th_ls_append(const char *name, void *arg);
-void th_ftrace_cat(int argc, char **argv);
-void th_ftrace_ls(int argc, char **argv);
+/* Which directories have the file. */
+enum th_scope {
+	TH_SCOPE_TOP,		/* the top-level tracing directory only */
+	TH_SCOPE_ALL,		/* the top level and every instances/NAME */
+};
 
-/* ftrace_files.c: state and settings files */
-int th_cat_files(struct th_tr *tr, const char *file);
-void th_ls_files(struct th_tr *tr, th_ls_add_fn add, void *arg);
+/* The files of a row: one name, or a family of names. */
+enum th_family {
+	TH_FAM_ONE,		/* NAME itself */
+	TH_FAM_OPTIONS,		/* options/X over the array's option names */
+	TH_FAM_TRACING_CPUS,	/* per_cpu/cpuN/NAME over the tracing CPUs */
+	TH_FAM_POSSIBLE_CPUS,	/* per_cpu/cpuN/NAME over the possible CPUs */
+	TH_FAM_EVENTS,		/* events/SYSTEM/EVENT/NAME (written by -d) */
+	TH_FAM_BUFFER_CPUS,	/* per_cpu/cpuN/NAME over the ring buffer's
+				 * CPUs (written by -d) */
+};
+
+/* One file of a row, as "ftrace cat" named it or "ftrace ls" lists it. */
+struct th_tref {
+	const char *file;	/* relative to the array's directory */
+	int cpu;		/* the per_cpu families */
+	const char *option;	/* TH_FAM_OPTIONS: the option's name */
+};
+
+struct th_dump_dir;
+
+/*
+ * A row of the table (table.c says what each column means).
+ * MISSING: NULL when the dump has FILE for TR, else the one-line reason
+ * "ftrace cat" prints (in BUF, or a constant).  PRINT: the file's bytes.
+ * WRITE: what "ftrace dump -d" writes for it (an errno value).
+ */
+struct th_tfile {
+	const char *name;
+	enum th_family family;
+	enum th_scope scope;
+	unsigned int flags;
+	const char *top_only;	/* what cat says in an instance ("%s": the
+				 * file); NULL: the usual wording */
+	const char *(*missing)(struct th_tr *tr, const struct th_tref *ref,
+			       char *buf, size_t len);
+	void (*print)(struct th_tr *tr, const struct th_tref *ref);
+	int (*write)(struct th_dump_dir *d, const struct th_tref *ref);
+};
+
+/* flags */
+#define TH_TF_CAPTURE_LAST	0x1	/* the guest captures it after all
+					 * the others (kprobe_profile: its
+					 * counts include every open) */
+
+extern const struct th_tfile th_tfiles[];
+
+typedef void (*th_ls_add_fn)(const char *name, void *arg);
+/* Every file of TR the dump has, in the table's order: ADD(name, ARG). */
+void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg);
+/* "ftrace cat PATH", FILE being PATH relative to TR's directory. */
+void th_tracefs_cat(struct th_tr *tr, const char *path, const char *file);
+
+/* The option names of TR (options/): FN(name, value, ARG) returns TRUE
+ * to stop. */
+void th_each_option(struct th_tr *tr,
+		    int (*fn)(const char *, int, void *), void *arg);
+
+/* ----------------------------------------- the rows' functions, by file */
+
+/* ftrace_tracers.c */
+void th_cat_available_tracers(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_current_tracer(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_trace_options(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_option(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_option(struct th_tr *tr, const struct th_tref *ref);
+void th_ftrace_tracers_print(int verbose);
+
+/* ftrace_buffers.c */
+void th_cat_tracing_on(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_buffer_size_kb(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_buffer_total_size_kb(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_tracing_cpu(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
+void th_cat_trace_clock(struct th_tr *tr, const struct th_tref *ref);
+void th_ftrace_summary_print(void);
+
+/* ftrace_filters.c */
+const char *th_missing_tr_ops(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_set_ftrace_filter(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_graph_hash(struct th_tr *tr, const struct th_tref *ref,
+				  char *buf, size_t len);
+void th_cat_set_graph(struct th_tr *tr, const struct th_tref *ref);
+
+/* ftrace_events.c */
+void th_cat_set_event(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_savedcmd(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len);
+void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_saved_cmdlines_size(struct th_tr *tr, const struct th_tref *ref);
 
 /* kprobe_events.c: kprobe_events, kprobe_profile */
-int th_cat_kprobe_events(struct th_tr *tr, const char *file);
-void th_ls_kprobe_events(struct th_tr *tr, th_ls_add_fn add, void *arg);
+const char *th_missing_kprobe_events(struct th_tr *tr,
+				     const struct th_tref *ref, char *buf,
+				     size_t len);
+void th_cat_kprobe_events(struct th_tr *tr, const struct th_tref *ref);
 
-/* ftrace_ops.c: enabled_functions */
-int th_cat_ops(struct th_tr *tr, const char *file);
-void th_ls_ops(struct th_tr *tr, th_ls_add_fn add, void *arg);
+/* ftrace_ops.c: enabled_functions, touched_functions */
+const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len);
+void th_cat_rec_file(struct th_tr *tr, const struct th_tref *ref);
 
 /* render/ftrace_trace.c: the trace files */
-int th_cat_trace(struct th_tr *tr, const char *file);
-void th_ls_trace(struct th_tr *tr, th_ls_add_fn add, void *arg);
+const char *th_missing_possible_cpu(struct th_tr *tr,
+				    const struct th_tref *ref, char *buf,
+				    size_t len);
+void th_cat_trace(struct th_tr *tr, const struct th_tref *ref);
+
+/* dump_dir.c: "ftrace dump -d DIR" */
+void th_dump_dir(const char *inst, const char *dir, int force);
+int th_dump_dir_header_page(struct th_dump_dir *d, const struct th_tref *ref);
+int th_dump_dir_header_event(struct th_dump_dir *d, const struct th_tref *ref);
+int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref);
+int th_dump_dir_kallsyms(struct th_dump_dir *d, const struct th_tref *ref);
+int th_dump_dir_printk_formats(struct th_dump_dir *d,
+			       const struct th_tref *ref);
+int th_dump_dir_cmdlines(struct th_dump_dir *d, const struct th_tref *ref);
+int th_dump_dir_pipe_raw(struct th_dump_dir *d, const struct th_tref *ref);
 
 #endif

@@ -1,0 +1,21 @@
+/*
+ * tracehunt: struct trace_array's offsets, for the model's own readers
+ * (tracearray.c fills them; upper layers use the functions of
+ * model/ftrace_files.h).
+ */
+#ifndef TRACEHUNT_TRACEARRAY_H
+#define TRACEHUNT_TRACEARRAY_H
+
+struct th_tr_off {
+	long list, name;
+	long current_trace, current_trace_flags;
+	long trace_flags, trace_flags_size;
+	long clock_id;
+	long ops;
+	long events, mod_events, mod_trace, mod_notrace, func_probes, tracers;
+	long buffer_disabled, ring_buffer_expanded;
+};
+
+const struct th_tr_off *th_tr_off(void);
+
+#endif

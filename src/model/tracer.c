@@ -1,0 +1,338 @@
+/*
+ * tracehunt: tracers (struct tracer on trace_types), their options
+ * (struct tracer_flags, tracer_opt), the per-array struct tracers list,
+ * and the core trace options (trace_options[], TRACE_ITER_*) and trace
+ * clocks (trace_clocks[]).  Each struct's members are looked up here, in
+ * one offset struct filled on first use.
+ */
+#include "model/model.h"
+#include "model/ftrace_files.h"
+#include "model/tracearray.h"
+
+static struct th_tracer_off {
+	int read;
+	long next, name, flags, allow_instances, init;
+	long tflags_val, tflags_opts;		/* struct tracer_flags */
+	long opt_name, opt_bit, opt_size;	/* struct tracer_opt */
+	long trs_list, trs_flags, trs_tracer, trs_size;	/* struct tracers */
+} th_tracer_offsets;
+
+static const struct th_tracer_off *th_tracer_off(void)
+{
+	struct th_tracer_off *o = &th_tracer_offsets;
+
+	if (o->read)
+		return o;
+	o->read = TRUE;
+	o->next = th_member("tracer", "next");
+	o->name = th_member("tracer", "name");
+	o->flags = th_member("tracer", "flags");
+	o->allow_instances = th_member("tracer", "allow_instances");
+	o->init = th_member("tracer", "init");
+	o->tflags_val = th_member("tracer_flags", "val");
+	o->tflags_opts = th_member("tracer_flags", "opts");
+	o->opt_name = th_member("tracer_opt", "name");
+	o->opt_bit = th_member("tracer_opt", "bit");
+	o->opt_size = th_size("tracer_opt");
+	/* struct tracers: per-instance tracer options (7.2) */
+	o->trs_list = th_member("tracers", "list");
+	o->trs_flags = th_member("tracers", "flags");
+	o->trs_tracer = th_member("tracers", "tracer");
+	o->trs_size = th_size("tracers");
+	return o;
+}
+
+/**
+ * th_tracer_allows_instances - tracer.allow_instances
+ * @t: the struct tracer
+ */
+int th_tracer_allows_instances(ulong t)
+{
+	long o = th_tracer_off()->allow_instances;
+	unsigned char allow = 0;
+
+	if (o < 0 || !th_read(t + o, &allow, 1, "tracer.allow_instances"))
+		return FALSE;
+	return allow != 0;
+}
+
+/**
+ * ff_tracer_ok - trace_ok_for_array(): the global array takes every
+ * tracer, an instance only those with allow_instances
+ * @tr: the array
+ * @t: the struct tracer
+ */
+int ff_tracer_ok(struct th_tr *tr, ulong t)
+{
+	if (!tr->name[0])
+		return TRUE;
+	return th_tracer_allows_instances(t);
+}
+
+/**
+ * ff_tracers - every tracer on trace_types, in list order, bounded and
+ * cycle-safe
+ * @out: the struct tracers
+ * @max: room in @out
+ *
+ * Return: their number, -1 without trace_types.
+ */
+int ff_tracers(ulong *out, int max)
+{
+	ulong head = th_symbol("trace_types"), t = 0, seen;
+	long o_next = th_tracer_off()->next;
+	int n = 0, i;
+
+	if (!head || o_next < 0 || !th_read_ulong(head, &t, "trace_types"))
+		return -1;
+	while (t && n < max) {
+		if (!th_kptr(t))
+			return n;
+		for (i = 0; i < n; i++)
+			if (out[i] == t)
+				return n;
+		out[n++] = t;
+		if (!th_read_ulong(t + o_next, &seen, "tracer.next"))
+			return n;
+		t = seen;
+	}
+	return n;
+}
+
+/**
+ * ff_tracer_name - tracer.name, or "?ADDR"
+ * @t: the struct tracer
+ * @buf: where
+ * @len: its size
+ */
+char *ff_tracer_name(ulong t, char *buf, int len)
+{
+	ulong np = 0;
+
+	if (!th_read_ulong(t + th_tracer_off()->name, &np, "tracer.name") ||
+	    !th_read_cstr(np, buf, len, "tracer.name"))
+		snprintf(buf, len, "?%lx", t);
+	return buf;
+}
+
+/**
+ * th_tracer_name_at - tracer.name, the pointer
+ * @t: the struct tracer
+ * @np: the pointer (0 when NULL)
+ *
+ * Return: FALSE when unreadable.
+ */
+int th_tracer_name_at(ulong t, ulong *np)
+{
+	*np = 0;
+	return th_read_ulong(t + th_tracer_off()->name, np, "tracer.name");
+}
+
+/**
+ * th_tracer_flags_val - tracer_flags.val
+ * @tflags: the struct tracer_flags
+ * @val: the value, unchanged when unreadable
+ */
+void th_tracer_flags_val(ulong tflags, unsigned int *val)
+{
+	if (th_tracer_off()->tflags_val >= 0)
+		th_read_uint(tflags + th_tracer_off()->tflags_val, val,
+			     "tracer_flags.val");
+}
+
+/**
+ * th_tracer_next - tracer.next (0: the last, or unreadable)
+ * @t: the struct tracer
+ */
+ulong th_tracer_next(ulong t)
+{
+	return th_ptr_at(t, th_tracer_off()->next, "tracer.next");
+}
+
+/**
+ * th_tracer_flags - tracer.flags, its struct tracer_flags (0: none)
+ * @t: the struct tracer
+ */
+ulong th_tracer_flags(ulong t)
+{
+	return th_ptr_at(t, th_tracer_off()->flags, "tracer.flags");
+}
+
+/**
+ * th_tracer_init - tracer.init (0: none)
+ * @t: the struct tracer
+ */
+ulong th_tracer_init(ulong t)
+{
+	return th_ptr_at(t, th_tracer_off()->init, "tracer.init");
+}
+
+/**
+ * th_tracer_opts - a tracer_flags' opts[] (a NULL name ends it) with
+ * their values
+ * @tflags: the struct tracer_flags
+ * @o: the options
+ * @max: room in @o
+ *
+ * Return: their number.
+ */
+int th_tracer_opts(ulong tflags, struct ff_opt *o, int max)
+{
+	const struct th_tracer_off *off = th_tracer_off();
+	long sz = off->opt_size;
+	unsigned int val = 0, bit;
+	ulong opts = 0, np;
+	int n;
+
+	if (!tflags || off->tflags_val < 0 || off->tflags_opts < 0 ||
+	    off->opt_name < 0 || off->opt_bit < 0 || sz <= 0)
+		return 0;
+	if (!th_read_uint(tflags + off->tflags_val, &val, "tracer_flags.val") ||
+	    !th_read_ulong(tflags + off->tflags_opts, &opts,
+			   "tracer_flags.opts") || !opts)
+		return 0;
+	for (n = 0; n < max; n++) {
+		if (!th_read_ulong(opts + n * sz + off->opt_name, &np,
+				   "tracer_opt.name") || !np)
+			break;
+		if (!th_read_uint(opts + n * sz + off->opt_bit, &bit,
+				  "tracer_opt.bit"))
+			break;
+		th_read_cstr(np, o[n].name, sizeof(o[n].name), "tracer_opt.name");
+		o[n].set = (val & bit) != 0;
+	}
+	return n;
+}
+
+/**
+ * th_cur_tracer_flags - the tracer_flags of TR's current tracer: per
+ * instance where the kernel keeps them per instance
+ * (trace_array.current_trace_flags), else the tracer's own
+ * @tr: the array
+ */
+ulong th_cur_tracer_flags(struct th_tr *tr)
+{
+	ulong f = th_tr_current_trace_flags(tr->addr), t;
+
+	if (f)
+		return f;
+	t = th_tr_current_tracer(tr->addr);
+	return t ? th_tracer_flags(t) : 0;
+}
+
+/**
+ * th_tr_tracers_flags - tracer options kept per trace array: the list of
+ * struct tracers (tracer, its flags for this array) at
+ * trace_array.tracers, where the per-array tracer_flags may be NULL (no
+ * per-array copy: the tracer's own flags)
+ * @tr: the array
+ * @tflags: the tracer_flags, in list order (entries without any skipped)
+ * @max: room in @tflags
+ *
+ * Return: their number, -1 when the kernel has no such list.
+ */
+int th_tr_tracers_flags(struct th_tr *tr, ulong *tflags, int max)
+{
+	const struct th_tracer_off *o = th_tracer_off();
+	ulong head = th_tr_list(tr->addr, TH_TR_TRACERS), tf, t;
+	struct th_walk w;
+	long i;
+	int n = 0;
+
+	if (!head || o->trs_list < 0 || o->trs_flags < 0 || o->trs_size <= 0)
+		return -1;
+	th_list_walk(head, FF_MAX_TRACERS, &w);
+	for (i = 0; i < w.n && n < max; i++) {
+		ulong e = w.ent[i] - o->trs_list;
+
+		if (!th_read_ulong(e + o->trs_flags, &tf, "tracers.flags"))
+			continue;
+		if (!tf && o->trs_tracer >= 0 &&
+		    th_read_ulong(e + o->trs_tracer, &t, "tracers.tracer") && t)
+			tf = th_tracer_flags(t);
+		if (tf)
+			tflags[n++] = tf;
+	}
+	th_walk_free(&w);
+	return n;
+}
+
+/**
+ * th_core_options - the core flag names: trace_options[], NULL-terminated
+ * @names: the names
+ * @max: room in @names
+ *
+ * Return: their number, -1 without trace_options[].
+ */
+int th_core_options(char names[][32], int max)
+{
+	ulong arr = th_symbol("trace_options"), p;
+	int n;
+
+	if (!arr)
+		return -1;
+	for (n = 0; n < max; n++) {
+		if (!th_read_ulong(arr + n * sizeof(ulong), &p,
+				   "trace_options[]")) {
+			th_warn("trace_options[%d]: unreadable at %lx; the "
+				"core options from it on are not shown", n,
+				arr + n * sizeof(ulong));
+			break;
+		}
+		if (!p)
+			break;
+		if (!th_read_cstr(p, names[n], 32, "trace_options[]"))
+			snprintf(names[n], 32, "?");
+	}
+	return n;
+}
+
+/* Bit of TRACE_ITER_<name> by its _BIT enumerator (6.1 and later), else by
+ * the older mask enumerator; 0 when the kernel has neither. */
+static uint64_t th_iter_bit(const char *name)
+{
+	char e[64];
+	long v;
+
+	snprintf(e, sizeof(e), "TRACE_ITER_%s_BIT", name);
+	if (th_enum_exists(e))
+		return 1ULL << th_enum(e, 0);
+	snprintf(e, sizeof(e), "TRACE_ITER_%s", name);
+	v = th_enum(e, 0);
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/**
+ * th_top_level_flags - TOP_LEVEL_TRACE_FLAGS: the core options only the
+ * global array has
+ */
+uint64_t th_top_level_flags(void)
+{
+	return th_iter_bit("PRINTK") | th_iter_bit("PRINTK_MSGONLY") |
+	       th_iter_bit("RECORD_CMD") | th_iter_bit("PROF_TEXT_OFFSET");
+}
+
+/**
+ * th_trace_clocks - the names of trace_clocks[] (at most 64)
+ * @names: the names ("?" when unreadable)
+ * @max: room in @names
+ *
+ * Return: their number, -1 without trace_clocks[].
+ */
+int th_trace_clocks(char names[][64], int max)
+{
+	ulong clocks = th_symbol("trace_clocks"), np;
+	long stride, n, i;
+
+	n = ff_array_info("trace_clocks", &stride);
+	if (!clocks || n <= 0 || stride < (long)(2 * sizeof(ulong)))
+		return -1;
+	for (i = 0; i < n && i < max; i++) {
+		/* { u64 (*func)(void); const char *name; int in_ns; } */
+		if (!th_read_ulong(clocks + i * stride + sizeof(ulong), &np,
+				   "trace_clocks.name") ||
+		    !th_read_cstr(np, names[i], 64, "trace_clocks.name"))
+			snprintf(names[i], 64, "?");
+	}
+	return i;
+}

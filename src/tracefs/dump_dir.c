@@ -1,0 +1,281 @@
+/*
+ * tracehunt: "ftrace dump -d DIR": a trace-cmd-style directory of one
+ * trace array (events/header_page, events/header_event, the event
+ * formats, kallsyms, printk_formats, saved_cmdlines and every CPU's
+ * per_cpu/cpuN/trace_pipe_raw), written under DIR.tmpXXXXXX and renamed
+ * to DIR when complete.  The file set is the table's rows with a "write"
+ * column (table.c); the bytes come from render/trace_dump.h.
+ */
+#include <errno.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <dirent.h>
+#include "tracefs/tracefs.h"
+#include "render/trace_dump.h"
+
+/* What the writers share: the source and the temporary tree. */
+struct th_dump_dir {
+	struct th_dump_src src;
+	const char *tmp;
+};
+
+/*
+ * Remove our own temporary tree (depth-bounded, no symlinks followed:
+ * O_NOFOLLOW|O_DIRECTORY opens only a real directory).  No lstat(): built
+ * on a newer glibc it binds lstat@GLIBC_2.33, which bullseye's 2.31 (the
+ * crash that opens 5.10 dumps) lacks, and the extension does not load.
+ */
+static void th_rm_tree(const char *path, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	fd = depth < 8 ? open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		if ((d = fdopendir(fd)) == NULL) {
+			close(fd);
+		} else {
+			while ((de = readdir(d))) {
+				char sub[PATH_MAX];
+
+				if (!strcmp(de->d_name, ".") ||
+				    !strcmp(de->d_name, ".."))
+					continue;
+				if (snprintf(sub, sizeof(sub), "%s/%s", path,
+					     de->d_name) < (int)sizeof(sub))
+					th_rm_tree(sub, depth + 1);
+			}
+			closedir(d);
+		}
+	}
+	remove(path);
+}
+
+/* Create DIR/REL's parents and, with FD, DIR/REL open for writing in
+ * *FD; errno value. */
+static int th_dir_open(const char *dir, const char *rel, int *fd)
+{
+	char path[PATH_MAX];
+	char *sl;
+	int e;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
+	    (int)sizeof(path))
+		return ENAMETOOLONG;
+	for (sl = strchr(path + strlen(dir) + 1, '/'); sl;
+	     sl = strchr(sl + 1, '/')) {
+		*sl = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			e = errno;
+			*sl = '/';
+			return e;
+		}
+		*sl = '/';
+	}
+	if (!fd)
+		return 0;
+	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	return *fd < 0 ? errno : 0;
+}
+
+/* Create DIR/REL (parents too) with LEN bytes of DATA (no DATA: the
+ * parents only); errno value. */
+static int th_dir_file(const char *dir, const char *rel, const char *data,
+		       size_t len)
+{
+	int fd, e = th_dir_open(dir, rel, data ? &fd : NULL);
+
+	if (e || !data)
+		return e;
+	e = th_write_all(fd, data, len);
+	if (close(fd) < 0 && !e)
+		e = errno;
+	return e;
+}
+
+/* One of the text files of render/trace_dump.h. */
+static int th_dir_text(struct th_dump_dir *d, const char *rel,
+		       enum th_dump_what what)
+{
+	struct th_sb b = TH_SB_GROW;
+	int e;
+
+	th_dump_text(&d->src, what, &b);
+	e = th_dir_file(d->tmp, rel, b.buf ? b.buf : "", b.pos);
+	free(b.buf);
+	return e;
+}
+
+/**
+ * th_dump_dir_header_page - events/header_page: the sub-buffer header's fields
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_header_page(struct th_dump_dir *d, const struct th_tref *ref)
+{
+	return th_dir_text(d, ref->file, TH_DUMP_HEADER_PAGE);
+}
+
+/**
+ * th_dump_dir_header_event - events/header_event: the entry header's
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_header_event(struct th_dump_dir *d, const struct th_tref *ref)
+{
+	return th_dir_text(d, ref->file, TH_DUMP_HEADER_EVENT);
+}
+
+/**
+ * th_dump_dir_kallsyms - kallsyms: the symbols the recorded events need
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_kallsyms(struct th_dump_dir *d, const struct th_tref *ref)
+{
+	return th_dir_text(d, ref->file, TH_DUMP_KALLSYMS);
+}
+
+/**
+ * th_dump_dir_printk_formats - printk_formats the recorded events need
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_printk_formats(struct th_dump_dir *d,
+			       const struct th_tref *ref)
+{
+	return th_dir_text(d, ref->file, TH_DUMP_PRINTK);
+}
+
+/**
+ * th_dump_dir_cmdlines - saved_cmdlines of the tasks the events name
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_cmdlines(struct th_dump_dir *d, const struct th_tref *ref)
+{
+	return th_dir_text(d, ref->file, TH_DUMP_CMDLINES);
+}
+
+/**
+ * th_dump_dir_format - events/SYSTEM/EVENT/format of every event whose
+ * names make a path
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref)
+{
+	const char *sys, *name, *text;
+	char rel[256];
+	size_t len;
+	int i, e = 0;
+
+	for (i = 0; !e && i < th_dump_nformats(); i++) {
+		text = th_dump_format(i, &sys, &name, &len);
+		snprintf(rel, sizeof(rel), "events/%s/%s/%s", sys, name,
+			 ref->file);
+		if (!strchr(sys, '/') && !strchr(name, '/'))
+			e = th_dir_file(d->tmp, rel, text, len);
+	}
+	return e;
+}
+
+/**
+ * th_dump_dir_pipe_raw - per_cpu/cpuN/trace_pipe_raw of every CPU of the
+ * ring buffer
+ * @d: the directory being written
+ * @ref: the row's file
+ */
+int th_dump_dir_pipe_raw(struct th_dump_dir *d, const struct th_tref *ref)
+{
+	char rel[256];
+	int i, e = 0, fd;
+
+	for (i = 0; !e && i < d->src.rb.ncpus; i++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s",
+			 d->src.rb.cpus[i].cpu, ref->file);
+		e = th_dir_open(d->tmp, rel, &fd);
+		if (e)
+			break;
+		e = th_dump_pipe_raw(&d->src, i, fd);
+		if (close(fd) < 0 && !e)
+			e = errno;
+	}
+	return e;
+}
+
+/* Every row with a "write" column, in the table's order. */
+static int th_dump_dir_rows(struct th_dump_dir *d)
+{
+	const struct th_tfile *row;
+	struct th_tref ref;
+	int e = 0;
+
+	for (row = th_tfiles; !e && row->name; row++) {
+		if (!row->write)
+			continue;
+		ref.file = row->name;
+		ref.cpu = -1;
+		ref.option = NULL;
+		e = row->write(d, &ref);
+	}
+	return e;
+}
+
+/**
+ * th_dump_dir - "ftrace dump -d DIR [-i INSTANCE]"
+ * @inst: the instance, NULL for the global array
+ * @dir: the directory to create (never replaced)
+ * @force: -f was given (it replaces files only: said so)
+ */
+void th_dump_dir(const char *inst, const char *dir, int force)
+{
+	struct th_tr *tr = th_trace_array_by_name(inst ? inst : "");
+	struct th_dump_dir d;
+	char err[256], *tmp = NULL;
+	int e;
+
+	if (!tr) {
+		fprintf(fp, "ftrace dump: no trace instance \"%s\"\n", inst);
+		return;
+	}
+	if (access(dir, F_OK) == 0) {
+		fprintf(fp, "ftrace dump: %s exists%s\n", dir, force ?
+			" (a directory is never replaced: remove it)" :
+			" (use -f to replace a file)");
+		return;
+	}
+	if (!th_dump_src_open(tr, &d.src, err, sizeof(err))) {
+		fprintf(fp, "ftrace dump: %s\n", err);
+		return;
+	}
+	tmp = malloc(strlen(dir) + 16);
+	if (!tmp)
+		goto out;
+	sprintf(tmp, "%s.tmpXXXXXX", dir);
+	if (!mkdtemp(tmp)) {
+		fprintf(fp, "ftrace dump: cannot create %s: %s\n", tmp,
+			strerror(errno));
+		goto out;
+	}
+	chmod(tmp, 0755);
+	d.tmp = tmp;
+	e = th_dump_dir_rows(&d);
+	if (!e && rename(tmp, dir) < 0)
+		e = errno;
+	if (e) {
+		fprintf(fp, "ftrace dump: writing %s failed: %s\n", dir,
+			strerror(e));
+		/* remove the partial tree (our own temporary name) */
+		th_rm_tree(tmp, 0);
+	} else
+		fprintf(fp, "ftrace dump: %s: %d event formats, %d CPUs, "
+			"%ld events\n", dir, th_dump_nformats(),
+			d.src.rb.ncpus, th_dump_src_events(&d.src));
+out:
+	free(tmp);
+	th_dump_src_close(&d.src);
+}
