@@ -6,6 +6,8 @@
  * that reads these objects.
  */
 #include "model/events.h"
+#include "model/trace_probe.h"
+#include "model/tracepoints.h"
 
 /* The offsets of every object read here, filled once. */
 static struct th_event_off {
@@ -20,15 +22,9 @@ static struct th_event_off {
 	/* struct ftrace_event_field */
 	long field_link, field_name, field_type, field_offset, field_size,
 	     field_is_signed;
-	/* struct tracepoint */
-	long tp_name;
 	/* struct syscall_metadata */
 	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
 	     meta_exit_fields;
-	/* struct trace_probe_event, trace_probe, probe_arg, fetch_type */
-	long tpe_call, tpe_probes, tp_list, tp_nr_args, tp_args;
-	long arg_size, arg_name, arg_offset, arg_count, arg_type;
-	long ftype_name, ftype_size;
 	/* enum trace_event_flags */
 	long fl_tracepoint, fl_custom;
 	/* what funcs->trace is for kprobes and syscalls */
@@ -58,24 +54,11 @@ static const struct th_event_off *th_event_off(void)
 	evo.field_offset = th_member("ftrace_event_field", "offset");
 	evo.field_size = th_member("ftrace_event_field", "size");
 	evo.field_is_signed = th_member("ftrace_event_field", "is_signed");
-	evo.tp_name = th_member("tracepoint", "name");
 	evo.meta_name = th_member("syscall_metadata", "name");
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
 	evo.meta_args = th_member("syscall_metadata", "args");
 	evo.meta_enter_fields = th_member("syscall_metadata", "enter_fields");
 	evo.meta_exit_fields = th_member("syscall_metadata", "exit_fields");
-	evo.tpe_call = th_member("trace_probe_event", "call");
-	evo.tpe_probes = th_member("trace_probe_event", "probes");
-	evo.tp_list = th_member("trace_probe", "list");
-	evo.tp_nr_args = th_member("trace_probe", "nr_args");
-	evo.tp_args = th_member("trace_probe", "args");
-	evo.arg_size = th_size("probe_arg");
-	evo.arg_name = th_member("probe_arg", "name");
-	evo.arg_offset = th_member("probe_arg", "offset");
-	evo.arg_count = th_member("probe_arg", "count");
-	evo.arg_type = th_member("probe_arg", "type");
-	evo.ftype_name = th_member("fetch_type", "name");
-	evo.ftype_size = th_member("fetch_type", "size");
 	evo.fl_tracepoint = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
 	/* Linux kernel commit 3a73333fb370 ("tracing: Add
 	 * TRACE_CUSTOM_EVENT() macro") (in v5.18): absent before, 0 */
@@ -117,9 +100,16 @@ int th_event_call_name(ulong call, char *name, size_t len)
 		return FALSE;
 	/* the same union: call->name, or call->tp for a tracepoint */
 	if (!(flags & o->fl_custom) && (flags & o->fl_tracepoint) && p &&
-	    !th_read_ulong(p + o->tp_name, &p, "tracepoint.name"))
+	    !th_tracepoint_name_ptr(p, &p))
 		return FALSE;
 	return th_event_str(p, name, len, "trace_event_call.name");
+}
+
+int th_event_names_ok(void)
+{
+	const struct th_event_off *o = th_event_off();
+
+	return o->call_class >= 0 && o->class_system >= 0;
 }
 
 int th_event_call_system(ulong call, char *sys, size_t len)
@@ -398,48 +388,23 @@ void th_event_fields(struct th_event *e)
 
 void th_event_probe_args(struct th_event *e)
 {
-	const struct th_event_off *o = th_event_off();
-	ulong tpe, first = 0, tp, p;
-	unsigned nargs = 0;
-	int i;
+	ulong tp;
+	int i, nargs;
 
 	if (e->args_read)
 		return;
 	e->args_read = TRUE;
-	if (o->tpe_call < 0 || o->tpe_probes < 0 || o->tp_list < 0 ||
-	    o->tp_args < 0 || o->arg_size <= 0)
-		return;
-	tpe = e->call - o->tpe_call;
-	if (!th_read_ulong(tpe + o->tpe_probes, &first, "tpe.probes") ||
-	    first == tpe + o->tpe_probes)
-		return;
-	tp = first - o->tp_list;
-	if (!th_read_uint(tp + o->tp_nr_args, &nargs, "trace_probe.nr_args") ||
-	    nargs > 128)
+	/* the probe's arguments: model/trace_probe.c, their one reader */
+	tp = th_trace_probe_of_call(e->call);
+	if (!tp || (nargs = th_trace_probe_nr_args(tp)) < 0)
 		return;
 	e->args = calloc(nargs ? nargs : 1, sizeof(*e->args));
-	for (i = 0; i < (int)nargs; i++) {
+	for (i = 0; i < nargs; i++) {
 		struct th_probe_arg *a = &e->args[i];
-		ulong ap = tp + o->tp_args + i * o->arg_size, ft = 0;
 
-		th_read_ulong(ap + o->arg_name, &p, "probe_arg.name");
-		th_event_str(p, a->name, sizeof(a->name), "string");
-		th_read_uint(ap + o->arg_offset, &a->offset,
-			     "probe_arg.offset");
-		if (o->arg_count >= 0)
-			th_read_uint(ap + o->arg_count, &a->count,
-				     "probe_arg.count");
-		th_read_ulong(ap + o->arg_type, &ft, "probe_arg.type");
-		if (ft) {
-			ulong sz = 0;
-
-			th_read_ulong(ft + o->ftype_name, &p,
-				      "fetch_type.name");
-			th_event_str(p, a->type, sizeof(a->type), "string");
-			th_read_ulong(ft + o->ftype_size, &sz,
-				      "fetch_type.size");
-			a->size = sz;
-		}
+		th_probe_arg_name(tp, i, a->name, sizeof(a->name));
+		th_probe_arg_layout(tp, i, &a->offset, &a->count, &a->size);
+		th_probe_arg_type(tp, i, a->type, sizeof(a->type));
 	}
 	e->nargs = nargs;
 }

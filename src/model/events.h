@@ -19,6 +19,8 @@
 int th_event_call_name(ulong call, char *name, size_t len);
 /* call->class->system into SYS ("" and FALSE when unreadable). */
 int th_event_call_system(ulong call, char *sys, size_t len);
+/* FALSE when the dump lacks trace_event_call.class or its system. */
+int th_event_names_ok(void);
 
 /* What prints an event (its funcs->trace). */
 enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,

@@ -6,6 +6,7 @@
 #include "model/trace_kprobe.h"
 #include "model/trace_probe.h"
 #include "model/kprobes.h"
+#include "model/events.h"
 
 /* Offsets, -1 when absent; filled once by tk_init(). */
 static struct {
@@ -17,7 +18,6 @@ static struct {
 	long ev_list, ev_ops;
 	long tk_list, tk_rp, tk_nhit, tk_symbol, tk_tp;
 	int nhit_percpu;
-	long call_class, call_name, class_system;
 } tk_off;
 
 static int tk_init(void)
@@ -45,17 +45,10 @@ static int tk_init(void)
 		MEMBER_TYPE("trace_kprobe", "nhit") == TYPE_CODE_PTR;
 	tk_off.tk_symbol = th_member("trace_kprobe", "symbol");
 	tk_off.tk_tp = th_member("trace_kprobe", "tp");
-	/*
-	 * The event's system and name: to come from model/events.h (the
-	 * kernel's trace_event_name()) when that lands, which will be the
-	 * one reader of struct trace_event_call.
-	 */
-	tk_off.call_class = th_member("trace_event_call", "class");
-	tk_off.call_name = th_member("trace_event_call", "name");
-	tk_off.class_system = th_member("trace_event_class", "system");
+	/* the event's system and name: model/events.c, the one reader of
+	 * struct trace_event_call */
 	if (!tk_off.head || tk_off.tk_list < 0 || tk_off.tk_rp < 0 ||
-	    tk_off.tk_tp < 0 || !th_trace_probe_ok() ||
-	    tk_off.call_class < 0 || tk_off.class_system < 0)
+	    tk_off.tk_tp < 0 || !th_trace_probe_ok() || !th_event_names_ok())
 		return 0;
 	tk_off.ok = 1;
 	return 1;
@@ -81,18 +74,14 @@ int th_trace_kprobes_ok(void)
  */
 int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen)
 {
-	ulong call = th_trace_probe_call(tk + tk_off.tk_tp), class = 0, p = 0;
+	ulong call = th_trace_probe_call(tk + tk_off.tk_tp);
 
 	group[0] = name[0] = '\0';
 	if (!call)
 		return FALSE;
-	if (th_read_ulong(call + tk_off.call_class, &class,
-			  "trace_event_call.class") &&
-	    th_read_ulong(class + tk_off.class_system, &p,
-			  "trace_event_class.system"))
-		th_read_cstr(p, group, glen, "event system");
-	if (th_read_ulong(call + tk_off.call_name, &p, "trace_event_call.name"))
-		th_read_cstr(p, name, nlen, "event name");
+	/* trace_event_name(): call->name for a probe event */
+	th_event_call_system(call, group, glen);
+	th_event_call_name(call, name, nlen);
 	return name[0] != '\0';
 }
 
