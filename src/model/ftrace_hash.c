@@ -15,13 +15,17 @@
  * not in debuginfo */
 #define THF_HASH_FL_MOD	1UL
 
+/* struct ftrace_hash */
 struct thf_hash_off {
-	long size_bits, buckets, count;	/* struct ftrace_hash */
+	long size_bits, buckets, count;
 	long flags;
-	long ent_hlist, ent_ip;		/* struct ftrace_func_entry */
-	long ent_direct;
-	long ent_size;
-	int usable;			/* every mandatory one found */
+};
+
+/* struct ftrace_func_entry */
+struct thf_entry_off {
+	long hlist, ip;
+	long direct;
+	long size;
 };
 
 static const struct thf_hash_off *thf_hash_off(void)
@@ -29,25 +33,45 @@ static const struct thf_hash_off *thf_hash_off(void)
 	static struct thf_hash_off o;
 	static int filled;
 
-	if (filled)
-		return &o;
-	o.size_bits = th_member("ftrace_hash", "size_bits");
-	o.buckets = th_member("ftrace_hash", "buckets");
-	o.count = th_member("ftrace_hash", "count");
-	/* Linux kernel commit 8c08f0d5c6fb ("ftrace: Have cached module
-	 * filters be an active filter") (in v4.13) added hash->flags */
-	o.flags = th_member("ftrace_hash", "flags");
-	o.ent_hlist = th_member("ftrace_func_entry", "hlist");
-	o.ent_ip = th_member("ftrace_func_entry", "ip");
-	/* Linux kernel commit 763e34e74bb7 ("ftrace: Add
-	 * register_ftrace_direct()") (in v5.5) added entry->direct */
-	o.ent_direct = th_member("ftrace_func_entry", "direct");
-	o.ent_size = th_size("ftrace_func_entry");
-	o.usable = o.size_bits >= 0 && o.buckets >= 0 && o.count >= 0 &&
-		o.ent_ip >= 0 && o.ent_hlist >= 0 && o.ent_size > 0 &&
-		o.ent_size <= 64;
-	filled = TRUE;
+	if (!filled) {
+		o.size_bits = th_member("ftrace_hash", "size_bits");
+		o.buckets = th_member("ftrace_hash", "buckets");
+		o.count = th_member("ftrace_hash", "count");
+		/* Linux kernel commit 8c08f0d5c6fb ("ftrace: Have cached
+		 * module filters be an active filter") (in v4.13) added
+		 * hash->flags: read when there */
+		o.flags = th_member("ftrace_hash", "flags");
+		filled = TRUE;
+	}
 	return &o;
+}
+
+static const struct thf_entry_off *thf_entry_off(void)
+{
+	static struct thf_entry_off o;
+	static int filled;
+
+	if (!filled) {
+		o.hlist = th_member("ftrace_func_entry", "hlist");
+		o.ip = th_member("ftrace_func_entry", "ip");
+		/* Linux kernel commit 763e34e74bb7 ("ftrace: Add
+		 * register_ftrace_direct()") (in v5.5) added entry->direct:
+		 * 0 before */
+		o.direct = th_member("ftrace_func_entry", "direct");
+		o.size = th_size("ftrace_func_entry");
+		filled = TRUE;
+	}
+	return &o;
+}
+
+/* Both types known well enough to read a hash (an entry in one read). */
+static int thf_hash_types_known(void)
+{
+	const struct thf_hash_off *h = thf_hash_off();
+	const struct thf_entry_off *e = thf_entry_off();
+
+	return h->size_bits >= 0 && h->buckets >= 0 && h->count >= 0 &&
+		e->ip >= 0 && e->hlist >= 0 && e->size > 0 && e->size <= 64;
 }
 
 static int thf_hent_add(struct thf_hash *h, long *cap, ulong ip, ulong ent,
@@ -76,7 +100,7 @@ static int thf_hent_add(struct thf_hash *h, long *cap, ulong ip, ulong ent,
  */
 static void thf_hash_chains(struct thf_hash *h, const ulong *heads, ulong nb)
 {
-	const struct thf_hash_off *o = thf_hash_off();
+	const struct thf_entry_off *o = thf_entry_off();
 	ulong limit = h->count + 16, b;
 	unsigned char ent[64];
 	long cap = 0;
@@ -91,7 +115,7 @@ static void thf_hash_chains(struct thf_hash *h, const ulong *heads, ulong nb)
 			if (!th_kptr(node) || ++steps > limit ||
 			    (ulong)h->n >= limit)
 				err = "damaged ftrace_hash chain";
-			else if (!th_read(node - o->ent_hlist, ent, o->ent_size,
+			else if (!th_read(node - o->hlist, ent, o->size,
 					  "ftrace_func_entry"))
 				err = "unreadable ftrace_func_entry";
 			if (err) {
@@ -100,12 +124,12 @@ static void thf_hash_chains(struct thf_hash *h, const ulong *heads, ulong nb)
 				h->bucket = b;
 				break;
 			}
-			memcpy(&next, ent + o->ent_hlist, sizeof(ulong));
-			memcpy(&ip, ent + o->ent_ip, sizeof(ulong));
-			if (o->ent_direct >= 0)
-				memcpy(&direct, ent + o->ent_direct,
+			memcpy(&next, ent + o->hlist, sizeof(ulong));
+			memcpy(&ip, ent + o->ip, sizeof(ulong));
+			if (o->direct >= 0)
+				memcpy(&direct, ent + o->direct,
 				       sizeof(ulong));
-			if (!thf_hent_add(h, &cap, ip, node - o->ent_hlist,
+			if (!thf_hent_add(h, &cap, ip, node - o->hlist,
 					  direct)) {
 				h->err = "out of memory for ftrace_hash entries";
 				h->bad = node;
@@ -176,7 +200,7 @@ int thf_hash_read(ulong addr, struct thf_hash *h)
 	h->addr = addr;
 	if (!addr)
 		return TRUE;
-	if (!o->usable) {
+	if (!thf_hash_types_known()) {
 		h->err = "struct ftrace_hash/ftrace_func_entry not in debuginfo";
 		return FALSE;
 	}

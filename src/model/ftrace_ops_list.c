@@ -10,14 +10,23 @@
 #define THF_MAX_SUBOPS	1024
 #define THF_MAX_ENUM	64
 
+/* struct ftrace_ops */
 struct thf_ops_off {
-	long func, flags, next;			/* struct ftrace_ops */
+	long func, flags, next;
 	long trampoline, trampoline_size, private_data;
-	long func_hash;				/* ... its ftrace_ops_hash * */
-	long hash_filter, hash_notrace;		/* struct ftrace_ops_hash */
-	long ops_filter, ops_notrace;		/* ftrace_ops, before v3.19 */
+	long func_hash;			/* its struct ftrace_ops_hash * */
+	long filter_hash, notrace_hash;	/* before v3.19 */
 	long subop_list, list, managed;
-	long fg_ops, fg_entryfunc, fg_retfunc;	/* struct fgraph_ops */
+};
+
+/* struct ftrace_ops_hash */
+struct thf_ops_hash_off {
+	long filter_hash, notrace_hash;
+};
+
+/* struct fgraph_ops */
+struct thf_fgraph_off {
+	long ops, entryfunc, retfunc;
 };
 
 static const struct thf_ops_off *thf_ops_off(void)
@@ -39,13 +48,10 @@ static const struct thf_ops_off *thf_ops_off(void)
 	 * ("ftrace: Allow ftrace_ops to use the hashes from other ops") (in
 	 * v3.19); the hashes were members of the ops before */
 	o.func_hash = th_member("ftrace_ops", "func_hash");
-	o.hash_filter = th_member("ftrace_ops_hash", "filter_hash");
-	o.hash_notrace = th_member("ftrace_ops_hash", "notrace_hash");
+	o.filter_hash = o.notrace_hash = -1;
 	if (o.func_hash < 0) {
-		o.ops_filter = th_member("ftrace_ops", "filter_hash");
-		o.ops_notrace = th_member("ftrace_ops", "notrace_hash");
-	} else {
-		o.ops_filter = o.ops_notrace = -1;
+		o.filter_hash = th_member("ftrace_ops", "filter_hash");
+		o.notrace_hash = th_member("ftrace_ops", "notrace_hash");
 	}
 	/* Linux kernel commit 5fccc7552ccb ("ftrace: Add subops logic to
 	 * allow one ops to manage many") (in v6.11) added subop_list;
@@ -54,13 +60,36 @@ static const struct thf_ops_off *thf_ops_off(void)
 	o.subop_list = th_member("ftrace_ops", "subop_list");
 	o.list = th_member("ftrace_ops", "list");
 	o.managed = th_member("ftrace_ops", "managed");
-	/* fgraph_ops.ops: Linux kernel commit c132be2c4fcc
-	 * ("function_graph: Have the instances use their own ftrace_ops for
-	 * filtering") (in v6.11) */
-	o.fg_ops = th_member("fgraph_ops", "ops");
-	o.fg_entryfunc = th_member("fgraph_ops", "entryfunc");
-	o.fg_retfunc = th_member("fgraph_ops", "retfunc");
 	filled = TRUE;
+	return &o;
+}
+
+static const struct thf_ops_hash_off *thf_ops_hash_off(void)
+{
+	static struct thf_ops_hash_off o;
+	static int filled;
+
+	if (!filled) {
+		o.filter_hash = th_member("ftrace_ops_hash", "filter_hash");
+		o.notrace_hash = th_member("ftrace_ops_hash", "notrace_hash");
+		filled = TRUE;
+	}
+	return &o;
+}
+
+/* fgraph_ops.ops: Linux kernel commit c132be2c4fcc ("function_graph:
+ * Have the instances use their own ftrace_ops for filtering") (in v6.11) */
+static const struct thf_fgraph_off *thf_fgraph_off(void)
+{
+	static struct thf_fgraph_off o;
+	static int filled;
+
+	if (!filled) {
+		o.ops = th_member("fgraph_ops", "ops");
+		o.entryfunc = th_member("fgraph_ops", "entryfunc");
+		o.retfunc = th_member("fgraph_ops", "retfunc");
+		filled = TRUE;
+	}
 	return &o;
 }
 
@@ -70,25 +99,26 @@ static void thf_ops_hashes(ulong addr, ulong *func_hash, ulong *filter,
 			   ulong *notrace)
 {
 	const struct thf_ops_off *o = thf_ops_off();
+	const struct thf_ops_hash_off *fh = thf_ops_hash_off();
 
 	*func_hash = *filter = *notrace = 0;
 	if (o->func_hash >= 0) {
 		if (th_read_ulong(addr + o->func_hash, func_hash,
 				  "ftrace_ops.func_hash") &&
-		    th_kptr(*func_hash) && o->hash_filter >= 0 &&
-		    o->hash_notrace >= 0) {
-			th_read_ulong(*func_hash + o->hash_filter, filter,
+		    th_kptr(*func_hash) && fh->filter_hash >= 0 &&
+		    fh->notrace_hash >= 0) {
+			th_read_ulong(*func_hash + fh->filter_hash, filter,
 				      "ftrace_ops_hash.filter_hash");
-			th_read_ulong(*func_hash + o->hash_notrace, notrace,
+			th_read_ulong(*func_hash + fh->notrace_hash, notrace,
 				      "ftrace_ops_hash.notrace_hash");
 		}
 		return;
 	}
-	if (o->ops_filter >= 0)
-		th_read_ulong(addr + o->ops_filter, filter,
+	if (o->filter_hash >= 0)
+		th_read_ulong(addr + o->filter_hash, filter,
 			      "ftrace_ops.filter_hash");
-	if (o->ops_notrace >= 0)
-		th_read_ulong(addr + o->ops_notrace, notrace,
+	if (o->notrace_hash >= 0)
+		th_read_ulong(addr + o->notrace_hash, notrace,
 			      "ftrace_ops.notrace_hash");
 }
 
@@ -339,9 +369,9 @@ ulong thf_ops_managed(ulong ops)
  */
 int thf_fgraph_known(void)
 {
-	const struct thf_ops_off *o = thf_ops_off();
+	const struct thf_fgraph_off *o = thf_fgraph_off();
 
-	return o->fg_ops >= 0 && o->fg_entryfunc >= 0 && o->fg_retfunc >= 0;
+	return o->ops >= 0 && o->entryfunc >= 0 && o->retfunc >= 0;
 }
 
 /**
@@ -354,15 +384,15 @@ int thf_fgraph_known(void)
  */
 int thf_fgraph_func(ulong sub, int ret, ulong *fn)
 {
-	const struct thf_ops_off *o = thf_ops_off();
+	const struct thf_fgraph_off *o = thf_fgraph_off();
 
 	*fn = 0;
 	if (!thf_fgraph_known())
 		return FALSE;
 	if (ret)
-		return th_read_ulong(sub - o->fg_ops + o->fg_retfunc, fn,
+		return th_read_ulong(sub - o->ops + o->retfunc, fn,
 				     "fgraph_ops.retfunc");
-	return th_read_ulong(sub - o->fg_ops + o->fg_entryfunc, fn,
+	return th_read_ulong(sub - o->ops + o->entryfunc, fn,
 			     "fgraph_ops.entryfunc");
 }
 

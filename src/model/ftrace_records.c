@@ -8,29 +8,51 @@
 #define THF_MAX_PAGES	200000
 #define THF_MAX_ENUM	64
 
-struct thf_rec_off {
-	long pg_next, pg_records, pg_index;	/* struct ftrace_page */
-	long ip, flags, size;			/* struct dyn_ftrace */
-	int usable;
+/* struct ftrace_page */
+struct thf_page_off {
+	long next, records, index;
 };
 
-static const struct thf_rec_off *thf_rec_off(void)
+/* struct dyn_ftrace */
+struct thf_dynrec_off {
+	long ip, flags, size;
+};
+
+static const struct thf_page_off *thf_page_off(void)
 {
-	static struct thf_rec_off o;
+	static struct thf_page_off o;
 	static int filled;
 
-	if (filled)
-		return &o;
-	o.pg_next = th_member("ftrace_page", "next");
-	o.pg_records = th_member("ftrace_page", "records");
-	o.pg_index = th_member("ftrace_page", "index");
-	o.ip = th_member("dyn_ftrace", "ip");
-	o.flags = th_member("dyn_ftrace", "flags");
-	o.size = th_size("dyn_ftrace");
-	o.usable = o.pg_next >= 0 && o.pg_records >= 0 && o.pg_index >= 0 &&
-		o.ip >= 0 && o.flags >= 0 && o.size > 0;
-	filled = TRUE;
+	if (!filled) {
+		o.next = th_member("ftrace_page", "next");
+		o.records = th_member("ftrace_page", "records");
+		o.index = th_member("ftrace_page", "index");
+		filled = TRUE;
+	}
 	return &o;
+}
+
+static const struct thf_dynrec_off *thf_dynrec_off(void)
+{
+	static struct thf_dynrec_off o;
+	static int filled;
+
+	if (!filled) {
+		o.ip = th_member("dyn_ftrace", "ip");
+		o.flags = th_member("dyn_ftrace", "flags");
+		o.size = th_size("dyn_ftrace");
+		filled = TRUE;
+	}
+	return &o;
+}
+
+static int thf_rec_types_known(void)
+{
+	const struct thf_page_off *p = thf_page_off();
+	const struct thf_dynrec_off *r = thf_dynrec_off();
+
+	return p->next >= 0 && p->records >= 0 && p->index >= 0 &&
+		r->ip >= 0 && r->flags >= 0 && r->size > 0;
 }
 
 static struct thf_recs thf_recs_all;
@@ -44,7 +66,7 @@ static void thf_recs_damage(const char *err, ulong bad)
 
 static void thf_rec_take(const unsigned char *rec)
 {
-	const struct thf_rec_off *o = thf_rec_off();
+	const struct thf_dynrec_off *o = thf_dynrec_off();
 	struct thf_rec *r = &thf_recs_all.rec[thf_recs_all.nrec++];
 
 	memcpy(&r->ip, rec + o->ip, sizeof(ulong));
@@ -79,7 +101,7 @@ static int thf_recs_room(long index, ulong records, long *cap)
  */
 static void thf_recs_page(ulong records, int index, unsigned char *buf)
 {
-	long rsz = thf_rec_off()->size, i;
+	long rsz = thf_dynrec_off()->size, i;
 
 	if (th_read(records, buf, index * rsz, "ftrace_page.records")) {
 		for (i = 0; i < index; i++)
@@ -134,7 +156,8 @@ static int thf_recs_page_new(ulong pg, ulong **seen, long *scap)
 /* The ftrace_page list from PG, bounded and cycle-safe. */
 static void thf_recs_walk(ulong pg)
 {
-	const struct thf_rec_off *o = thf_rec_off();
+	const struct thf_page_off *o = thf_page_off();
+	long rsz = thf_dynrec_off()->size;
 	ulong *seen = NULL;
 	long cap = 0, scap = 0, bufsz = 0;
 	unsigned char *buf = NULL;
@@ -145,10 +168,10 @@ static void thf_recs_walk(ulong pg)
 
 		if (!thf_recs_page_new(pg, &seen, &scap))
 			break;
-		if (!th_read_ulong(pg + o->pg_records, &records,
+		if (!th_read_ulong(pg + o->records, &records,
 				   "ftrace_page.records") ||
-		    !th_read_int(pg + o->pg_index, &index, "ftrace_page.index") ||
-		    !th_read_ulong(pg + o->pg_next, &next, "ftrace_page.next")) {
+		    !th_read_int(pg + o->index, &index, "ftrace_page.index") ||
+		    !th_read_ulong(pg + o->next, &next, "ftrace_page.next")) {
 			thf_recs_damage("unreadable ftrace_page", pg);
 			break;
 		}
@@ -159,8 +182,8 @@ static void thf_recs_walk(ulong pg)
 			break;
 		}
 		if (index) {
-			if (index * o->size > bufsz) {
-				bufsz = index * o->size;
+			if (index * rsz > bufsz) {
+				bufsz = index * rsz;
 				free(buf);
 				buf = malloc(bufsz);
 			}
@@ -200,7 +223,7 @@ const struct thf_recs *thf_records(void)
 	start = th_symbol("ftrace_pages_start");
 	if (!start)
 		return &thf_recs_all;
-	if (!thf_rec_off()->usable) {
+	if (!thf_rec_types_known()) {
 		thf_recs_damage("struct ftrace_page/dyn_ftrace not in debuginfo",
 				0);
 		return &thf_recs_all;
