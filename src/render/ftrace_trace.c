@@ -228,13 +228,34 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	if (t.graph) {
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
 	} else {
-		struct th_rbcpu *limc;
+		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
 		uint64_t lim;
 		/* no event filter: function entries run by run once
 		 * the entries to skip are behind */
 		int fast = !s->nevents;
 
-		while ((c = th_rb_next_run(&rb, &lim, &limc)) != NULL) {
+		for (;;) {
+			/* th_rb_next(), and the next of every other CPU in
+			 * the same pass: C's entries come next while they
+			 * are older than that one (on a tie, the lower CPU
+			 * first, as th_rb_next() picks) */
+			c = NULL;
+			limc = end;
+			for (o = rb.cpus; o < end; o++) {
+				if (!o->have && (o->done || !th_rb_cpu_peek(o)))
+					continue;
+				if (!c)
+					c = o;
+				else if (o->ev.ts < c->ev.ts) {
+					limc = c;	/* older than limc */
+					c = o;
+				} else if (limc == end ||
+					   o->ev.ts < limc->ev.ts)
+					limc = o;
+			}
+			if (!c)
+				break;
+			lim = limc == end ? ~0ULL : limc->ev.ts;
 			do {
 				if (fast && !skip &&
 				    th_print_fn_run(&t, c, lim, c < limc))
@@ -260,7 +281,9 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 					}
 				}
 				th_rb_cpu_advance(c);
-			} while (th_rb_run_more(c, lim, limc));
+			} while (th_rb_cpu_peek(c) &&
+				 (c->ev.ts < lim ||
+				  (c->ev.ts == lim && c < limc)));
 		}
 	}
 	th_ob_flush();
