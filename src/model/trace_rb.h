@@ -116,10 +116,7 @@ static inline void th_rb_cpu_run_end(struct th_rbcpu *c,
 /*
  * The CPUs merged in time order as the kernel's iterator does
  * (trace_find_next_entry(): the smallest time stamp, lowest CPU on
- * ties).  th_rb_next(): the CPU holding the oldest entry, or NULL.
- * th_rb_next_run(): the same, and in the same pass the next of every
- * other CPU: the CPU's entries come next while th_rb_run_more() (older
- * than that one's, *LIM; on a tie, the lower CPU first).
+ * ties): the CPU holding the oldest entry, or NULL.
  */
 static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
 {
@@ -136,33 +133,6 @@ static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
 	}
 	return best;
 }
-static inline struct th_rbcpu *th_rb_next_run(struct th_rb *rb, uint64_t *lim,
-					      struct th_rbcpu **limc)
-{
-	struct th_rbcpu *end = rb->cpus + rb->ncpus, *o, *c = NULL;
-
-	*limc = end;
-	for (o = rb->cpus; o < end; o++) {
-		if (!o->have && (o->done || !th_rb_cpu_peek(o)))
-			continue;
-		if (!c)
-			c = o;
-		else if (o->ev.ts < c->ev.ts) {
-			*limc = c;	/* older than limc */
-			c = o;
-		} else if (*limc == end || o->ev.ts < (*limc)->ev.ts)
-			*limc = o;
-	}
-	*lim = *limc == end ? ~0ULL : (*limc)->ev.ts;
-	return c;
-}
-static inline int th_rb_run_more(struct th_rbcpu *c, uint64_t lim,
-				 const struct th_rbcpu *limc)
-{
-	return th_rb_cpu_peek(c) &&
-	       (c->ev.ts < lim || (c->ev.ts == lim && c < limc));
-}
-
 /* Offsets of struct buffer_data_page's commit and data (-1: absent). */
 void th_rb_bdp_offsets(long *commit, long *data);
 /* Header counts like get_total_entries(). */

@@ -176,6 +176,42 @@ static void th_out_begin(void)
 }
 
 /*
+ * "The last LAST entries": how many of the entries selected by S come
+ * before them (a first pass counts them, in the graph printer's units
+ * for function_graph); RB restarted for the printing pass.
+ */
+static long th_trace_skip(struct th_tctx *t, struct th_rb *rb,
+			  const struct th_sel *s, long last)
+{
+	struct th_rbcpu *c;
+	long n = 0, skip;
+	int i;
+
+	if (t->graph) {
+		n = th_graph_count(rb, th_sel_want, (void *)s);
+		skip = n > last ? n - last : 0;
+		th_trace_start(rb, s, last);
+		return skip;
+	}
+	while ((c = th_rb_next(rb)) != NULL) {
+		if (th_sel_event(s, c->ev.payload))
+			n++;
+		th_rb_cpu_advance(c);
+	}
+	skip = n > last ? n - last : 0;
+	th_trace_start(rb, s, last);
+	/* a CPU started late was printed before what is counted here: no
+	 * "buffer started" line of its own in the window */
+	for (i = 0; i < rb->ncpus; i++)
+		if (rb->cpus[i].late && rb->cpus[i].cpu < 64) {
+			t->started |= 1UL << rb->cpus[i].cpu;
+			if (!t->idx)
+				t->idx = 1;
+		}
+	return skip;
+}
+
+/*
  * Print the entries of TR's buffer selected by S: all of them, or the
  * last LAST when LAST >= 0 (a first pass counts them).
  */
@@ -186,7 +222,7 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	struct th_rb rb;
 	struct th_rbcpu *c;
 	char err[256];
-	long n = 0, skip = 0;
+	long skip = 0;
 	int i;
 
 	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
@@ -203,37 +239,39 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	th_trace_start(&rb, s, header ? -1 : last);
 	if (header)
 		th_trace_header(&t, &rb);
-	if (last >= 0 && t.graph) {
-		n = th_graph_count(&rb, th_sel_want, (void *)s);
-		skip = n > last ? n - last : 0;
-		th_trace_start(&rb, s, last);
-	} else if (last >= 0) {
-		while ((c = th_rb_next(&rb)) != NULL) {
-			if (th_sel_event(s, c->ev.payload))
-				n++;
-			th_rb_cpu_advance(c);
-		}
-		skip = n > last ? n - last : 0;
-		th_trace_start(&rb, s, last);
-		/* a CPU started late was printed before what is counted
-		 * here: no "buffer started" line of its own in the window */
-		for (i = 0; i < rb.ncpus; i++)
-			if (rb.cpus[i].late && rb.cpus[i].cpu < 64) {
-				t.started |= 1UL << rb.cpus[i].cpu;
-				if (!t.idx)
-					t.idx = 1;
-			}
-	}
+	if (last >= 0)
+		skip = th_trace_skip(&t, &rb, s, last);
 	if (t.graph) {
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
 	} else {
-		struct th_rbcpu *limc;
+		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
 		uint64_t lim;
 		/* no event filter: function entries run by run once
 		 * the entries to skip are behind */
 		int fast = !s->nevents;
 
-		while ((c = th_rb_next_run(&rb, &lim, &limc)) != NULL) {
+		for (;;) {
+			/* th_rb_next(), and the next of every other CPU in
+			 * the same pass: C's entries come next while they
+			 * are older than that one (on a tie, the lower CPU
+			 * first, as th_rb_next() picks) */
+			c = NULL;
+			limc = end;
+			for (o = rb.cpus; o < end; o++) {
+				if (!o->have && (o->done || !th_rb_cpu_peek(o)))
+					continue;
+				if (!c)
+					c = o;
+				else if (o->ev.ts < c->ev.ts) {
+					limc = c;	/* older than limc */
+					c = o;
+				} else if (limc == end ||
+					   o->ev.ts < limc->ev.ts)
+					limc = o;
+			}
+			if (!c)
+				break;
+			lim = limc == end ? ~0ULL : limc->ev.ts;
 			do {
 				if (fast && !skip &&
 				    th_print_fn_run(&t, c, lim, c < limc))
@@ -259,7 +297,9 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 					}
 				}
 				th_rb_cpu_advance(c);
-			} while (th_rb_run_more(c, lim, limc));
+			} while (th_rb_cpu_peek(c) &&
+				 (c->ev.ts < lim ||
+				  (c->ev.ts == lim && c < limc)));
 		}
 	}
 	th_ob_flush();
