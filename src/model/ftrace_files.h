@@ -3,7 +3,7 @@
  * arrays' fields (tracearray.c), tracers and their options (tracer.c),
  * event files and pending module events (event_files.c), ":mod:" filters
  * and function probes (ftrace_probes.c), whether an array records, its
- * buffer sizes and the tracing CPUs (ftrace_files_util.c).  Event names,
+ * buffer sizes and the tracing CPUs (buffer_state.c).  Event names,
  * saved cmdlines and the array_buffer: model/events.h, cmdlines.h,
  * trace_rb.h; ftrace hashes, records and print_rec(): model/ftrace_ops.h,
  * render/ftrace_text.h.
@@ -138,7 +138,7 @@ struct th_event_probe {
 };
 int th_event_probe_read(ulong edata, struct th_event_probe *ep);
 
-/* ----------------------------------------------- ftrace_files_util.c --- */
+/* ---------------------------------------------------- buffer_state.c --- */
 
 /* tracer_tracing_is_on(): 1, 0, or -1 when unreadable. */
 int ff_is_on(struct th_tr *tr);
