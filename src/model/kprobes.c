@@ -65,13 +65,33 @@ static void kp_off_kretprobe(struct th_kprobe_off *o)
 	o->krp_freelist = th_member("kretprobe", "freelist");
 	o->krp_free_instances = th_member("kretprobe", "free_instances");
 	o->rethook_pool = th_member("rethook", "pool");
-	o->holder_pool = th_member("kretprobe_holder", "pool");
 	o->objpool_size = th_size("objpool_head");
+	o->freelist_next = th_member("freelist_node", "next");
+	/* holder_pool and the objpool's insides: looked up only on the
+	 * branches that need them (kp_off_objpool(), the rph branch): gdb
+	 * answers a type the debuginfo lacks with a search of every compile
+	 * unit, 50-90 ms each. */
+	o->holder_pool = -2;
+	o->objpool_slots = -2;
+}
+
+/* The objpool's members (v6.7+), once, when an objpool is counted. */
+static void kp_off_objpool(struct th_kprobe_off *o)
+{
+	if (o->objpool_slots != -2)
+		return;
 	o->objpool_slots = th_member("objpool_head", "cpu_slots");
 	o->objpool_nr = th_member("objpool_head", "nr_objs");
 	o->slot_head = th_member("objpool_slot", "head");
 	o->slot_tail = th_member("objpool_slot", "tail");
-	o->freelist_next = th_member("freelist_node", "next");
+}
+
+/* kretprobe_holder.pool (v6.7+), once, where kretprobe has rph. */
+static long kp_off_holder_pool(struct th_kprobe_off *o)
+{
+	if (o->holder_pool == -2)
+		o->holder_pool = th_member("kretprobe_holder", "pool");
+	return o->holder_pool;
 }
 
 static const struct th_kprobe_off *th_kprobe_off(void)
@@ -423,6 +443,7 @@ static long kp_count_objpool(ulong pool, long *total)
 	unsigned int h, t;
 	long free_ = 0;
 
+	kp_off_objpool(&kp_off);
 	if (o->objpool_slots < 0 || o->slot_head < 0 || o->slot_tail < 0 ||
 	    !th_read_ulong(pool + o->objpool_slots, &slots,
 			   "objpool_head.cpu_slots"))
@@ -476,7 +497,7 @@ const char *th_kretprobe_instances(ulong krp, int maxactive, long *nfree,
 		}
 		return "rethook pool";
 	}
-	if (o->krp_rph >= 0 && o->holder_pool >= 0) {
+	if (o->krp_rph >= 0 && kp_off_holder_pool(&kp_off) >= 0) {
 		/* kretprobe_holder got its pool with the objpool conversion
 		 * (4bbd93455659, v6.7); 5.11 to 6.6 kernels without rethook
 		 * have rph but keep the free list in kretprobe.freelist. */

@@ -28,6 +28,12 @@ static void vmap_off_fill(void)
 	vmap_off.va_vm = th_member("vmap_area", "vm");
 	vmap_off.va_list = th_member("vmap_area", "list");
 	vmap_off.vm_caller = th_member("vm_struct", "caller");
+}
+
+/* v6.9+ only, looked up only where the kernel has vmap_nodes: gdb answers a
+ * type the debuginfo lacks with a search of every compile unit. */
+static void vmap_off_fill_nodes(void)
+{
 	vmap_off.node_size = th_size("vmap_node");
 	vmap_off.node_busy = th_member("vmap_node", "busy");
 	vmap_off.rb_list_head = th_member("rb_list", "head");
@@ -88,6 +94,7 @@ static void vmap_collect_nodes(long *cap)
 	ulong nodes;
 	unsigned int nr, i;
 
+	vmap_off_fill_nodes();
 	if (vmap_off.node_size > 0 && vmap_off.node_busy >= 0 &&
 	    vmap_off.rb_list_head >= 0 &&
 	    th_read_ulong(th_symbol("vmap_nodes"), &nodes, "vmap_nodes") &&
