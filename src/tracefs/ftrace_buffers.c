@@ -33,6 +33,16 @@ void th_cat_tracing_on(struct th_tr *tr, const struct th_tref *ref)
 
 /* -------------------------------------------------------- buffer sizes --- */
 
+/* CPU's entries of TR's buffer, or FALSE having said so for FILE */
+static int ff_entries(struct th_tr *tr, int cpu, const char *file, ulong *e)
+{
+	if (ff_cpu_entries(tr, cpu, e))
+		return TRUE;
+	fprintf(fp, "ftrace cat %s: cannot read the entries of cpu%d\n", file,
+		cpu);
+	return FALSE;
+}
+
 /**
  * th_cat_buffer_size_kb - tracing_entries_read(): REF->cpu's, or -1: all of
  * them
@@ -46,21 +56,14 @@ void th_cat_buffer_size_kb(struct th_tr *tr, const struct th_tref *ref)
 	ulong size = 0, e;
 
 	if (cpu >= 0) {
-		if (!ff_cpu_entries(tr, cpu, &e)) {
-			fprintf(fp, "ftrace cat buffer_size_kb: cannot read "
-				"the entries of cpu%d\n", cpu);
-			return;
-		}
-		fprintf(fp, "%lu\n", e >> 10);
+		if (ff_entries(tr, cpu, "buffer_size_kb", &e))
+			fprintf(fp, "%lu\n", e >> 10);
 		return;
 	}
 	n = ff_tracing_cpus(cpus, FF_MAX_CPUS);
 	for (i = 0; i < n; i++) {
-		if (!ff_cpu_entries(tr, cpus[i], &e)) {
-			fprintf(fp, "ftrace cat buffer_size_kb: cannot read "
-				"the entries of cpu%d\n", cpus[i]);
+		if (!ff_entries(tr, cpus[i], "buffer_size_kb", &e))
 			return;
-		}
 		if (!size)
 			size = e;
 		if (size != e) {
@@ -88,11 +91,8 @@ void th_cat_buffer_total_size_kb(struct th_tr *tr,
 
 	n = ff_tracing_cpus(cpus, FF_MAX_CPUS);
 	for (i = 0; i < n; i++) {
-		if (!ff_cpu_entries(tr, cpus[i], &e)) {
-			fprintf(fp, "ftrace cat buffer_total_size_kb: cannot "
-				"read the entries of cpu%d\n", cpus[i]);
+		if (!ff_entries(tr, cpus[i], "buffer_total_size_kb", &e))
 			return;
-		}
 		size += e >> 10;
 		if (!expanded)
 			exp += ff_trace_buf_size() >> 10;
