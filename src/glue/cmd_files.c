@@ -104,18 +104,9 @@ void th_ftrace_ls(int argc, char **argv)
  */
 void th_ftrace_tracers(int argc, char **argv)
 {
-	int c, verbose = FALSE;
+	int verbose;
 
-	while ((c = getopt(argc, argv, "v")) != EOF) {
-		switch (c) {
-		case 'v':
-			verbose = TRUE;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
+	verbose = th_opt_verbose(argc, argv);
 	if (argerrs)
 		cmd_usage(pc->curcmd, SYNOPSIS);
 	th_ftrace_tracers_print(verbose);

@@ -24,21 +24,12 @@ static int kp_match(struct kp_probe *k, ulong *want, int nwant)
  */
 void cmd_kprobes(void)
 {
-	int c, verbose = 0, nwant = 0, i;
+	int verbose, nwant = 0, i;
 	ulong want[64];
 	struct kp_probe *v = NULL;
 	long n;
 
-	while ((c = getopt(argcnt, args, "v")) != EOF) {
-		switch (c) {
-		case 'v':
-			verbose = 1;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
+	verbose = th_opt_verbose(argcnt, args);
 	if (argerrs)
 		cmd_usage(pc->curcmd, SYNOPSIS);
 	for (i = optind; args[i] && nwant < 64; i++) {

@@ -14,18 +14,9 @@
  */
 void th_ftrace_ops(int argc, char **argv)
 {
-	int c, verbose = 0;
+	int verbose;
 
-	while ((c = getopt(argc, argv, "v")) != EOF) {
-		switch (c) {
-		case 'v':
-			verbose = 1;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
+	verbose = th_opt_verbose(argc, argv);
 	if (argerrs || optind < argc)
 		cmd_usage(pc->curcmd, SYNOPSIS);
 	thf_report_ops(verbose);
