@@ -11,7 +11,10 @@
  *   scope     TH_SCOPE_TOP: the top-level directory only; TH_SCOPE_ALL:
  *             instances/NAME/ too
  *   flags     TH_TF_CAPTURE_LAST: the guest captures it after every other
- *             file (kprobe_profile counts each open of the capture)
+ *             file (kprobe_profile counts each open of the capture);
+ *             TH_TF_CAPTURE_TOP: only the top-level copy is captured (the
+ *             event files: every instance has the same bytes, and
+ *             thousands of them)
  *   top_only  what "ftrace cat" says of a top-only file asked for in an
  *             instance, when its wording is not the usual one
  *   missing   NULL when the dump has the file, else the one-line reason
@@ -103,16 +106,57 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, NULL, th_cat_trace, NULL),
 	TH_ROW("trace", POSSIBLE_CPUS, ALL, 0,
 	       NULL, th_missing_possible_cpu, th_cat_trace, NULL),
+	TH_ROW("tracing_cpumask", ONE, ALL, 0,
+	       NULL, th_missing_cpumask, th_cat_tracing_cpumask, NULL),
+	TH_ROW("tracing_thresh", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("tracing_max_latency", ONE, ALL, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("max_graph_depth", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("buffer_percent", ONE, ALL, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("timestamp_mode", ONE, ALL, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("dyn_ftrace_total_info", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("stack_max_size", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("stack_trace", ONE, TOP, 0,
+	       NULL, th_missing_stack_trace, th_cat_stack_trace, NULL),
+	TH_ROW("set_ftrace_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("set_ftrace_notrace_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("set_event_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("set_event_notrace_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("saved_tgids", ONE, TOP, 0,
+	       NULL, th_missing_saved_tgids, th_cat_saved_tgids, NULL),
+	TH_ROW("error_log", ONE, ALL, 0,
+	       NULL, th_missing_error_log, th_cat_error_log, NULL),
+	TH_ROW("README", ONE, TOP, 0,
+	       NULL, th_missing_readme, th_cat_readme, NULL),
+	TH_ROW("available_events", ONE, ALL, 0,
+	       NULL, th_missing_events, th_cat_available_events, NULL),
+	TH_ROW("available_filter_functions", ONE, TOP, 0,
+	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
 	TH_ROW("events/header_page", ONE, ALL, 0,
-	       NULL, NULL, NULL, th_dump_dir_header_page),
+	       NULL, th_missing_events, th_cat_event_header,
+	       th_dump_dir_header_page),
 	TH_ROW("events/header_event", ONE, ALL, 0,
-	       NULL, NULL, NULL, th_dump_dir_header_event),
-	TH_ROW("format", EVENTS, ALL, 0,
-	       NULL, NULL, NULL, th_dump_dir_format),
+	       NULL, th_missing_events, th_cat_event_header,
+	       th_dump_dir_header_event),
+	TH_ROW("format", EVENTS, ALL, TH_TF_CAPTURE_TOP,
+	       NULL, th_missing_event, th_cat_event_file, th_dump_dir_format),
+	TH_ROW("id", EVENTS, ALL, TH_TF_CAPTURE_TOP,
+	       NULL, th_missing_event, th_cat_event_file, NULL),
 	TH_ROW("kallsyms", ONE, TOP, 0,
 	       NULL, NULL, NULL, th_dump_dir_kallsyms),
 	TH_ROW("printk_formats", ONE, TOP, 0,
-	       NULL, NULL, NULL, th_dump_dir_printk_formats),
+	       NULL, th_missing_printk_formats, th_cat_printk_formats,
+	       th_dump_dir_printk_formats),
 	TH_ROW("trace_pipe_raw", BUFFER_CPUS, ALL, 0,
 	       NULL, NULL, NULL, th_dump_dir_pipe_raw),
 	{ NULL },
@@ -173,6 +217,9 @@ static void th_ls_row(struct th_tr *tr, const struct th_tfile *row,
 	case TH_FAM_POSSIBLE_CPUS:
 		n = th_possible_cpus(cpus, NR_CPUS);
 		th_ls_cpus(row, cpus, n, add, arg);
+		break;
+	case TH_FAM_EVENTS:	/* the events of the catalog */
+		th_ls_events(row->name, add, arg);
 		break;
 	default:	/* the families only -d writes */
 		break;
@@ -238,6 +285,8 @@ static int th_match(const struct th_tfile *row, const char *file,
 	case TH_FAM_TRACING_CPUS:
 	case TH_FAM_POSSIBLE_CPUS:
 		return th_match_cpu(row, file, &ref->cpu);
+	case TH_FAM_EVENTS:
+		return th_event_file_match(file, row->name);
 	default:
 		return FALSE;
 	}

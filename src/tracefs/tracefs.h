@@ -61,6 +61,9 @@ struct th_tfile {
 #define TH_TF_CAPTURE_LAST	0x1	/* the guest captures it after all
 					 * the others (kprobe_profile: its
 					 * counts include every open) */
+#define TH_TF_CAPTURE_TOP	0x2	/* the guest captures the top-level
+					 * copy only (events/SYSTEM/EVENT/FILE: an
+					 * instance's are the same bytes) */
 
 extern const struct th_tfile th_tfiles[];
 
@@ -138,6 +141,46 @@ const char *th_missing_possible_cpu(struct th_tr *tr,
 				    const struct th_tref *ref, char *buf,
 				    size_t len);
 void th_cat_trace(struct th_tr *tr, const struct th_tref *ref);
+
+/* trace_settings.c: values, cpumask, pid lists, saved_tgids, error_log,
+ * stack_trace, README */
+const char *th_missing_value(struct th_tr *tr, const struct th_tref *ref,
+			     char *buf, size_t len);
+void th_cat_value(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_cpumask(struct th_tr *tr, const struct th_tref *ref,
+			       char *buf, size_t len);
+void th_cat_tracing_cpumask(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_pid_file(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len);
+void th_cat_pid_file(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_saved_tgids(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
+void th_cat_saved_tgids(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_error_log(struct th_tr *tr, const struct th_tref *ref,
+				 char *buf, size_t len);
+void th_cat_error_log(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_stack_trace(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
+void th_cat_stack_trace(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_readme(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_readme(struct th_tr *tr, const struct th_tref *ref);
+
+/* event_dir.c: available_events, events/header_*, events/S/E/format|id,
+ * printk_formats */
+const char *th_missing_events(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_available_events(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_event_header(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_event(struct th_tr *tr, const struct th_tref *ref,
+			     char *buf, size_t len);
+void th_cat_event_file(struct th_tr *tr, const struct th_tref *ref);
+int th_event_file_match(const char *file, const char *leaf);
+void th_ls_events(const char *leaf, th_ls_add_fn add, void *arg);
+const char *th_missing_printk_formats(struct th_tr *tr,
+				      const struct th_tref *ref, char *buf,
+				      size_t len);
+void th_cat_printk_formats(struct th_tr *tr, const struct th_tref *ref);
 
 /* dump_dir.c: "ftrace dump -d DIR" */
 void th_dump_dir(const char *inst, const char *dir, int force);
