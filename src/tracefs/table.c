@@ -34,11 +34,12 @@
  * it iterates this table and, for every row with a write function, writes
  * its file (a family: every member) for the one array it dumps.  So the
  * file set -d writes is the set of rows with a "write" column; the bytes
- * come from the trace.dat text builders (render/trace_dump.h).  Rows
- * without "print" are files only -d writes ("kallsyms" is trace-cmd's
- * copy of /proc/kallsyms, not a tracefs file); saved_cmdlines is printed
- * by "cat" whole and written by -d as trace-cmd keeps it (the tasks the
- * recorded events name).
+ * come from the trace.dat text builders (render/trace_dump.h); every
+ * other printed row, each file "ftrace ls" lists, is written as "ftrace
+ * cat" prints it.  Rows without "print" are files only -d writes
+ * ("kallsyms" is trace-cmd's copy of /proc/kallsyms, not a tracefs file);
+ * saved_cmdlines is printed by "cat" whole and written by -d as trace-cmd
+ * keeps it (the tasks the recorded events name).
  *
  * The guest's capture list derives from the rows that have a "print":
  * scripts/fixture.py reads them from this file.  The syntax it parses:
@@ -155,8 +156,7 @@ const struct th_tfile th_tfiles[] = {
 	TH_ROW("kallsyms", ONE, TOP, 0,
 	       NULL, NULL, NULL, th_dump_dir_kallsyms),
 	TH_ROW("printk_formats", ONE, TOP, 0,
-	       NULL, th_missing_printk_formats, th_cat_printk_formats,
-	       th_dump_dir_printk_formats),
+	       NULL, th_missing_printk_formats, th_cat_printk_formats, NULL),
 	TH_ROW("trace_pipe_raw", BUFFER_CPUS, ALL, 0,
 	       NULL, NULL, NULL, th_dump_dir_pipe_raw),
 	{ NULL },
@@ -241,6 +241,20 @@ void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg)
 			th_ls_row(tr, row, add, arg);
 }
 
+/**
+ * th_tracefs_row_files - the files of one row in TR that the dump has
+ * @tr: the array
+ * @row: the row
+ * @add: called with each file's name
+ * @arg: passed to @add
+ */
+void th_tracefs_row_files(struct th_tr *tr, const struct th_tfile *row,
+			  th_ls_add_fn add, void *arg)
+{
+	if (row->scope == TH_SCOPE_ALL || !tr->name[0])
+		th_ls_row(tr, row, add, arg);
+}
+
 /* --------------------------------------------------------- "ftrace cat" --- */
 
 /*
@@ -290,6 +304,20 @@ static int th_match(const struct th_tfile *row, const char *file,
 	default:
 		return FALSE;
 	}
+}
+
+/**
+ * th_tracefs_ref - the file FILE of ROW as its functions take it
+ * @row: the row
+ * @file: a name th_tracefs_row_files() gave
+ * @ref: filled
+ *
+ * Return: FALSE when FILE is not one of the row's.
+ */
+int th_tracefs_ref(const struct th_tfile *row, const char *file,
+		   struct th_tref *ref)
+{
+	return th_match(row, file, ref);
 }
 
 static void th_ls_append(const char *name, void *arg)

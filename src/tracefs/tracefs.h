@@ -70,6 +70,12 @@ extern const struct th_tfile th_tfiles[];
 typedef void (*th_ls_add_fn)(const char *name, void *arg);
 /* Every file of TR the dump has, in the table's order: ADD(name, ARG). */
 void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg);
+/* The files of ROW in TR that the dump has (ftrace ls of one row). */
+void th_tracefs_row_files(struct th_tr *tr, const struct th_tfile *row,
+			  th_ls_add_fn add, void *arg);
+/* REF for FILE, one of ROW's; FALSE when it is not. */
+int th_tracefs_ref(const struct th_tfile *row, const char *file,
+		   struct th_tref *ref);
 /* "ftrace cat PATH", FILE being PATH relative to TR's directory. */
 void th_tracefs_cat(struct th_tr *tr, const char *path, const char *file);
 
@@ -188,8 +194,6 @@ int th_dump_dir_header_page(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_header_event(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_kallsyms(struct th_dump_dir *d, const struct th_tref *ref);
-int th_dump_dir_printk_formats(struct th_dump_dir *d,
-			       const struct th_tref *ref);
 int th_dump_dir_cmdlines(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_pipe_raw(struct th_dump_dir *d, const struct th_tref *ref);
 
