@@ -153,7 +153,7 @@ th_w "$$ 1" $I/set_ftrace_pid
 th_w 2 $I/set_ftrace_notrace_pid
 th_w 70 $I/buffer_percent
 th_w 1 $I/tracing_cpumask
-# (read-only in 7.2's instances: said on the console, not fatal)
+# (7.2 has no tracing_max_latency here: said on the console, not fatal)
 echo 42 2>/dev/null > $I/tracing_max_latency ||
 	echo "@@TH-SCENARIO-NOTE: refused 42 > $I/tracing_max_latency" \
 	> /dev/console
