@@ -11,7 +11,9 @@
  *   scope     TH_SCOPE_TOP: the top-level directory only; TH_SCOPE_ALL:
  *             instances/NAME/ too
  *   flags     TH_TF_CAPTURE_LAST: the guest captures it after every other
- *             file (kprobe_profile counts each open of the capture);
+ *             file (kprobe_profile counts each open of the capture;
+ *             saved_cmdlines, where tracing stays on, records each of the
+ *             capture's thousands of processes and recycles its slots);
  *             TH_TF_CAPTURE_TOP: only the top-level copy is captured (the
  *             event files: every instance has the same bytes, and
  *             thousands of them)
@@ -84,7 +86,7 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, NULL, th_cat_trace_clock, NULL),
 	TH_ROW("trace_options", ONE, ALL, 0,
 	       NULL, NULL, th_cat_trace_options, NULL),
-	TH_ROW("saved_cmdlines", ONE, TOP, 0,
+	TH_ROW("saved_cmdlines", ONE, TOP, TH_TF_CAPTURE_LAST,
 	       NULL, th_missing_savedcmd, th_cat_saved_cmdlines,
 	       th_dump_dir_cmdlines),
 	TH_ROW("saved_cmdlines_size", ONE, TOP, 0,

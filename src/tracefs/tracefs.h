@@ -60,7 +60,9 @@ struct th_tfile {
 /* flags */
 #define TH_TF_CAPTURE_LAST	0x1	/* the guest captures it after all
 					 * the others (kprobe_profile: its
-					 * counts include every open) */
+					 * counts include every open;
+					 * saved_cmdlines: the capture's
+					 * processes recycle its slots) */
 #define TH_TF_CAPTURE_TOP	0x2	/* the guest captures the top-level
 					 * copy only (events/SYSTEM/EVENT/FILE: an
 					 * instance's are the same bytes) */
