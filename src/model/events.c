@@ -22,6 +22,7 @@ static struct th_event_off {
 	/* struct ftrace_event_field */
 	long field_link, field_name, field_type, field_offset, field_size,
 	     field_is_signed, field_len;
+	int field_is_signed_bit;
 	/* struct syscall_metadata */
 	long meta_nb_args_size;		/* int, u8 since 7.x */
 	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
@@ -61,6 +62,11 @@ static const struct th_event_off *th_event_off(void)
 	/* an array's length, Linux kernel commit b6c7abd1c28a ("tracing:
 	 * Fix TASK_COMM_LEN in trace event format file") (in v6.2, 6.1.y) */
 	evo.field_len = th_member("ftrace_event_field", "len");
+	/* 7.2: "unsigned int is_signed : 1" beside needs_test, in one word
+	 * (the commit not identified here): the bitfield shares its offset */
+	evo.field_is_signed_bit = evo.field_is_signed >= 0 &&
+		th_member("ftrace_event_field", "needs_test") ==
+		evo.field_is_signed;
 	evo.meta_name = th_member("syscall_metadata", "name");
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
 	evo.meta_nb_args_size = MEMBER_SIZE("syscall_metadata", "nb_args");
@@ -392,6 +398,8 @@ static void th_event_field_list(struct th_event *e, ulong head, int *cap)
 		th_read_int(fa + o->field_size, &f->size, "field.size");
 		th_read_int(fa + o->field_is_signed, &f->is_signed,
 			    "field.is_signed");
+		if (o->field_is_signed_bit)	/* bit 0 of that word */
+			f->is_signed &= 1;
 		f->len = -1;
 		if (o->field_len >= 0)
 			th_read_int(fa + o->field_len, &f->len, "field.len");

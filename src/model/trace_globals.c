@@ -17,6 +17,8 @@ static const char *const th_gval_sym[TH_G_COUNT] = {
 	[TH_G_FTRACE_UPDATE_TOT_CNT] = "ftrace_update_tot_cnt",
 	[TH_G_FTRACE_PAGES] = "ftrace_number_of_pages",
 	[TH_G_FTRACE_GROUPS] = "ftrace_number_of_groups",
+	[TH_G_FTRACE_UPDATE_TIME] = "ftrace_update_time",
+	[TH_G_FTRACE_MOD_TIME] = "ftrace_total_mod_time",
 };
 
 /**

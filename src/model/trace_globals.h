@@ -16,6 +16,8 @@ enum th_gval {
 	TH_G_FTRACE_UPDATE_TOT_CNT,	/* unsigned long */
 	TH_G_FTRACE_PAGES,		/* unsigned long */
 	TH_G_FTRACE_GROUPS,		/* unsigned long */
+	TH_G_FTRACE_UPDATE_TIME,	/* u64, ns */
+	TH_G_FTRACE_MOD_TIME,		/* u64, ns */
 	TH_G_COUNT
 };
 /* The variable's value; FALSE when the kernel has none or it cannot be

@@ -53,6 +53,26 @@ static void th_print_nsecs(ulong ns)
 		fprintf(fp, "%ld\n", (long)(ns / 1000));
 }
 
+/* dyn_ftrace_total_info's two lines of times, where the kernel keeps
+ * ftrace_update_time and ftrace_total_mod_time (7.2; not 6.12) */
+static void th_dyn_info_times(void)
+{
+	ulong boot, mod;
+
+	if (!th_global_exists(TH_G_FTRACE_UPDATE_TIME) ||
+	    !th_global_exists(TH_G_FTRACE_MOD_TIME))
+		return;
+	if (!th_global(TH_G_FTRACE_UPDATE_TIME, &boot) ||
+	    !th_global(TH_G_FTRACE_MOD_TIME, &mod)) {
+		fprintf(fp, "ftrace cat: dyn_ftrace_total_info: "
+			"ftrace_update_time cannot be read\n");
+		return;
+	}
+	fprintf(fp, "ftrace boot update time = %llu (ns)\n"
+		"ftrace module total update time = %llu (ns)\n",
+		(unsigned long long)boot, (unsigned long long)mod);
+}
+
 /*
  * Read the file's values; FALSE (and WHY) when the kernel has no such
  * file or the dump does not say.
@@ -149,6 +169,7 @@ void th_cat_value(struct th_tr *tr, const struct th_tref *ref)
 	case TH_VF_DYN_INFO:
 		fprintf(fp, "%ld pages:%ld groups: %ld\n", (long)v[0],
 			(long)v[1], (long)v[2]);
+		th_dyn_info_times();
 		break;
 	case TH_VF_STACK_MAX:
 		fprintf(fp, "%ld\n", (long)v[0]);
