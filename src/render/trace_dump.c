@@ -296,6 +296,30 @@ static int th_fd_write(void *arg, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * is_signed_type(char) of the kernel that wrote the dump: the signedness
+ * ftrace's own print event recorded for its "char buf[]" field (unsigned
+ * since Linux kernel commit 3bc753c06dd0 ("kbuild: treat char as always
+ * unsigned") (in v6.2)); signed when the dump does not say.
+ */
+static int th_char_signed(void)
+{
+	struct th_event *evs;
+	int n = th_events(&evs), i, k;
+
+	for (i = 0; i < n; i++) {
+		th_event_named(&evs[i]);
+		if (strcmp(evs[i].name, "print") != 0)
+			continue;
+		th_event_fields(&evs[i]);
+		for (k = 0; k < evs[i].nfields; k++)
+			if (strcmp(evs[i].fields[k].name, "buf") == 0 &&
+			    strncmp(evs[i].fields[k].type, "char", 4) == 0)
+				return !!evs[i].fields[k].is_signed;
+	}
+	return 1;
+}
+
 static void th_text_header_page(struct th_sb *b, long data_off,
 				ulong data_size)
 {
@@ -310,7 +334,7 @@ static void th_text_header_page(struct th_sb *b, long data_off,
 	th_sb_printf(b, "\tfield: int overwrite;\toffset:%ld;\tsize:1;\t"
 		  "signed:1;\n", o_commit);
 	th_sb_printf(b, "\tfield: char data;\toffset:%ld;\tsize:%lu;\t"
-		  "signed:1;\n", data_off, data_size);
+		  "signed:%d;\n", data_off, data_size, th_char_signed());
 }
 
 static void th_text_header_event(struct th_sb *b)
