@@ -58,6 +58,22 @@ ulong th_event_file_call(ulong file)
 int th_tr_enabled_events(struct th_tr *tr, void (*fn)(ulong call, void *),
 			 void *arg)
 {
+	return th_tr_event_files(tr, TRUE, fn, arg);
+}
+
+/**
+ * th_tr_event_files - the event files of an array (tr->events), in list
+ * order: every one, or the enabled ones
+ * @tr: the array
+ * @enabled: only those with EVENT_FILE_FL_ENABLED
+ * @fn: called with the trace_event_call of each
+ * @arg: passed to @fn
+ *
+ * Return: FALSE when the kernel has no trace event files (or their types).
+ */
+int th_tr_event_files(struct th_tr *tr, int enabled,
+		      void (*fn)(ulong call, void *), void *arg)
+{
 	const struct th_event_file_off *o = th_event_file_off();
 	ulong head = th_tr_list(tr->addr, TH_TR_EVENTS), file, call, fl;
 	struct th_walk w;
@@ -68,9 +84,9 @@ int th_tr_enabled_events(struct th_tr *tr, void (*fn)(ulong call, void *),
 	th_list_walk(head, TH_MAX_LIST, &w);
 	for (i = 0; i < w.n; i++) {
 		file = w.ent[i] - o->list;
-		if (!th_read_ulong(file + o->flags, &fl,
-				   "trace_event_file.flags") ||
-		    !(fl & o->fl_enabled))
+		if (enabled && (!th_read_ulong(file + o->flags, &fl,
+					       "trace_event_file.flags") ||
+				!(fl & o->fl_enabled)))
 			continue;
 		if (!th_read_ulong(file + o->event_call, &call,
 				   "trace_event_file.event_call"))

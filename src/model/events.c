@@ -18,16 +18,17 @@ static struct th_event_off {
 	/* struct trace_event, trace_event_functions */
 	long event_type, event_funcs, funcs_trace;
 	/* struct trace_event_class */
-	long class_system, class_fields;
+	long class_system, class_fields, class_reg;
 	/* struct ftrace_event_field */
 	long field_link, field_name, field_type, field_offset, field_size,
-	     field_is_signed;
+	     field_is_signed, field_len;
+	int field_is_signed_bit;
 	/* struct syscall_metadata */
 	long meta_nb_args_size;		/* int, u8 since 7.x */
 	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
 	     meta_exit_fields;
 	/* enum trace_event_flags */
-	long fl_tracepoint, fl_custom;
+	long fl_tracepoint, fl_custom, fl_ignore_enable;
 	/* what funcs->trace is for kprobes and syscalls */
 	ulong print_kprobe, print_kretprobe, print_sys_enter, print_sys_exit;
 	/* and for uprobes, eprobes and synthetic events */
@@ -51,12 +52,21 @@ static const struct th_event_off *th_event_off(void)
 	evo.funcs_trace = th_member("trace_event_functions", "trace");
 	evo.class_system = th_member("trace_event_class", "system");
 	evo.class_fields = th_member("trace_event_class", "fields");
+	evo.class_reg = th_member("trace_event_class", "reg");
 	evo.field_link = th_member("ftrace_event_field", "link");
 	evo.field_name = th_member("ftrace_event_field", "name");
 	evo.field_type = th_member("ftrace_event_field", "type");
 	evo.field_offset = th_member("ftrace_event_field", "offset");
 	evo.field_size = th_member("ftrace_event_field", "size");
 	evo.field_is_signed = th_member("ftrace_event_field", "is_signed");
+	/* an array's length, Linux kernel commit b6c7abd1c28a ("tracing:
+	 * Fix TASK_COMM_LEN in trace event format file") (in v6.2, 6.1.y) */
+	evo.field_len = th_member("ftrace_event_field", "len");
+	/* 7.2: "unsigned int is_signed : 1" beside needs_test, in one word
+	 * (the commit not identified here): the bitfield shares its offset */
+	evo.field_is_signed_bit = evo.field_is_signed >= 0 &&
+		th_member("ftrace_event_field", "needs_test") ==
+		evo.field_is_signed;
 	evo.meta_name = th_member("syscall_metadata", "name");
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
 	evo.meta_nb_args_size = MEMBER_SIZE("syscall_metadata", "nb_args");
@@ -67,6 +77,7 @@ static const struct th_event_off *th_event_off(void)
 	/* Linux kernel commit 3a73333fb370 ("tracing: Add
 	 * TRACE_CUSTOM_EVENT() macro") (in v5.18): absent before, 0 */
 	evo.fl_custom = th_enum("TRACE_EVENT_FL_CUSTOM", 0);
+	evo.fl_ignore_enable = th_enum("TRACE_EVENT_FL_IGNORE_ENABLE", 0);
 	evo.print_kprobe = th_symbol("print_kprobe_event");
 	evo.print_kretprobe = th_symbol("print_kretprobe_event");
 	evo.print_sys_enter = th_symbol("print_syscall_enter");
@@ -132,6 +143,35 @@ int th_event_call_system(ulong call, char *sys, size_t len)
 			   "trace_event_class.system"))
 		return FALSE;
 	return th_event_str(p, sys, len, "trace_event_class.system");
+}
+
+/**
+ * th_event_call_enablable - what event_create_dir() tests before it
+ * creates an event's "enable" and "id" files
+ * @call: the struct trace_event_call
+ * @reg: set to whether call->class->reg is set
+ * @ignore_enable: set to whether TRACE_EVENT_FL_IGNORE_ENABLE is
+ *
+ * Return: FALSE when the dump lacks them or they cannot be read.
+ */
+int th_event_call_enablable(ulong call, int *reg, int *ignore_enable)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong class = 0, fn = 0;
+	int flags = 0;
+
+	*reg = *ignore_enable = FALSE;
+	if (o->call_class < 0 || o->class_reg < 0 || o->call_flags < 0 ||
+	    !th_read_ulong(call + o->call_class, &class,
+			   "trace_event_call.class") || !class ||
+	    !th_read_ulong(class + o->class_reg, &fn,
+			   "trace_event_class.reg") ||
+	    !th_read_int(call + o->call_flags, &flags,
+			 "trace_event_call.flags"))
+		return FALSE;
+	*reg = fn != 0;
+	*ignore_enable = (flags & o->fl_ignore_enable) != 0;
+	return TRUE;
 }
 
 /* ------------------------------------------------- enum trace_type --- */
@@ -364,6 +404,11 @@ static void th_event_field_list(struct th_event *e, ulong head, int *cap)
 		th_read_int(fa + o->field_size, &f->size, "field.size");
 		th_read_int(fa + o->field_is_signed, &f->is_signed,
 			    "field.is_signed");
+		if (o->field_is_signed_bit)	/* bit 0 of that word */
+			f->is_signed &= 1;
+		f->len = -1;
+		if (o->field_len >= 0)
+			th_read_int(fa + o->field_len, &f->len, "field.len");
 	}
 	th_walk_free(&w);
 }
@@ -508,6 +553,49 @@ void th_bprintk_fmts(void (*add)(ulong fmt, void *arg), void *arg)
 					  "trace_bprintk_fmt.fmt") &&
 			    th_kptr(v))
 				add(v, arg);
+		th_walk_free(&w);
+	}
+}
+
+/**
+ * th_printk_formats_each - the formats printk_formats lists, in its order
+ * (find_next() of kernel/trace/trace_printk.c): the core's
+ * __trace_bprintk_fmt section, its __tracepoint_str section, then the
+ * modules' formats on trace_bprintk_fmt_list
+ * @fn: called with the address of each format (the value of the
+ * section's pointer)
+ * @arg: passed to @fn
+ */
+void th_printk_formats_each(void (*fn)(ulong fmt, void *arg), void *arg)
+{
+	static const char *const sect[][2] = {
+		{ "__start___trace_bprintk_fmt", "__stop___trace_bprintk_fmt" },
+		{ "__start___tracepoint_str", "__stop___tracepoint_str" },
+	};
+	ulong head = th_symbol("trace_bprintk_fmt_list");
+	long o_list = th_member("trace_bprintk_fmt", "list");
+	long o_fmt = th_member("trace_bprintk_fmt", "fmt");
+	ulong p, v, start, stop;
+	struct th_walk w;
+	unsigned k;
+	long i;
+
+	for (k = 0; k < 2; k++) {
+		start = th_symbol(sect[k][0]);
+		stop = th_symbol(sect[k][1]);
+		if (!start || stop <= start || stop - start >= (1UL << 24))
+			continue;
+		for (p = start; p < stop; p += sizeof(ulong))
+			/* t_show() prints nothing for a NULL entry */
+			if (th_read_ulong(p, &v, "printk format") && v)
+				fn(v, arg);
+	}
+	if (head && o_list >= 0 && o_fmt >= 0) {
+		th_list_walk(head, 100000, &w);
+		for (i = 0; i < w.n; i++)
+			if (th_read_ulong(w.ent[i] - o_list + o_fmt, &v,
+					  "trace_bprintk_fmt.fmt") && v)
+				fn(v, arg);
 		th_walk_free(&w);
 	}
 }

@@ -21,6 +21,9 @@ int th_event_call_name(ulong call, char *name, size_t len);
 int th_event_call_system(ulong call, char *sys, size_t len);
 /* FALSE when the dump lacks trace_event_call.class or its system. */
 int th_event_names_ok(void);
+/* Whether CALL's class has a reg() and whether its flags have
+ * TRACE_EVENT_FL_IGNORE_ENABLE (event_create_dir()); FALSE: unknown. */
+int th_event_call_enablable(ulong call, int *reg, int *ignore_enable);
 
 /* What prints an event (its funcs->trace). */
 enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,
@@ -36,6 +39,7 @@ struct th_event_field {
 	char name[64];
 	char type[64];
 	int offset, size, is_signed;
+	int len;		/* an array's length; -1: no such member */
 };
 
 /* struct probe_arg with its fetch_type's name and size */
@@ -100,6 +104,8 @@ int th_event_enum(const char *name, int64_t *val);
 /* The kernel's own trace_printk() formats: the core section's and the
  * modules' kept on trace_bprintk_fmt_list; ADD gets each address. */
 void th_bprintk_fmts(void (*add)(ulong fmt, void *arg), void *arg);
+/* Every format printk_formats lists, in its order. */
+void th_printk_formats_each(void (*fn)(ulong fmt, void *arg), void *arg);
 
 /* ------------------------------------------------- enum trace_type --- */
 

@@ -48,8 +48,19 @@ enum th_tr_list {
 	TH_TR_MOD_NOTRACE,	/* the same, notrace */
 	TH_TR_FUNC_PROBES,	/* ftrace_func_probe: function probes */
 	TH_TR_TRACERS,		/* struct tracers: per-array tracer flags */
+	TH_TR_ERR_LOG,		/* struct tracing_log_err: error_log */
 };
 ulong th_tr_list(ulong tr, enum th_tr_list list);
+/* trace_array.buffer_percent, .max_latency: FALSE when absent */
+int th_tr_buffer_percent(ulong tr, int *val);
+int th_tr_max_latency(ulong tr, ulong *val);
+/* The first NWORDS words of trace_array.tracing_cpumask. */
+int th_tr_cpumask(ulong tr, ulong *words, int nwords);
+/* The pid lists of set_ftrace_pid, set_ftrace_notrace_pid,
+ * set_event_pid and set_event_notrace_pid. */
+enum th_pids { TH_PIDS_FUNCTION, TH_PIDS_FUNCTION_NO, TH_PIDS_EVENT,
+	       TH_PIDS_EVENT_NO };
+int th_tr_pid_list(ulong tr, enum th_pids which, ulong *list);
 
 /* ---------------------------------------------------------- tracer.c --- */
 
@@ -89,6 +100,9 @@ int th_trace_clocks(char names[][64], int max);
  * order; FALSE when the kernel's layout is not known. */
 int th_tr_enabled_events(struct th_tr *tr, void (*fn)(ulong call, void *),
 			 void *arg);
+/* The same over every event file of TR (ENABLED: the enabled ones). */
+int th_tr_event_files(struct th_tr *tr, int enabled,
+		      void (*fn)(ulong call, void *), void *arg);
 /* trace_event_file.event_call, 0 when unreadable */
 ulong th_event_file_call(ulong file);
 /* An event_mod_load: what to enable when MODULE loads. */

@@ -8,6 +8,7 @@
 #include "model/tgid.h"
 
 #define TH_PID_MAX_DEFAULT	0x8000
+#define TH_PID_MAX_LIMIT	(1UL << 22)	/* on 64 bits */
 
 static struct {
 	int done;
@@ -41,4 +42,46 @@ int th_find_tgid(int pid)
 			 "tgid_map[]"))
 		return 0;
 	return tgid;
+}
+
+/**
+ * th_tgid_each - every pid whose tgid_map entry is set, in pid order
+ * (saved_tgids_start()/_next(): pids 0 to the map's bound)
+ * @fn: called with the pid and its tgid
+ * @arg: passed to @fn
+ *
+ * Return: FALSE when the map cannot be read; TRUE with nothing given when
+ * the kernel never allocated it (record-tgid never set).
+ */
+int th_tgid_each(void (*fn)(int pid, int tgid, void *), void *arg)
+{
+	int *map;
+	ulong pid;
+
+	if (!th_tgid.done)
+		th_tgid_load();
+	if (!th_tgid.map)
+		return TRUE;
+	if (!th_check_count("tgid_map", th_tgid.map, th_tgid.max,
+			    TH_PID_MAX_LIMIT, "tgid_map_max"))
+		return FALSE;
+	map = malloc((th_tgid.max + 1) * sizeof(int));
+	if (!map || !th_read(th_tgid.map, map, (th_tgid.max + 1) * sizeof(int),
+			     "tgid_map[]")) {
+		free(map);
+		return FALSE;
+	}
+	for (pid = 0; pid <= th_tgid.max; pid++)
+		if (map[pid])
+			fn((int)pid, map[pid], arg);
+	free(map);
+	return TRUE;
+}
+
+/**
+ * th_tgid_known - whether the kernel has a tgid_map
+ */
+int th_tgid_known(void)
+{
+	return th_ksymbol("tgid_map") != 0;
 }

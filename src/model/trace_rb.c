@@ -87,6 +87,7 @@ static struct th_rb_off {
 	long bp_list, bp_read, bp_page, bp_write;
 	long bdp_commit, bdp_data;
 	long tac_skipped;
+	long tb_ts_abs;
 	int local_size;
 } rbo;
 
@@ -117,6 +118,7 @@ static int th_rb_layout(char *err, size_t elen)
 	rbo.bdp_commit = th_member("buffer_data_page", "commit");
 	rbo.bdp_data = th_member("buffer_data_page", "data");
 	rbo.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
+	rbo.tb_ts_abs = th_member(ab->tb_struct, "time_stamp_abs");
 	rbo.local_size = sizeof(long);
 	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || rbo.tb_buffers < 0 ||
 	    rbo.pc_reader < 0 || rbo.pc_head < 0 || rbo.pc_commit < 0 ||
@@ -128,6 +130,28 @@ static int th_rb_layout(char *err, size_t elen)
 		return FALSE;
 	}
 	rbo.init = 1;
+	return TRUE;
+}
+
+/**
+ * th_rb_time_stamp_abs - ring_buffer_time_stamp_abs() of TR's buffer
+ * @tr: the struct trace_array
+ * @abs: set to the ring buffer's time_stamp_abs
+ *
+ * Return: FALSE when the kernel has none or it cannot be read.
+ */
+int th_rb_time_stamp_abs(ulong tr, int *abs)
+{
+	struct th_abuf ab;
+	unsigned char v;
+	char err[8];
+
+	if (!th_rb_layout(err, sizeof(err)) || rbo.tb_ts_abs < 0 ||
+	    !th_array_buffer(tr, FALSE, &ab) || !ab.ring_ok || !ab.ring ||
+	    !th_read(ab.ring + rbo.tb_ts_abs, &v, 1,
+		     "trace_buffer.time_stamp_abs"))
+		return FALSE;
+	*abs = v != 0;
 	return TRUE;
 }
 

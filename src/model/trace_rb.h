@@ -137,6 +137,8 @@ static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
 	}
 	return best;
 }
+/* ring_buffer_time_stamp_abs() of TR's buffer; FALSE: unknown. */
+int th_rb_time_stamp_abs(ulong tr, int *abs);
 /* Offsets of struct buffer_data_page's commit and data (-1: absent). */
 void th_rb_bdp_offsets(long *commit, long *data);
 /* Header counts like get_total_entries(). */

@@ -44,6 +44,26 @@ const struct th_tr_off *th_tr_off(void)
 	o->buffer_disabled = th_member("trace_array", "buffer_disabled");
 	o->ring_buffer_expanded = th_member("trace_array",
 					    "ring_buffer_expanded");
+	o->buffer_percent = th_member("trace_array", "buffer_percent");
+	/* CONFIG_TRACER_MAX_TRACE (or CONFIG_HWLAT_TRACER) only */
+	o->max_latency = th_member("trace_array", "max_latency");
+	/* a cpumask_var_t: with CONFIG_CPUMASK_OFFSTACK a pointer (its size
+	 * is not struct cpumask's), else struct cpumask[1] */
+	o->tracing_cpumask = th_member("trace_array", "tracing_cpumask");
+	o->tracing_cpumask_size = MEMBER_SIZE("trace_array",
+					      "tracing_cpumask");
+	o->tracing_cpumask_ptr = o->tracing_cpumask >= 0 &&
+		o->tracing_cpumask_size == sizeof(ulong) &&
+		th_size("cpumask") > (long)sizeof(ulong);
+	o->function_pids = th_member("trace_array", "function_pids");
+	/* Linux kernel commit b3b1e6ededa4 ("ftrace: Create
+	 * set_ftrace_notrace_pid to not trace tasks") (in v5.8) */
+	o->function_no_pids = th_member("trace_array", "function_no_pids");
+	o->filtered_pids = th_member("trace_array", "filtered_pids");
+	/* Linux kernel commit 276836260301 ("tracing: Create
+	 * set_event_notrace_pid to not trace tasks") (in v5.8) */
+	o->filtered_no_pids = th_member("trace_array", "filtered_no_pids");
+	o->err_log = th_member("trace_array", "err_log");
 	return o;
 }
 
@@ -224,7 +244,86 @@ ulong th_tr_list(ulong tr, enum th_tr_list list)
 		[TH_TR_MOD_NOTRACE] = o->mod_notrace,
 		[TH_TR_FUNC_PROBES] = o->func_probes,
 		[TH_TR_TRACERS] = o->tracers,
+		[TH_TR_ERR_LOG] = o->err_log,
 	};
 
 	return off[list] >= 0 ? tr + off[list] : 0;
+}
+
+/**
+ * th_tr_buffer_percent - trace_array.buffer_percent
+ * @tr: the struct trace_array
+ * @val: its value
+ *
+ * Return: FALSE when the kernel has none or it cannot be read.
+ */
+int th_tr_buffer_percent(ulong tr, int *val)
+{
+	long off = th_tr_off()->buffer_percent;
+
+	return off >= 0 && th_read_int(tr + off, val,
+				       "trace_array.buffer_percent");
+}
+
+/**
+ * th_tr_max_latency - trace_array.max_latency (nanoseconds)
+ * @tr: the struct trace_array
+ * @val: its value
+ *
+ * Return: FALSE when the kernel has none or it cannot be read.
+ */
+int th_tr_max_latency(ulong tr, ulong *val)
+{
+	long off = th_tr_off()->max_latency;
+
+	return off >= 0 && th_read_ulong(tr + off, val,
+					 "trace_array.max_latency");
+}
+
+/**
+ * th_tr_cpumask - the words of trace_array.tracing_cpumask
+ * @tr: the struct trace_array
+ * @words: filled with the first @nwords words of the bitmap
+ * @nwords: how many
+ *
+ * Return: FALSE when the kernel has none or it cannot be read.
+ */
+int th_tr_cpumask(ulong tr, ulong *words, int nwords)
+{
+	const struct th_tr_off *o = th_tr_off();
+	ulong mask = tr + o->tracing_cpumask;
+
+	if (o->tracing_cpumask < 0)
+		return FALSE;
+	if (o->tracing_cpumask_ptr &&
+	    !th_read_ulong(mask, &mask, "trace_array.tracing_cpumask"))
+		return FALSE;
+	if (!o->tracing_cpumask_ptr && o->tracing_cpumask_size > 0 &&
+	    o->tracing_cpumask_size / (long)sizeof(ulong) < nwords)
+		nwords = o->tracing_cpumask_size / sizeof(ulong);
+	return th_read(mask, words, nwords * sizeof(ulong),
+		       "trace_array.tracing_cpumask");
+}
+
+/**
+ * th_tr_pid_list - one of the array's pid lists (struct trace_pid_list *)
+ * @tr: the struct trace_array
+ * @which: TH_PIDS_*
+ * @list: the pointer (0: no list)
+ *
+ * Return: FALSE when the kernel has no such member or it cannot be read.
+ */
+int th_tr_pid_list(ulong tr, enum th_pids which, ulong *list)
+{
+	const struct th_tr_off *o = th_tr_off();
+	long off[] = {
+		[TH_PIDS_FUNCTION] = o->function_pids,
+		[TH_PIDS_FUNCTION_NO] = o->function_no_pids,
+		[TH_PIDS_EVENT] = o->filtered_pids,
+		[TH_PIDS_EVENT_NO] = o->filtered_no_pids,
+	};
+
+	*list = 0;
+	return off[which] >= 0 && th_read_ulong(tr + off[which], list,
+						"trace_array pid list");
 }

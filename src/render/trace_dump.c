@@ -40,23 +40,26 @@ static void th_dev_field_line(struct th_sb *b,
 	if (!arr)
 		th_sb_printf(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			  f->type, f->name, f->offset, f->size, !!f->is_signed);
+	else if (f->len > 0)	/* the length as a number (field->len) */
+		th_sb_printf(b, "\tfield:%.*s %s[%d];\toffset:%u;\tsize:%u;"
+			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
+			  f->name, f->len, f->offset, f->size, !!f->is_signed);
+	else if (f->len == 0)
+		th_sb_printf(b, "\tfield:%.*s %s[];\toffset:%u;\tsize:%u;"
+			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
+			  f->name, f->offset, f->size, !!f->is_signed);
 	else
 		th_sb_printf(b, "\tfield:%.*s %s%s;\toffset:%u;\tsize:%u;"
 			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
 			  f->name, arr, f->offset, f->size, !!f->is_signed);
 }
 
-/*
- * The fields a format file shows.  A syscall exit event's are its common
- * fields only: trace.dat and "-d DIR" have always been written so (its
- * metadata has no exit_fields; the class's were not read), and the
- * output stays byte-identical; the live format file also has
- * __syscall_nr and ret (a fix for another change: return e->nfields).
- */
+/* The fields a format file shows: the common ones, then the event's (a
+ * syscall exit event's from its class: __syscall_nr and ret). */
 static int th_dev_nfields(struct th_event *e)
 {
 	th_event_fields(e);
-	return e->meta_fields_absent ? e->nfields_common : e->nfields;
+	return e->nfields;
 }
 
 /* E's format file, f_show() of every field and its print_fmt. */
@@ -293,6 +296,30 @@ static int th_fd_write(void *arg, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * is_signed_type(char) of the kernel that wrote the dump: the signedness
+ * ftrace's own print event recorded for its "char buf[]" field (unsigned
+ * since Linux kernel commit 3bc753c06dd0 ("kbuild: treat char as always
+ * unsigned") (in v6.2)); signed when the dump does not say.
+ */
+static int th_char_signed(void)
+{
+	struct th_event *evs;
+	int n = th_events(&evs), i, k;
+
+	for (i = 0; i < n; i++) {
+		th_event_named(&evs[i]);
+		if (strcmp(evs[i].name, "print") != 0)
+			continue;
+		th_event_fields(&evs[i]);
+		for (k = 0; k < evs[i].nfields; k++)
+			if (strcmp(evs[i].fields[k].name, "buf") == 0 &&
+			    strncmp(evs[i].fields[k].type, "char", 4) == 0)
+				return !!evs[i].fields[k].is_signed;
+	}
+	return 1;
+}
+
 static void th_text_header_page(struct th_sb *b, long data_off,
 				ulong data_size)
 {
@@ -307,7 +334,7 @@ static void th_text_header_page(struct th_sb *b, long data_off,
 	th_sb_printf(b, "\tfield: int overwrite;\toffset:%ld;\tsize:1;\t"
 		  "signed:1;\n", o_commit);
 	th_sb_printf(b, "\tfield: char data;\toffset:%ld;\tsize:%lu;\t"
-		  "signed:1;\n", data_off, data_size);
+		  "signed:%d;\n", data_off, data_size, th_char_signed());
 }
 
 static void th_text_header_event(struct th_sb *b)
@@ -834,6 +861,84 @@ void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
 			th_text_cmdlines(b, s->refs);
 		break;
 	}
+}
+
+/**
+ * th_event_header_text - events/header_page (PAGE) or events/header_event
+ * of TR, the texts ring_buffer_print_page_header() and
+ * ring_buffer_print_entry_header() give (the ones trace.dat carries)
+ * @tr: the trace array
+ * @page: header_page, else header_event
+ * @b: the text
+ * @err: why not
+ * @elen: its size
+ *
+ * Return: FALSE with ERR set when TR's ring buffer cannot be read.
+ */
+int th_event_header_text(struct th_tr *tr, int page, struct th_sb *b,
+			 char *err, size_t elen)
+{
+	long o_commit, data_off;
+	struct th_rb rb;
+
+	if (!page) {
+		th_text_header_event(b);
+		return TRUE;
+	}
+	if (!th_rb_open(tr->addr, FALSE, &rb, err, elen))
+		return FALSE;
+	if (rb.ncpus < 1) {
+		snprintf(err, elen, "the ring buffer has no CPU buffer");
+		th_rb_close(&rb);
+		return FALSE;
+	}
+	th_rb_bdp_offsets(&o_commit, &data_off);
+	th_text_header_page(b, data_off, rb.cpus[0].pg.data_size);
+	th_rb_close(&rb);
+	return TRUE;
+}
+
+/**
+ * th_event_format_find - the format file of events/SYSTEM/NAME
+ * @system: the event's system
+ * @name: its name
+ * @len: the format's length
+ * @type: the event's type (its id)
+ *
+ * Return: the text, NULL when no event of the catalog has those names.
+ */
+const char *th_event_format_find(const char *system, const char *name,
+				 size_t *len, unsigned *type)
+{
+	int i;
+
+	if (ndev < 0)
+		th_dev_load();
+	for (i = 0; i < ndev; i++) {
+		if (strcmp(dev[i].system, system) == 0 &&
+		    strcmp(dev[i].ev->name, name) == 0) {
+			*len = dev[i].fmt.pos;
+			*type = dev[i].ev->type;
+			return dev[i].fmt.buf;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * th_event_format_each - every event format, in ftrace_events order
+ * @fn: called with each event's system, name and trace_event_call
+ * @arg: passed to @fn
+ */
+void th_event_format_each(void (*fn)(const char *system, const char *name,
+				     ulong call, void *arg), void *arg)
+{
+	int i;
+
+	if (ndev < 0)
+		th_dev_load();
+	for (i = 0; i < ndev; i++)
+		fn(dev[i].system, dev[i].ev->name, dev[i].ev->call, arg);
 }
 
 /**

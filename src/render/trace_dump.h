@@ -43,6 +43,15 @@ long th_dump_src_events(const struct th_dump_src *s);
 void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
 		  struct th_sb *b);
 int th_dump_nformats(void);
+/* events/header_page (PAGE) or header_event of TR into B; FALSE + ERR. */
+int th_event_header_text(struct th_tr *tr, int page, struct th_sb *b,
+			 char *err, size_t elen);
+/* The format of events/SYSTEM/NAME (*TYPE: its id); NULL: none. */
+const char *th_event_format_find(const char *system, const char *name,
+				 size_t *len, unsigned *type);
+/* Every event with a format: FN(system, name, call, ARG). */
+void th_event_format_each(void (*fn)(const char *system, const char *name,
+				     ulong call, void *arg), void *arg);
 const char *th_dump_format(int i, const char **system, const char **name,
 			   size_t *len);
 int th_dump_pipe_raw(struct th_dump_src *s, int i, int fd);

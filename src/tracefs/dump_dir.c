@@ -1,10 +1,11 @@
 /*
  * tracehunt: "ftrace dump -d DIR": a trace-cmd-style directory of one
  * trace array (events/header_page, events/header_event, the event
- * formats, kallsyms, printk_formats, saved_cmdlines and every CPU's
- * per_cpu/cpuN/trace_pipe_raw), written under DIR.tmpXXXXXX and renamed
- * to DIR when complete.  The file set is the table's rows with a "write"
- * column (table.c); the bytes come from render/trace_dump.h.
+ * formats, kallsyms, saved_cmdlines and every CPU's
+ * per_cpu/cpuN/trace_pipe_raw as trace-cmd keeps them: the rows with a
+ * "write" column, their bytes from render/trace_dump.h), and every other
+ * file "ftrace ls" lists for the array as "ftrace cat" prints it; written
+ * under DIR.tmpXXXXXX and renamed to DIR when complete.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -18,6 +19,9 @@
 struct th_dump_dir {
 	struct th_dump_src src;
 	const char *tmp;
+	struct th_tr *tr;
+	const struct th_tfile *row;	/* th_dir_printed()'s */
+	int err;
 };
 
 /*
@@ -140,17 +144,6 @@ int th_dump_dir_kallsyms(struct th_dump_dir *d, const struct th_tref *ref)
 }
 
 /**
- * th_dump_dir_printk_formats - printk_formats the recorded events need
- * @d: the directory being written
- * @ref: the row's file
- */
-int th_dump_dir_printk_formats(struct th_dump_dir *d,
-			       const struct th_tref *ref)
-{
-	return th_dir_text(d, ref->file, TH_DUMP_PRINTK);
-}
-
-/**
  * th_dump_dir_cmdlines - saved_cmdlines of the tasks the events name
  * @d: the directory being written
  * @ref: the row's file
@@ -207,7 +200,40 @@ int th_dump_dir_pipe_raw(struct th_dump_dir *d, const struct th_tref *ref)
 	return e;
 }
 
-/* Every row with a "write" column, in the table's order. */
+/* One file of d->row as "ftrace cat" prints it: crash's fp pointed at
+ * the file while the row's print function runs. */
+static void th_dir_printed(const char *name, void *arg)
+{
+	struct th_dump_dir *d = arg;
+	struct th_tref ref;
+	char why[256];
+	FILE *f, *save;
+	int fd;
+
+	if (d->err || !th_tracefs_ref(d->row, name, &ref) ||
+	    (d->row->missing && d->row->missing(d->tr, &ref, why, sizeof(why))))
+		return;
+	d->err = th_dir_open(d->tmp, name, &fd);
+	if (d->err)
+		return;
+	if (!(f = fdopen(fd, "w"))) {
+		d->err = errno;
+		close(fd);
+		return;
+	}
+	save = fp;
+	fp = f;
+	d->row->print(d->tr, &ref);
+	fp = save;
+	if (fclose(f) != 0)
+		d->err = errno;
+}
+
+/*
+ * Every row in the table's order: a row with a "write" column as trace-cmd
+ * keeps the file (render/trace_dump.h), any other printed row as "ftrace
+ * cat" prints each of its files.
+ */
 static int th_dump_dir_rows(struct th_dump_dir *d)
 {
 	const struct th_tfile *row;
@@ -215,12 +241,17 @@ static int th_dump_dir_rows(struct th_dump_dir *d)
 	int e = 0;
 
 	for (row = th_tfiles; !e && row->name; row++) {
-		if (!row->write)
-			continue;
-		ref.file = row->name;
-		ref.cpu = -1;
-		ref.option = NULL;
-		e = row->write(d, &ref);
+		if (row->write) {
+			ref.file = row->name;
+			ref.cpu = -1;
+			ref.option = NULL;
+			e = row->write(d, &ref);
+		} else if (row->print) {
+			d->row = row;
+			d->err = 0;
+			th_tracefs_row_files(d->tr, row, th_dir_printed, d);
+			e = d->err;
+		}
 	}
 	return e;
 }
@@ -263,6 +294,7 @@ void th_dump_dir(const char *inst, const char *dir, int force)
 	}
 	chmod(tmp, 0755);
 	d.tmp = tmp;
+	d.tr = tr;
 	e = th_dump_dir_rows(&d);
 	if (!e && rename(tmp, dir) < 0)
 		e = errno;

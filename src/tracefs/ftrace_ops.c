@@ -1,5 +1,6 @@
 /*
- * tracehunt: "ftrace cat enabled_functions" and "touched_functions".
+ * tracehunt: "ftrace cat enabled_functions", "touched_functions" and
+ * "available_filter_functions".
  *
  * enabled_functions is t_show() of kernel/trace/ftrace.c over every
  * dyn_ftrace record with FTRACE_FL_ENABLED, with the symbols the kernel's
@@ -136,6 +137,22 @@ static void thf_cat_enabled(ulong mask)
 	thf_warn_damage(s);
 }
 
+/* available_filter_functions: t_show() without FTRACE_ITER_ENABLED,
+ * every record of every page: print_rec() and a newline */
+static void thf_cat_available(void)
+{
+	struct thf_state *s = thf_load();
+	char name[600];
+	long i;
+
+	for (i = 0; s && i < s->nrec; i++) {
+		thf_print_rec(s->rec[i].ip, THF_REC_ENABLED, name, sizeof(name));
+		fprintf(fp, "%s\n", name);
+	}
+	if (s)
+		thf_warn_damage(s);
+}
+
 /**
  * th_missing_rec_file - enabled_functions needs the dyn_ftrace records;
  * touched_functions also FTRACE_FL_TOUCHED.
@@ -170,7 +187,11 @@ void th_cat_rec_file(struct th_tr *tr, const struct th_tref *ref)
 {
 	struct thf_state *s = thf_load();
 
-	if (s)
+	if (!s)
+		return;
+	if (ref->file[0] == 'a')
+		thf_cat_available();
+	else
 		thf_cat_enabled(ref->file[0] == 'e' ? s->fl.enabled :
 				s->fl.touched);
 }

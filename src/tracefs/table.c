@@ -11,7 +11,12 @@
  *   scope     TH_SCOPE_TOP: the top-level directory only; TH_SCOPE_ALL:
  *             instances/NAME/ too
  *   flags     TH_TF_CAPTURE_LAST: the guest captures it after every other
- *             file (kprobe_profile counts each open of the capture)
+ *             file (kprobe_profile counts each open of the capture;
+ *             saved_cmdlines, where tracing stays on, records each of the
+ *             capture's thousands of processes and recycles its slots);
+ *             TH_TF_CAPTURE_TOP: only the top-level copy is captured (the
+ *             event files: every instance has the same bytes, and
+ *             thousands of them)
  *   top_only  what "ftrace cat" says of a top-only file asked for in an
  *             instance, when its wording is not the usual one
  *   missing   NULL when the dump has the file, else the one-line reason
@@ -31,11 +36,12 @@
  * it iterates this table and, for every row with a write function, writes
  * its file (a family: every member) for the one array it dumps.  So the
  * file set -d writes is the set of rows with a "write" column; the bytes
- * come from the trace.dat text builders (render/trace_dump.h).  Rows
- * without "print" are files only -d writes ("kallsyms" is trace-cmd's
- * copy of /proc/kallsyms, not a tracefs file); saved_cmdlines is printed
- * by "cat" whole and written by -d as trace-cmd keeps it (the tasks the
- * recorded events name).
+ * come from the trace.dat text builders (render/trace_dump.h); every
+ * other printed row, each file "ftrace ls" lists, is written as "ftrace
+ * cat" prints it.  Rows without "print" are files only -d writes
+ * ("kallsyms" is trace-cmd's copy of /proc/kallsyms, not a tracefs file);
+ * saved_cmdlines is printed by "cat" whole and written by -d as trace-cmd
+ * keeps it (the tasks the recorded events name).
  *
  * The guest's capture list derives from the rows that have a "print":
  * scripts/fixture.py reads them from this file.  The syntax it parses:
@@ -80,7 +86,7 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, NULL, th_cat_trace_clock, NULL),
 	TH_ROW("trace_options", ONE, ALL, 0,
 	       NULL, NULL, th_cat_trace_options, NULL),
-	TH_ROW("saved_cmdlines", ONE, TOP, 0,
+	TH_ROW("saved_cmdlines", ONE, TOP, TH_TF_CAPTURE_LAST,
 	       NULL, th_missing_savedcmd, th_cat_saved_cmdlines,
 	       th_dump_dir_cmdlines),
 	TH_ROW("saved_cmdlines_size", ONE, TOP, 0,
@@ -103,16 +109,57 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, NULL, th_cat_trace, NULL),
 	TH_ROW("trace", POSSIBLE_CPUS, ALL, 0,
 	       NULL, th_missing_possible_cpu, th_cat_trace, NULL),
+	TH_ROW("tracing_cpumask", ONE, ALL, 0,
+	       NULL, th_missing_cpumask, th_cat_tracing_cpumask, NULL),
+	TH_ROW("tracing_thresh", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("tracing_max_latency", ONE, ALL, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("max_graph_depth", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("buffer_percent", ONE, ALL, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("timestamp_mode", ONE, ALL, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("dyn_ftrace_total_info", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("stack_max_size", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("stack_trace", ONE, TOP, 0,
+	       NULL, th_missing_stack_trace, th_cat_stack_trace, NULL),
+	TH_ROW("set_ftrace_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("set_ftrace_notrace_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("set_event_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("set_event_notrace_pid", ONE, ALL, 0,
+	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
+	TH_ROW("saved_tgids", ONE, TOP, 0,
+	       NULL, th_missing_saved_tgids, th_cat_saved_tgids, NULL),
+	TH_ROW("error_log", ONE, ALL, 0,
+	       NULL, th_missing_error_log, th_cat_error_log, NULL),
+	TH_ROW("README", ONE, TOP, 0,
+	       NULL, th_missing_readme, th_cat_readme, NULL),
+	TH_ROW("available_events", ONE, TOP, 0,
+	       TH_TOP_TRACING_DIR, th_missing_events, th_cat_available_events,
+	       NULL),
+	TH_ROW("available_filter_functions", ONE, TOP, 0,
+	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
 	TH_ROW("events/header_page", ONE, ALL, 0,
-	       NULL, NULL, NULL, th_dump_dir_header_page),
+	       NULL, th_missing_events, th_cat_event_header,
+	       th_dump_dir_header_page),
 	TH_ROW("events/header_event", ONE, ALL, 0,
-	       NULL, NULL, NULL, th_dump_dir_header_event),
-	TH_ROW("format", EVENTS, ALL, 0,
-	       NULL, NULL, NULL, th_dump_dir_format),
+	       NULL, th_missing_events, th_cat_event_header,
+	       th_dump_dir_header_event),
+	TH_ROW("format", EVENTS, ALL, TH_TF_CAPTURE_TOP,
+	       NULL, th_missing_event, th_cat_event_file, th_dump_dir_format),
+	TH_ROW("id", EVENTS, ALL, TH_TF_CAPTURE_TOP,
+	       NULL, th_missing_event, th_cat_event_file, NULL),
 	TH_ROW("kallsyms", ONE, TOP, 0,
 	       NULL, NULL, NULL, th_dump_dir_kallsyms),
 	TH_ROW("printk_formats", ONE, TOP, 0,
-	       NULL, NULL, NULL, th_dump_dir_printk_formats),
+	       NULL, th_missing_printk_formats, th_cat_printk_formats, NULL),
 	TH_ROW("trace_pipe_raw", BUFFER_CPUS, ALL, 0,
 	       NULL, NULL, NULL, th_dump_dir_pipe_raw),
 	{ NULL },
@@ -174,6 +221,9 @@ static void th_ls_row(struct th_tr *tr, const struct th_tfile *row,
 		n = th_possible_cpus(cpus, NR_CPUS);
 		th_ls_cpus(row, cpus, n, add, arg);
 		break;
+	case TH_FAM_EVENTS:	/* the events of the catalog */
+		th_ls_events(row->name, add, arg);
+		break;
 	default:	/* the families only -d writes */
 		break;
 	}
@@ -192,6 +242,20 @@ void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg)
 	for (row = th_tfiles; row->name; row++)
 		if (row->print && (row->scope == TH_SCOPE_ALL || !tr->name[0]))
 			th_ls_row(tr, row, add, arg);
+}
+
+/**
+ * th_tracefs_row_files - the files of one row in TR that the dump has
+ * @tr: the array
+ * @row: the row
+ * @add: called with each file's name
+ * @arg: passed to @add
+ */
+void th_tracefs_row_files(struct th_tr *tr, const struct th_tfile *row,
+			  th_ls_add_fn add, void *arg)
+{
+	if (row->scope == TH_SCOPE_ALL || !tr->name[0])
+		th_ls_row(tr, row, add, arg);
 }
 
 /* --------------------------------------------------------- "ftrace cat" --- */
@@ -238,9 +302,25 @@ static int th_match(const struct th_tfile *row, const char *file,
 	case TH_FAM_TRACING_CPUS:
 	case TH_FAM_POSSIBLE_CPUS:
 		return th_match_cpu(row, file, &ref->cpu);
+	case TH_FAM_EVENTS:
+		return th_event_file_match(file, row->name);
 	default:
 		return FALSE;
 	}
+}
+
+/**
+ * th_tracefs_ref - the file FILE of ROW as its functions take it
+ * @row: the row
+ * @file: a name th_tracefs_row_files() gave
+ * @ref: filled
+ *
+ * Return: FALSE when FILE is not one of the row's.
+ */
+int th_tracefs_ref(const struct th_tfile *row, const char *file,
+		   struct th_tref *ref)
+{
+	return th_match(row, file, ref);
 }
 
 static void th_ls_append(const char *name, void *arg)

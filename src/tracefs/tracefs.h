@@ -60,13 +60,24 @@ struct th_tfile {
 /* flags */
 #define TH_TF_CAPTURE_LAST	0x1	/* the guest captures it after all
 					 * the others (kprobe_profile: its
-					 * counts include every open) */
+					 * counts include every open;
+					 * saved_cmdlines: the capture's
+					 * processes recycle its slots) */
+#define TH_TF_CAPTURE_TOP	0x2	/* the guest captures the top-level
+					 * copy only (events/SYSTEM/EVENT/FILE: an
+					 * instance's are the same bytes) */
 
 extern const struct th_tfile th_tfiles[];
 
 typedef void (*th_ls_add_fn)(const char *name, void *arg);
 /* Every file of TR the dump has, in the table's order: ADD(name, ARG). */
 void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg);
+/* The files of ROW in TR that the dump has (ftrace ls of one row). */
+void th_tracefs_row_files(struct th_tr *tr, const struct th_tfile *row,
+			  th_ls_add_fn add, void *arg);
+/* REF for FILE, one of ROW's; FALSE when it is not. */
+int th_tracefs_ref(const struct th_tfile *row, const char *file,
+		   struct th_tref *ref);
 /* "ftrace cat PATH", FILE being PATH relative to TR's directory. */
 void th_tracefs_cat(struct th_tr *tr, const char *path, const char *file);
 
@@ -139,14 +150,52 @@ const char *th_missing_possible_cpu(struct th_tr *tr,
 				    size_t len);
 void th_cat_trace(struct th_tr *tr, const struct th_tref *ref);
 
+/* trace_settings.c: values, cpumask, pid lists, saved_tgids, error_log,
+ * stack_trace, README */
+const char *th_missing_value(struct th_tr *tr, const struct th_tref *ref,
+			     char *buf, size_t len);
+void th_cat_value(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_cpumask(struct th_tr *tr, const struct th_tref *ref,
+			       char *buf, size_t len);
+void th_cat_tracing_cpumask(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_pid_file(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len);
+void th_cat_pid_file(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_saved_tgids(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
+void th_cat_saved_tgids(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_error_log(struct th_tr *tr, const struct th_tref *ref,
+				 char *buf, size_t len);
+void th_cat_error_log(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_stack_trace(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
+void th_cat_stack_trace(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_readme(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_readme(struct th_tr *tr, const struct th_tref *ref);
+
+/* event_dir.c: available_events, events/header_*, events/S/E/format|id,
+ * printk_formats */
+const char *th_missing_events(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_available_events(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_event_header(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_event(struct th_tr *tr, const struct th_tref *ref,
+			     char *buf, size_t len);
+void th_cat_event_file(struct th_tr *tr, const struct th_tref *ref);
+int th_event_file_match(const char *file, const char *leaf);
+void th_ls_events(const char *leaf, th_ls_add_fn add, void *arg);
+const char *th_missing_printk_formats(struct th_tr *tr,
+				      const struct th_tref *ref, char *buf,
+				      size_t len);
+void th_cat_printk_formats(struct th_tr *tr, const struct th_tref *ref);
+
 /* dump_dir.c: "ftrace dump -d DIR" */
 void th_dump_dir(const char *inst, const char *dir, int force);
 int th_dump_dir_header_page(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_header_event(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_kallsyms(struct th_dump_dir *d, const struct th_tref *ref);
-int th_dump_dir_printk_formats(struct th_dump_dir *d,
-			       const struct th_tref *ref);
 int th_dump_dir_cmdlines(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_pipe_raw(struct th_dump_dir *d, const struct th_tref *ref);
 

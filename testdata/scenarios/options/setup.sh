@@ -139,6 +139,35 @@ th_w 1 $C/options/userstacktrace
 th_w 1 $C/events/sched/sched_process_exec/enable
 th_w 1 $C/events/syscalls/sys_enter_openat/enable
 
+# The settings files of issue 22's census, away from the instances above
+# (their trace files stay as they were): an instance "pids" with pid
+# lists, its own cpumask, buffer_percent, max latency and a filter error
+# in its error_log; at the top, tracing_thresh and max_graph_depth (no
+# effect without function_graph), an error in kprobe_events' log, and the
+# stack tracer run once (stack_trace keeps its maximum once it is off).
+I=$T/instances/pids
+mkdir $I || th_fail "mkdir instances/pids"
+th_w $$ $I/set_event_pid
+th_w 1 $I/set_event_notrace_pid
+th_w "$$ 1" $I/set_ftrace_pid
+th_w 2 $I/set_ftrace_notrace_pid
+th_w 70 $I/buffer_percent
+th_w 1 $I/tracing_cpumask
+# (7.2 has no tracing_max_latency here: said on the console, not fatal)
+echo 42 2>/dev/null > $I/tracing_max_latency ||
+	echo "@@TH-SCENARIO-NOTE: refused 42 > $I/tracing_max_latency" \
+	> /dev/console
+echo 'no_such_field == 1' > $I/events/sched/sched_switch/filter 2>/dev/null
+th_w 100 $T/tracing_thresh
+th_w 5 $T/max_graph_depth
+echo 'p:tracehunt/bad_type vfs_read arg=%di:no_such_type' >> \
+	$T/kprobe_events 2>/dev/null
+if [ -w /proc/sys/kernel/stack_tracer_enabled ]; then
+	th_w 1 /proc/sys/kernel/stack_tracer_enabled
+	cat /proc/version > /dev/null
+	th_w 0 /proc/sys/kernel/stack_tracer_enabled
+fi
+
 i=0
 while [ $i -lt 3 ]; do
 	cat /proc/version > /dev/null
@@ -149,6 +178,7 @@ done
 printf '\052\000\000\000ce buf' > $T/trace_marker_raw
 printf '\007\000\000\000\001\002\003' > $T/trace_marker_raw
 
+th_w 0 $I/tracing_on
 th_w 0 $C/tracing_on
 th_w 0 $P/tracing_on
 th_w 0 $U/tracing_on

@@ -1,0 +1,15 @@
+/*
+ * tracehunt: the model's reader of struct trace_pid_list (pid_list.c).
+ */
+#ifndef TRACEHUNT_PID_LIST_H
+#define TRACEHUNT_PID_LIST_H
+
+#include "model/model.h"
+
+/* The pids of LIST in increasing order: FN(pid, ARG); FALSE when the
+ * layout is unknown or a read failed. */
+int th_pid_list_each(ulong list, void (*fn)(ulong pid, void *), void *arg);
+/* Whether the debuginfo has a layout th_pid_list_each() reads. */
+int th_pid_list_known(void);
+
+#endif
