@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint64_t addr;
+	uint64_t addr, refs[8];
 	struct insn in;
 	size_t off = 0;
 	int len;
@@ -22,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size--;
 	insn_nop_run(data, size, 64);
 	insn_is_endbr(data, size);
+	if (insn_data_refs(data, size, addr, refs, 8) > 8)
+		__builtin_trap();
 	while (off < size) {
 		len = insn_decode(data + off, size - off, addr + off, &in);
 		if (len < 0 || len > INSN_MAX_LEN || (size_t)len > size - off)

@@ -341,3 +341,44 @@ int insn_is_endbr(const unsigned char *p, size_t avail)
 	return !memcmp(p, endbr64, 4) || !memcmp(p, poison1, 4) ||
 		!memcmp(p, poison2, 4);
 }
+
+/* One instruction's data reference, if it is "REX.W 8d /r" with a
+ * RIP-relative operand or "REX.W c7 /0" to a register; LEN is the
+ * instruction's decoded length, so the reference ends the instruction. */
+static int insn_data_ref(const unsigned char *p, int len, uint64_t addr,
+			 uint64_t *ref)
+{
+	int i = 0;
+	int32_t v;
+
+	while (i < len && (p[i] == 0x66 || p[i] == 0x2e || p[i] == 0x3e))
+		i++;
+	if (i + 7 != len || (p[i] & 0xf8) != 0x48)
+		return 0;
+	memcpy(&v, p + i + 3, 4);
+	if (p[i + 1] == 0x8d && (p[i + 2] & 0xc7) == 0x05) {
+		*ref = addr + (uint64_t)len + (uint64_t)(int64_t)v;
+		return 1;
+	}
+	if (p[i + 1] == 0xc7 && (p[i + 2] & 0xf8) == 0xc0) {
+		*ref = (uint64_t)(int64_t)v;
+		return 1;
+	}
+	return 0;
+}
+
+int insn_data_refs(const unsigned char *p, size_t avail, uint64_t addr,
+		   uint64_t *out, int max)
+{
+	struct insn in;
+	size_t off = 0;
+	int n = 0;
+
+	while (off < avail && n < max &&
+	       insn_decode(p + off, avail - off, addr + off, &in)) {
+		if (insn_data_ref(p + off, in.len, addr + off, &out[n]))
+			n++;
+		off += in.len;
+	}
+	return n;
+}

@@ -47,4 +47,14 @@ int insn_nop_run(const unsigned char *p, size_t avail, int max);
  * endbr64, or the NOP it is sealed into. */
 int insn_is_endbr(const unsigned char *p, size_t avail);
 
+/*
+ * The data addresses code at ADDR (AVAIL bytes) loads into a register:
+ * "lea disp32(%rip), r64" and "mov $simm32, r64" (the kernel's code
+ * model sign-extends 32-bit absolute addresses), found by walking the
+ * instructions from the start.  Up to MAX addresses go to OUT; returns
+ * how many were found (the walk stops at the first undecodable byte).
+ */
+int insn_data_refs(const unsigned char *p, size_t avail, uint64_t addr,
+		   uint64_t *out, int max);
+
 #endif

@@ -6,6 +6,7 @@
  * per CPU is held in memory.
  */
 #include "model/trace_rb.h"
+#include "insn.h"
 
 #define RB_PAGE_FLAGS	3UL	/* RB_PAGE_HEAD | RB_PAGE_UPDATE in list.next */
 #define RB_PAGE_HEAD	1UL
@@ -162,6 +163,38 @@ void th_rb_bdp_offsets(long *commit, long *data)
 	th_rb_layout(err, sizeof(err));
 	*commit = rbo.bdp_commit;
 	*data = rbo.bdp_data;
+}
+
+/*
+ * The type events/header_page gives the overwrite flag is only in
+ * ring_buffer_print_page_header()'s format string: "int overwrite" (signed
+ * like long) until a 2025 change made it "char overwrite" (signed like
+ * char; seen on 7.2, not on 6.12).  No member or symbol tells the two
+ * apart, so the kernel's own string is read: the strings the function
+ * loads, one of which starts with the overwrite line.
+ */
+int th_rb_overwrite_is_char(void)
+{
+	static int known = -1;
+	unsigned char code[640];
+	uint64_t refs[48];
+	char str[40];
+	ulong fn = th_symbol("ring_buffer_print_page_header");
+	int i, n;
+
+	if (known >= 0)
+		return known;
+	known = 0;
+	if (!fn || !th_read(fn, code, sizeof(code), "print_page_header code"))
+		return known;
+	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
+	for (i = 0; i < n; i++) {
+		if (!th_read_cstr(refs[i], str, sizeof(str), "format string"))
+			continue;
+		if (strncmp(str, "\tfield: char overwrite;", 23) == 0)
+			known = 1;
+	}
+	return known;
 }
 
 static ulong th_rd_ulong(ulong addr, long off, const char *what)

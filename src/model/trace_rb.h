@@ -141,6 +141,9 @@ static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
 int th_rb_time_stamp_abs(ulong tr, int *abs);
 /* Offsets of struct buffer_data_page's commit and data (-1: absent). */
 void th_rb_bdp_offsets(long *commit, long *data);
+/* events/header_page's overwrite line declares "char" (the format string
+ * ring_buffer_print_page_header() loads says so), else "int" */
+int th_rb_overwrite_is_char(void);
 /* Header counts like get_total_entries(). */
 void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
 /* Raw records of one CPU for "ftrace trace -r". */

@@ -324,6 +324,7 @@ static void th_text_header_page(struct th_sb *b, long data_off,
 				ulong data_size)
 {
 	long o_commit, o_data, ls = sizeof(long);
+	int char_signed = th_char_signed();
 
 	th_rb_bdp_offsets(&o_commit, &o_data);
 
@@ -331,10 +332,14 @@ static void th_text_header_page(struct th_sb *b, long data_off,
 		  "signed:0;\n");
 	th_sb_printf(b, "\tfield: local_t commit;\toffset:%ld;\tsize:%ld;\t"
 		  "signed:1;\n", o_commit, ls);
-	th_sb_printf(b, "\tfield: int overwrite;\toffset:%ld;\tsize:1;\t"
-		  "signed:1;\n", o_commit);
+	if (th_rb_overwrite_is_char())
+		th_sb_printf(b, "\tfield: char overwrite;\toffset:%ld;\t"
+			  "size:1;\tsigned:%d;\n", o_commit, char_signed);
+	else
+		th_sb_printf(b, "\tfield: int overwrite;\toffset:%ld;\t"
+			  "size:1;\tsigned:1;\n", o_commit);
 	th_sb_printf(b, "\tfield: char data;\toffset:%ld;\tsize:%lu;\t"
-		  "signed:%d;\n", data_off, data_size, th_char_signed());
+		  "signed:%d;\n", data_off, data_size, char_signed);
 }
 
 static void th_text_header_event(struct th_sb *b)

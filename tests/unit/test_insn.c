@@ -129,6 +129,7 @@ static void test_fuzz(void)
 {
 	unsigned char buf[INSN_MAX_LEN];
 	struct insn in;
+	uint64_t refs[4];
 	unsigned int seed = 12345;
 	int i, j, ok = 1;
 
@@ -145,11 +146,38 @@ static void test_fuzz(void)
 			ok = 0;
 		insn_nop_run(p, avail, 5);
 		insn_is_endbr(p, avail);
+		insn_data_refs(p, avail, 0, refs, 4);
 		free(p);
 	}
 	memset(buf, 0x66, sizeof(buf));
 	CHECK(insn_decode(buf, sizeof(buf), 0, &in) == 0);
 	CHECK(ok);
+}
+
+/* The string pointers a function loads: RIP-relative lea and sign-extended
+ * mov imm32 (mcmodel=kernel), not stack or register operands. */
+static void test_data_refs(void)
+{
+	static const unsigned char code[] =
+		"\x55"				  /* push %rbp */
+		"\x48\x8d\x35\x10\x00\x00\x00" /* lea 0x10(%rip),%rsi */
+		"\x48\x8d\x74\x24\x08"	  /* lea 0x8(%rsp),%rsi */
+		"\x48\xc7\xc6\x00\x10\x60\x82" /* mov $-0x7d9ff000,%rsi */
+		"\x48\xc7\x44\x24\x08\x01\x00\x00\x00" /* movq $1,8(%rsp) */
+		"\x4c\x8d\x05\xf0\xff\xff\xff" /* lea -0x10(%rip),%r8 */
+		"\xe8\x00\x00\x00\x00"	  /* call */
+		"\xc3";
+	uint64_t refs[4];
+	int n = insn_data_refs(code, sizeof(code) - 1, 0x1000, refs, 4);
+
+	CHECK(n == 3);
+	CHECK(refs[0] == 0x1000 + 1 + 7 + 0x10);
+	CHECK(refs[1] == 0xffffffff82601000ULL);
+	CHECK(refs[2] == 0x1000 + 1 + 7 + 5 + 7 + 9 + 7 - 0x10);
+	/* MAX bounds what is written */
+	CHECK(insn_data_refs(code, sizeof(code) - 1, 0x1000, refs, 1) == 1);
+	/* a truncated lea is no reference */
+	CHECK(insn_data_refs(code + 1, 5, 0, refs, 4) == 0);
 }
 
 int main(void)
@@ -158,6 +186,7 @@ int main(void)
 	test_branches();
 	test_entry_insns();
 	test_bad();
+	test_data_refs();
 	test_fuzz();
 	return unit_done("test_insn");
 }
