@@ -19,7 +19,11 @@ from thlib import fixture
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_SUITES = ["bookworm", "trixie", "sid"]
 # what dpkg-buildpackage needs besides the suite chroot's crash and gcc
-BUILD_DEPS = "build-essential debhelper dpkg-dev fakeroot python3 libelf-dev"
+# (ccache: the package is built on every run, its objects cached beside
+# the fixtures like the Makefile's)
+BUILD_DEPS = ("build-essential debhelper dpkg-dev fakeroot python3 "
+              "libelf-dev ccache")
+CCACHE_DIR = os.path.join(fixture.CACHE, "ccache-deb")
 
 _debs = {}
 _lock = threading.Lock()
@@ -58,10 +62,14 @@ def build_deb(suite_name):
                  "apt-get install -y -qq --no-install-recommends $missing "
                  ">/dev/null; }" % BUILD_DEPS)
     # nocheck: the unit tests run in make check itself
+    os.makedirs(CCACHE_DIR, exist_ok=True)
     r = subprocess.run(suite.argv(["bash", "-c", "cd %s && "
                                    "DEB_BUILD_OPTIONS=nocheck "
+                                   "TRACEHUNT_DEB_CCACHE=ccache "
+                                   "CCACHE_DIR=%s CCACHE_BASEDIR=%s "
                                    "dpkg-buildpackage -b -us -uc 2>&1"
-                                   % src], binds=[top]),
+                                   % (src, CCACHE_DIR, src)],
+                                  binds=[top, CCACHE_DIR]),
                        capture_output=True, text=True)
     debs = glob.glob(os.path.join(top, "crash-tracehunt_*_amd64.deb"))
     res = (debs[0] if r.returncode == 0 and debs else None,
