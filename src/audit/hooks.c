@@ -507,20 +507,10 @@ static void hk_missing(char *buf, size_t len)
 
 /* --------------------------------------------------------------- output --- */
 
+/* a JSON string: the one escaping of every -j document (render/json.c) */
 static void hk_json_str(const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
+	th_json_fputs(s, strlen(s), fp);
 }
 
 /* hooks -j: what the walks printed (a damaged dump's "tracehunt: warning:"
