@@ -17,6 +17,8 @@ struct th_kprobe_off {
 	/* where the free instances are */
 	long rethook_pool, holder_pool, objpool_size, objpool_slots;
 	long objpool_nr, slot_head, slot_tail, freelist_next;
+	/* what points back at the kretprobe */
+	long rethook_data, holder_rp;
 	/* struct jprobe */
 	long jp_kp, jp_entry;
 };
@@ -65,6 +67,7 @@ static void kp_off_kretprobe(struct th_kprobe_off *o)
 	o->krp_freelist = th_member("kretprobe", "freelist");
 	o->krp_free_instances = th_member("kretprobe", "free_instances");
 	o->rethook_pool = th_member("rethook", "pool");
+	o->rethook_data = o->krp_rh >= 0 ? th_member("rethook", "data") : -1;
 	o->objpool_size = th_size("objpool_head");
 	o->freelist_next = th_member("freelist_node", "next");
 	/* holder_pool and the objpool's insides: looked up only on the
@@ -72,6 +75,7 @@ static void kp_off_kretprobe(struct th_kprobe_off *o)
 	 * answers a type the debuginfo lacks with a search of every compile
 	 * unit, 50-90 ms each. */
 	o->holder_pool = -2;
+	o->holder_rp = -2;
 	o->objpool_slots = -2;
 }
 
@@ -92,6 +96,14 @@ static long kp_off_holder_pool(struct th_kprobe_off *o)
 	if (o->holder_pool == -2)
 		o->holder_pool = th_member("kretprobe_holder", "pool");
 	return o->holder_pool;
+}
+
+/* kretprobe_holder.rp (v5.11+), once, where kretprobe has rph. */
+static long kp_off_holder_rp(struct th_kprobe_off *o)
+{
+	if (o->holder_rp == -2)
+		o->holder_rp = th_member("kretprobe_holder", "rp");
+	return o->holder_rp;
 }
 
 static const struct th_kprobe_off *th_kprobe_off(void)
@@ -212,9 +224,45 @@ static long kp_bucket(long b, struct kp_probe **v, long n, long *cap)
 	return n;
 }
 
+/*
+ * Is the kprobe at KP the kp of a kretprobe?  Its kretprobe's rethook
+ * points back at it (rethook_alloc(rp, ...) keeps rp in rethook.data), or
+ * its kretprobe_holder does (kretprobe_holder.rp); a plain kprobe has no
+ * such pointer behind it.  FALSE when the kernel keeps neither.
+ */
+static int kp_in_kretprobe(ulong kp, ulong *back)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	ulong krp, p, rp;
+	long via;
+
+	if (o->krp_kp < 0)
+		return FALSE;
+	krp = kp - o->krp_kp;
+	if (o->krp_rh >= 0 && o->rethook_data >= 0) {
+		if (!th_read_ulong(krp + o->krp_rh, &p, "kretprobe.rh"))
+			return FALSE;
+		via = o->rethook_data;
+	} else if (o->krp_rph >= 0 && kp_off_holder_rp(&kp_off) >= 0) {
+		if (!th_read_ulong(krp + o->krp_rph, &p, "kretprobe.rph"))
+			return FALSE;
+		via = o->holder_rp;
+	} else {
+		return FALSE;
+	}
+	/* both are kzalloc'ed */
+	if (!th_ptr_in(p, TH_M(TH_R_DIRECT) | TH_M(TH_R_VMALLOC)) ||
+	    !th_read_ulong(p + via, &rp, "kretprobe back pointer"))
+		return FALSE;
+	*back = p;
+	return rp == krp;
+}
+
 /* A registered probe sits on code and its handlers are code. */
 static void kp_plausible(const struct kp_probe *k)
 {
+	ulong back;
+
 	th_check_code("kprobe", k->kp, k->addr, "addr");
 	/* KPROBE_FLAG_GONE .. KPROBE_FLAG_ON_FUNC_ENTRY: five bits */
 	if (k->flags >> 8)
@@ -223,6 +271,15 @@ static void kp_plausible(const struct kp_probe *k)
 		th_check_code("kprobe", k->kp, k->pre, "pre_handler");
 	if (k->post)
 		th_check_code("kprobe", k->kp, k->post, "post_handler");
+	/* register_kretprobe() sets its kprobe's pre_handler; a kretprobe
+	 * whose kprobe lacks it would be printed as a plain kprobe */
+	if (kp_table.pre_handler_kretprobe &&
+	    k->pre != kp_table.pre_handler_kretprobe &&
+	    kp_in_kretprobe(k->kp, &back))
+		th_damaged("kprobe", k->kp, "pre_handler %lx: it is the kprobe "
+			   "of a kretprobe (%lx points back at it), whose "
+			   "pre_handler is pre_handler_kretprobe %lx", k->pre,
+			   back, kp_table.pre_handler_kretprobe);
 }
 
 /* The fields of one probe; an aggregate child takes its site's address. */
