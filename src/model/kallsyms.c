@@ -638,8 +638,12 @@ static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 
 		memcpy(&st_name, syms + 24UL * best, 4);
 		memcpy(&st_size, syms + 24UL * best + 16, 8);
-		th_read_cstr(strtab + st_name, s->name, sizeof(s->name),
-			     "module symbol name");
+		/* the module's ELF string table: C identifiers */
+		if (!th_read_cstr(strtab + st_name, s->name, sizeof(s->name),
+				  "module symbol name") || !th_printable(s->name))
+			th_damaged("mod_kallsyms", strtab + st_name, "symbol "
+				   "%lu of %s has no readable name", best,
+				   m->name);
 		/* the compiler's sizes do not overlap: another symbol
 		 * starting inside this one moved */
 		if (nextval > bestval && nextval - bestval < st_size)

@@ -79,12 +79,19 @@ static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 		th_damaged("tracepoint", tp, "name %lx is unreadable", np);
 	else if (th_region(tp) == TH_R_IMAGE)
 		tp_name_check(tp, name);
+	/* allocate_probes() kmallocs the array */
+	if (!th_check_ptr("tracepoint", tp, funcs, TH_M(TH_R_DIRECT), "funcs"))
+		return;
 	for (i = 0; i < 1024; i++) {
 		if (!th_read_ulong(funcs + i * tp_off.func_size + tp_off.func,
 				   &fn, "tracepoint_func.func") || !fn)
 			break;
 		cb(tp, name, fn, arg);
 	}
+	/* func_remove() of the last probe leaves funcs NULL, never an
+	 * empty array */
+	if (i == 0)
+		th_damaged("tracepoint", tp, "funcs %lx holds no probe", funcs);
 }
 
 static void tp_range(ulong start, ulong stop, th_tp_probe_fn cb, void *arg)
