@@ -593,10 +593,48 @@ static long kp_count_objpool(ulong pool, long *total)
 static const char *kp_instances(ulong krp, int maxactive, long *nfree,
 				long *total);
 
+/*
+ * The rethook instances in use: rethook_hook() puts each on its task's
+ * task_struct.rethooks llist until the probed function returns.  -1 when
+ * the kernel keeps no such list.
+ */
+static long kp_rethook_in_use(ulong rh)
+{
+	static long o_task = -2, o_llist, o_rh;
+	struct task_context *tc = FIRST_CONTEXT();
+	struct th_walk w;
+	ulong i, first, r;
+	long n = 0, j;
+
+	if (o_task == -2) {
+		o_task = th_member("task_struct", "rethooks");
+		o_llist = th_member("rethook_node", "llist");
+		o_rh = th_member("rethook_node", "rethook");
+	}
+	if (o_task < 0 || o_llist < 0 || o_rh < 0 || !tc)
+		return -1;
+	for (i = 0; i < RUNNING_TASKS(); i++, tc++) {
+		/* llist_head.first, llist_node.next: the first words */
+		if (!th_read_ulong(tc->task + o_task, &first,
+				   "task_struct.rethooks") || !first)
+			continue;
+		th_chain_walk(first, 0, 10000, &w);
+		for (j = 0; j < w.n; j++)
+			if (th_read_ulong(w.ent[j] - o_llist + o_rh, &r,
+					  "rethook_node.rethook") && r == rh)
+				n++;
+		th_walk_free(&w);
+	}
+	return n;
+}
+
 const char *th_kretprobe_instances(ulong krp, int maxactive, long *nfree,
 				   long *total)
 {
 	const char *where = kp_instances(krp, maxactive, nfree, total);
+	const struct th_kprobe_off *o = th_kprobe_off();
+	long used;
+	ulong rh;
 
 	/* the pool holds the instances the kretprobe allocated, no more */
 	if (where && *nfree > *total)
@@ -604,6 +642,13 @@ const char *th_kretprobe_instances(ulong krp, int maxactive, long *nfree,
 			   "of %ld", *nfree, where, *total);
 	if (where && *nfree < 0)
 		th_damaged("kretprobe", krp, "its %s is unreadable", where);
+	/* an instance not free is on the task that is in the function */
+	if (where && o->krp_rh >= 0 && *nfree >= 0 && *nfree < *total &&
+	    th_read_ulong(krp + o->krp_rh, &rh, "kretprobe.rh") && rh &&
+	    (used = kp_rethook_in_use(rh)) >= 0 && *nfree + used < *total)
+		th_damaged("kretprobe", krp, "%ld of %ld instances free in "
+			   "its %s and %ld on tasks: the pool lost %ld", *nfree,
+			   *total, where, used, *total - *nfree - used);
 	return where;
 }
 
