@@ -9,6 +9,7 @@
 #include "model/ftrace_files.h"
 #include "model/tracearray.h"
 #include "model/trace_opts.h"
+#include "model/tracepoints.h"
 
 static struct th_tr *th_trs;
 static int th_ntrs = -1;
@@ -204,6 +205,28 @@ ulong th_tr_ops(ulong tr)
  * @flags: the value, 0 when this returns FALSE
  */
 /*
+ * The event-fork and function-fork options: set_tracer_flag() registers
+ * (and unregisters) PROBE on sched_process_fork with the array as its
+ * data (trace_event_follow_fork(), ftrace_pid_follow_fork()).
+ */
+static void th_tr_fork_check(ulong tr, uint64_t flags, const char *bit,
+			     const char *probe)
+{
+	long b = th_trace_iter_bit(bit);
+	ulong fn = b >= 0 && b < 64 ? th_ksymbol(probe) : 0;
+	int on;
+
+	if (!fn || (on = th_tracepoint_probe_on("sched_process_fork", fn,
+						tr)) < 0 ||
+	    on == (int)((flags >> b) & 1))
+		return;
+	th_damaged("trace_array", tr, "trace_flags %#llx says %s %s, but "
+		   "%s is %sregistered on sched_process_fork",
+		   (unsigned long long)flags, bit, on ? "off" : "on", probe,
+		   on ? "" : "not ");
+}
+
+/*
  * What the kernel keeps beside trace_flags: only the bits of enum
  * trace_iterator_bits below TRACE_ITER_LAST_BIT exist, and
  * init_trace_flags_index() gives every array trace_flags_index[i] = i.
@@ -229,6 +252,10 @@ static void th_tr_flags_check(ulong tr, uint64_t flags)
 			   "overwrite %s, its ring buffer says %s",
 			   (unsigned long long)flags, rb ? "off" : "on",
 			   rb ? "on" : "off");
+	th_tr_fork_check(tr, flags, "TRACE_ITER_EVENT_FORK_BIT",
+			 "event_filter_pid_sched_process_fork");
+	th_tr_fork_check(tr, flags, "TRACE_ITER_FUNC_FORK_BIT",
+			 "ftrace_pid_follow_sched_process_fork");
 	if (o->trace_flags_index < 0 || o->trace_flags_index_size <= 0)
 		return;
 	n = MIN(o->trace_flags_index_size, (long)sizeof(idx));
