@@ -56,6 +56,32 @@ int ff_is_on(struct th_tr *tr)
 	return !(rd & FF_RB_BUFFER_OFF);
 }
 
+/* RB_FL_OVERWRITE of ring_buffer.h: trace_buffer.flags */
+#define FF_RB_FL_OVERWRITE	(1 << 0)
+
+/**
+ * ff_rb_overwrite - whether TR's ring buffer overwrites its oldest events
+ * (RB_FL_OVERWRITE in trace_buffer.flags), -1 when unknown
+ * @tr: the struct trace_array
+ */
+int ff_rb_overwrite(ulong tr)
+{
+	static long o = -2;
+	struct th_abuf ab;
+	unsigned int flags;
+
+	if (o == -2) {
+		o = th_member("trace_buffer", "flags");
+		if (o < 0)
+			o = th_member("ring_buffer", "flags");
+	}
+	if (o < 0 || !th_array_buffer(tr, FALSE, &ab) || !ab.ring_ok ||
+	    !ab.ring || !th_read_uint(ab.ring + o, &flags,
+				      "trace_buffer.flags"))
+		return -1;
+	return (flags & FF_RB_FL_OVERWRITE) != 0;
+}
+
 /* ring_buffer_expanded: a global bool, or trace_array.ring_buffer_expanded
  * where the kernel keeps it per array. */
 int ff_expanded(struct th_tr *tr)

@@ -158,6 +158,8 @@ int th_event_probe_read(ulong edata, struct th_event_probe *ep);
 int ff_is_on(struct th_tr *tr);
 /* ring_buffer_expanded (global, or per array where the kernel keeps it). */
 int ff_expanded(struct th_tr *tr);
+/* RB_FL_OVERWRITE of TR's ring buffer: 1, 0, or -1 when unknown. */
+int ff_rb_overwrite(ulong tr);
 ulong ff_trace_buf_size(void);
 /* per_cpu_ptr(tr->array_buffer.data, cpu)->entries */
 int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries);

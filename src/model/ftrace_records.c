@@ -214,6 +214,9 @@ static int thf_page_sorted(ulong pg, ulong records, long first)
 				   a->nrec - first);
 			a->missing += a->nrec - first;
 			a->nrec = first;
+			if (!a->err)
+				thf_recs_damage("ftrace_page records not in "
+						"order", pg);
 			return FALSE;
 		}
 		prev = ip;
@@ -294,6 +297,10 @@ static void thf_recs_walk(ulong pg)
 		}
 		if (!thf_page_plausible(pg, records, index)) {
 			thf_recs_all.missing += index > 0 ? index : 0;
+			/* records left out: the text audit must not take
+			 * their call sites for unrecorded calls */
+			if (!thf_recs_all.err)
+				thf_recs_damage("implausible ftrace_page", pg);
 			index = 0;
 		}
 		if (index) {

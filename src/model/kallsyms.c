@@ -372,6 +372,63 @@ static void th_ks_check(const struct th_ks_tables *t)
 		}
 }
 
+/*
+ * The dump's table against crash's own symbol table, read from the vmlinux
+ * file: kallsyms was generated from that link, so a core-kernel text
+ * symbol decoded from the dump has the address the vmlinux gives its name
+ * (one of them, for a name several static functions share).  A damaged
+ * relative base, offset table or name table decodes names or addresses
+ * that disagree.  A few text symbols spread over the table are asked;
+ * a quarter of them wrong, or half of their names unknown to the vmlinux,
+ * is damage (a name crash keeps apart, if any, is not judged).
+ */
+#define TH_KS_PROBES 32
+static void th_ks_vs_vmlinux(const struct th_ks_tables *t)
+{
+	unsigned int k, i, j, asked = 0, wrong = 0, unknown = 0;
+	char name[256], bad[256], type;
+	ulong bad_addr = 0, bad_file = 0;
+	struct syment *sp;
+
+	bad[0] = '\0';
+	for (k = 0; k < TH_KS_PROBES; k++) {
+		i = (unsigned int)((ulong)ks_tab.num * k / TH_KS_PROBES);
+		/* the first text symbol at or after the probe point */
+		for (j = 0; j < 64 && i + j < ks_tab.num; j++) {
+			th_ks_expand(i + j, name, sizeof(name), &type);
+			if ((type == 't' || type == 'T') && name[0])
+				break;
+		}
+		if (j == 64 || i + j >= ks_tab.num)
+			continue;
+		i += j;
+		asked++;
+		if (!(sp = kernel_symbol_search(name))) {
+			unknown++;
+			continue;
+		}
+		while (sp && sp->value != ks_tab.addr[i])
+			sp = symbol_search_next(name, sp);
+		if (sp)
+			continue;
+		if (!wrong++) {
+			th_strlcpy(bad, name, sizeof(bad));
+			bad_addr = ks_tab.addr[i];
+			bad_file = th_ksymbol(name);
+		}
+	}
+	if (wrong && wrong * 4 >= asked)
+		th_damaged("kallsyms", t->num, "%u of %u text symbols decode "
+			   "to other addresses than the vmlinux gives them "
+			   "(%s at %lx, the vmlinux says %lx): symbol names "
+			   "may be wrong", wrong, asked, bad, bad_addr,
+			   bad_file);
+	else if (asked && unknown * 2 > asked)
+		th_damaged("kallsyms", t->num, "%u of %u text symbol names "
+			   "are not in the vmlinux: symbol names may be wrong",
+			   unknown, asked);
+}
+
 static int th_ks_load_tables(void);
 
 static int th_ks_load(void)
@@ -426,6 +483,7 @@ static int th_ks_load_tables(void)
 		free(a);
 	}
 	th_ks_check(&t);
+	th_ks_vs_vmlinux(&t);
 	/* the table covers the kernel's text: its last symbol is not below
 	 * _etext (a kallsyms_num_syms too small names everything wrong) */
 	if (ks_tab.etext && ks_tab.addr[ks_tab.num - 1] < ks_tab.etext)
@@ -580,8 +638,12 @@ static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 
 		memcpy(&st_name, syms + 24UL * best, 4);
 		memcpy(&st_size, syms + 24UL * best + 16, 8);
-		th_read_cstr(strtab + st_name, s->name, sizeof(s->name),
-			     "module symbol name");
+		/* the module's ELF string table: C identifiers */
+		if (!th_read_cstr(strtab + st_name, s->name, sizeof(s->name),
+				  "module symbol name") || !th_printable(s->name))
+			th_damaged("mod_kallsyms", strtab + st_name, "symbol "
+				   "%lu of %s has no readable name", best,
+				   m->name);
 		/* the compiler's sizes do not overlap: another symbol
 		 * starting inside this one moved */
 		if (nextval > bestval && nextval - bestval < st_size)

@@ -17,6 +17,8 @@ struct th_kprobe_off {
 	/* where the free instances are */
 	long rethook_pool, holder_pool, objpool_size, objpool_slots;
 	long objpool_nr, slot_head, slot_tail, freelist_next;
+	/* what points back at the kretprobe */
+	long rethook_data, holder_rp;
 	/* struct jprobe */
 	long jp_kp, jp_entry;
 };
@@ -65,6 +67,7 @@ static void kp_off_kretprobe(struct th_kprobe_off *o)
 	o->krp_freelist = th_member("kretprobe", "freelist");
 	o->krp_free_instances = th_member("kretprobe", "free_instances");
 	o->rethook_pool = th_member("rethook", "pool");
+	o->rethook_data = o->krp_rh >= 0 ? th_member("rethook", "data") : -1;
 	o->objpool_size = th_size("objpool_head");
 	o->freelist_next = th_member("freelist_node", "next");
 	/* holder_pool and the objpool's insides: looked up only on the
@@ -72,6 +75,7 @@ static void kp_off_kretprobe(struct th_kprobe_off *o)
 	 * answers a type the debuginfo lacks with a search of every compile
 	 * unit, 50-90 ms each. */
 	o->holder_pool = -2;
+	o->holder_rp = -2;
 	o->objpool_slots = -2;
 }
 
@@ -92,6 +96,14 @@ static long kp_off_holder_pool(struct th_kprobe_off *o)
 	if (o->holder_pool == -2)
 		o->holder_pool = th_member("kretprobe_holder", "pool");
 	return o->holder_pool;
+}
+
+/* kretprobe_holder.rp (v5.11+), once, where kretprobe has rph. */
+static long kp_off_holder_rp(struct th_kprobe_off *o)
+{
+	if (o->holder_rp == -2)
+		o->holder_rp = th_member("kretprobe_holder", "rp");
+	return o->holder_rp;
 }
 
 static const struct th_kprobe_off *th_kprobe_off(void)
@@ -212,9 +224,45 @@ static long kp_bucket(long b, struct kp_probe **v, long n, long *cap)
 	return n;
 }
 
+/*
+ * Is the kprobe at KP the kp of a kretprobe?  Its kretprobe's rethook
+ * points back at it (rethook_alloc(rp, ...) keeps rp in rethook.data), or
+ * its kretprobe_holder does (kretprobe_holder.rp); a plain kprobe has no
+ * such pointer behind it.  FALSE when the kernel keeps neither.
+ */
+static int kp_in_kretprobe(ulong kp, ulong *back)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	ulong krp, p, rp;
+	long via;
+
+	if (o->krp_kp < 0)
+		return FALSE;
+	krp = kp - o->krp_kp;
+	if (o->krp_rh >= 0 && o->rethook_data >= 0) {
+		if (!th_read_ulong(krp + o->krp_rh, &p, "kretprobe.rh"))
+			return FALSE;
+		via = o->rethook_data;
+	} else if (o->krp_rph >= 0 && kp_off_holder_rp(&kp_off) >= 0) {
+		if (!th_read_ulong(krp + o->krp_rph, &p, "kretprobe.rph"))
+			return FALSE;
+		via = o->holder_rp;
+	} else {
+		return FALSE;
+	}
+	/* both are kzalloc'ed */
+	if (!th_ptr_in(p, TH_M(TH_R_DIRECT) | TH_M(TH_R_VMALLOC)) ||
+	    !th_read_ulong(p + via, &rp, "kretprobe back pointer"))
+		return FALSE;
+	*back = p;
+	return rp == krp;
+}
+
 /* A registered probe sits on code and its handlers are code. */
 static void kp_plausible(const struct kp_probe *k)
 {
+	ulong back;
+
 	th_check_code("kprobe", k->kp, k->addr, "addr");
 	/* KPROBE_FLAG_GONE .. KPROBE_FLAG_ON_FUNC_ENTRY: five bits */
 	if (k->flags >> 8)
@@ -223,6 +271,15 @@ static void kp_plausible(const struct kp_probe *k)
 		th_check_code("kprobe", k->kp, k->pre, "pre_handler");
 	if (k->post)
 		th_check_code("kprobe", k->kp, k->post, "post_handler");
+	/* register_kretprobe() sets its kprobe's pre_handler; a kretprobe
+	 * whose kprobe lacks it would be printed as a plain kprobe */
+	if (kp_table.pre_handler_kretprobe &&
+	    k->pre != kp_table.pre_handler_kretprobe &&
+	    kp_in_kretprobe(k->kp, &back))
+		th_damaged("kprobe", k->kp, "pre_handler %lx: it is the kprobe "
+			   "of a kretprobe (%lx points back at it), whose "
+			   "pre_handler is pre_handler_kretprobe %lx", k->pre,
+			   back, kp_table.pre_handler_kretprobe);
 }
 
 /* The fields of one probe; an aggregate child takes its site's address. */
@@ -536,10 +593,48 @@ static long kp_count_objpool(ulong pool, long *total)
 static const char *kp_instances(ulong krp, int maxactive, long *nfree,
 				long *total);
 
+/*
+ * The rethook instances in use: rethook_hook() puts each on its task's
+ * task_struct.rethooks llist until the probed function returns.  -1 when
+ * the kernel keeps no such list.
+ */
+static long kp_rethook_in_use(ulong rh)
+{
+	static long o_task = -2, o_llist, o_rh;
+	struct task_context *tc = FIRST_CONTEXT();
+	struct th_walk w;
+	ulong i, first, r;
+	long n = 0, j;
+
+	if (o_task == -2) {
+		o_task = th_member("task_struct", "rethooks");
+		o_llist = th_member("rethook_node", "llist");
+		o_rh = th_member("rethook_node", "rethook");
+	}
+	if (o_task < 0 || o_llist < 0 || o_rh < 0 || !tc)
+		return -1;
+	for (i = 0; i < RUNNING_TASKS(); i++, tc++) {
+		/* llist_head.first, llist_node.next: the first words */
+		if (!th_read_ulong(tc->task + o_task, &first,
+				   "task_struct.rethooks") || !first)
+			continue;
+		th_chain_walk(first, 0, 10000, &w);
+		for (j = 0; j < w.n; j++)
+			if (th_read_ulong(w.ent[j] - o_llist + o_rh, &r,
+					  "rethook_node.rethook") && r == rh)
+				n++;
+		th_walk_free(&w);
+	}
+	return n;
+}
+
 const char *th_kretprobe_instances(ulong krp, int maxactive, long *nfree,
 				   long *total)
 {
 	const char *where = kp_instances(krp, maxactive, nfree, total);
+	const struct th_kprobe_off *o = th_kprobe_off();
+	long used;
+	ulong rh;
 
 	/* the pool holds the instances the kretprobe allocated, no more */
 	if (where && *nfree > *total)
@@ -547,6 +642,13 @@ const char *th_kretprobe_instances(ulong krp, int maxactive, long *nfree,
 			   "of %ld", *nfree, where, *total);
 	if (where && *nfree < 0)
 		th_damaged("kretprobe", krp, "its %s is unreadable", where);
+	/* an instance not free is on the task that is in the function */
+	if (where && o->krp_rh >= 0 && *nfree >= 0 && *nfree < *total &&
+	    th_read_ulong(krp + o->krp_rh, &rh, "kretprobe.rh") && rh &&
+	    (used = kp_rethook_in_use(rh)) >= 0 && *nfree + used < *total)
+		th_damaged("kretprobe", krp, "%ld of %ld instances free in "
+			   "its %s and %ld on tasks: the pool lost %ld", *nfree,
+			   *total, where, used, *total - *nfree - used);
 	return where;
 }
 

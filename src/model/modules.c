@@ -27,6 +27,7 @@ struct th_module_off {
 	long module_core, core_size, module_init, init_size;
 	/* the module address tree */
 	long tree_root, latch_tree, tree_node, tree_mod, rb_left, rb_right;
+	long state, mod_size;
 	/* struct mod_kallsyms */
 	long ks_symtab, ks_num, ks_strtab;
 	/* before Linux kernel commit 8244062ef1e5 ("modules: fix
@@ -87,6 +88,8 @@ static const struct th_module_off *mod_off_fill(void)
 	o->tree_mod = th_member("mod_tree_node", "mod");
 	o->rb_left = th_member("rb_node", "rb_left");
 	o->rb_right = th_member("rb_node", "rb_right");
+	o->state = th_member("module", "state");
+	o->mod_size = th_size("module");
 	o->ks_symtab = th_member("mod_kallsyms", "symtab");
 	o->ks_num = th_member("mod_kallsyms", "num_symtab");
 	o->ks_strtab = th_member("mod_kallsyms", "strtab");
@@ -286,12 +289,30 @@ static void mod_add(ulong mod, unsigned flag, int *cap)
 	th_nmods++;
 }
 
+/* One node of the module tree: a mod_tree_node in its module's struct
+ * module (module.core_layout.mtn, module.mem[].mtn), naming that module. */
+static void mod_tree_node(ulong node, int *cap)
+{
+	const struct th_module_off *o = &mod_off;
+	ulong mtn = node - o->tree_node, mod;
+
+	if (!th_read_ulong(mtn + o->tree_mod, &mod, "mod_tree_node.mod"))
+		return;
+	if (th_region(mod) != TH_R_MODULE ||
+	    (o->mod_size > 0 && (mtn < mod || mtn - mod >= o->mod_size))) {
+		th_damaged("mod_tree_node", mtn, "mod %lx: not the struct "
+			   "module that holds the node", mod);
+		return;
+	}
+	mod_add(mod, TH_MOD_TREE, cap);
+}
+
 /* In-order walk of the first tree of the latch tree root at mod_tree. */
 static void mod_tree_walk(int *cap)
 {
 	const struct th_module_off *o = &mod_off;
 	ulong tree = th_symbol("mod_tree");
-	ulong stack[128], cur, mod;
+	ulong stack[128], cur;
 	int sp = 0;
 	long visited = 0;
 
@@ -300,28 +321,64 @@ static void mod_tree_walk(int *cap)
 	    o->rb_right < 0)
 		return;
 	if (!th_read_ulong(tree + o->tree_root + o->latch_tree, &cur,
-			   "mod_tree.root.tree[0]"))
+			   "mod_tree.root.tree[0]")) {
+		th_damaged("mod_tree", tree, "root unreadable");
 		return;
+	}
 	/* Iterative in-order traversal; the depth and count are bounded. */
 	while ((cur || sp) && visited < 100000) {
 		while (cur) {
-			if (!th_kptr(cur) || sp >= 128) {
-				th_warn("mod_tree: bad node %lx", cur);
+			/* the nodes are in struct modules */
+			if (th_region(cur) != TH_R_MODULE || sp >= 128) {
+				th_damaged("mod_tree", tree, "bad node %lx",
+					   cur);
 				return;
 			}
 			stack[sp++] = cur;
 			if (!th_read_ulong(cur + o->rb_left, &cur,
-					   "rb_node.rb_left"))
+					   "rb_node.rb_left")) {
+				th_damaged("mod_tree", tree, "node %lx "
+					   "unreadable", stack[sp - 1]);
 				return;
+			}
 		}
 		cur = stack[--sp];
-		/* latch_tree_node.node[0] is at offset 0 */
-		if (th_read_ulong(cur - o->tree_node + o->tree_mod, &mod,
-				  "mod_tree_node.mod") && th_kptr(mod))
-			mod_add(mod, TH_MOD_TREE, cap);
+		mod_tree_node(cur, cap);
 		visited++;
-		if (!th_read_ulong(cur + o->rb_right, &cur, "rb_node.rb_right"))
+		if (!th_read_ulong(cur + o->rb_right, &cur,
+				   "rb_node.rb_right")) {
+			th_damaged("mod_tree", tree, "node %lx unreadable",
+				   stack[sp]);
 			return;
+		}
+	}
+}
+
+/*
+ * complete_formation() puts every module on the address tree before it
+ * leaves MODULE_STATE_UNFORMED, and free_module() takes it off the tree
+ * only after the list: a formed module on the list is on the tree.
+ */
+static void mod_tree_check(void)
+{
+	const struct th_module_off *o = &mod_off;
+	long unformed = th_enum("MODULE_STATE_UNFORMED", -1);
+	int i, state;
+
+	if (!th_symbol("mod_tree") || o->tree_root < 0 ||
+	    o->latch_tree < 0 || o->tree_mod < 0 || o->state < 0 ||
+	    unformed < 0)
+		return;
+	for (i = 0; i < th_nmods; i++) {
+		struct th_module *m = &th_mods[i];
+
+		if (m->flags != TH_MOD_LISTED ||
+		    !th_read_int(m->addr + o->state, &state,
+				 "module.state") || state == unformed)
+			continue;
+		th_damaged("mod_tree", th_symbol("mod_tree"), "module %s "
+			   "(%lx, on the module list) is not on the tree",
+			   m->name, m->addr);
 	}
 }
 
@@ -358,6 +415,7 @@ int th_modules(struct th_module **mods)
 		th_walk_free(&w);
 	}
 	mod_tree_walk(&cap);
+	mod_tree_check();
 	th_damage_tag(tag);
 	*mods = th_mods;
 	return th_nmods;

@@ -145,6 +145,11 @@ void th_rb_bdp_offsets(long *commit, long *data);
  * ring_buffer_print_page_header() loads says so), else "int" */
 int th_rb_overwrite_is_char(void);
 /* Header counts like get_total_entries(). */
+/* tracing_iter_reset()'s skip of what predates time_start (c->skipped),
+ * and the cross-check of time_start once every CPU skipped: FALSE (and a
+ * warning) when it is after every event */
+void th_rb_cpu_skip_early(struct th_rb *rb, struct th_rbcpu *c);
+int th_rb_check_time_start(struct th_rb *rb);
 void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
 /* Raw records of one CPU for "ftrace trace -r". */
 void th_rb_cpu_raw(struct th_rbcpu *c, long max);

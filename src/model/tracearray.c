@@ -8,6 +8,8 @@
 #include "model/model.h"
 #include "model/ftrace_files.h"
 #include "model/tracearray.h"
+#include "model/trace_opts.h"
+#include "model/tracepoints.h"
 
 static struct th_tr *th_trs;
 static int th_ntrs = -1;
@@ -33,6 +35,11 @@ const struct th_tr_off *th_tr_off(void)
 					   "current_trace_flags");
 	o->trace_flags = th_member("trace_array", "trace_flags");
 	o->trace_flags_size = MEMBER_SIZE("trace_array", "trace_flags");
+	/* Linux kernel commit 9a38a8856f5f ("tracing: Add a method to pass
+	 * in trace_array descriptor to option files") (in v4.2) */
+	o->trace_flags_index = th_member("trace_array", "trace_flags_index");
+	o->trace_flags_index_size = MEMBER_SIZE("trace_array",
+						"trace_flags_index");
 	o->clock_id = th_member("trace_array", "clock_id");
 	o->ops = th_member("trace_array", "ops");
 	o->events = th_member("trace_array", "events");
@@ -197,6 +204,73 @@ ulong th_tr_ops(ulong tr)
  * @tr: the struct trace_array
  * @flags: the value, 0 when this returns FALSE
  */
+/*
+ * The event-fork and function-fork options: set_tracer_flag() registers
+ * (and unregisters) PROBE on sched_process_fork with the array as its
+ * data (trace_event_follow_fork(), ftrace_pid_follow_fork()).
+ */
+static void th_tr_fork_check(ulong tr, uint64_t flags, const char *bit,
+			     const char *probe)
+{
+	long b = th_trace_iter_bit(bit);
+	ulong fn = b >= 0 && b < 64 ? th_ksymbol(probe) : 0;
+	int on;
+
+	if (!fn || (on = th_tracepoint_probe_on("sched_process_fork", fn,
+						tr)) < 0 ||
+	    on == (int)((flags >> b) & 1))
+		return;
+	th_damaged("trace_array", tr, "trace_flags %#llx says %s %s, but "
+		   "%s is %sregistered on sched_process_fork",
+		   (unsigned long long)flags, bit, on ? "off" : "on", probe,
+		   on ? "" : "not ");
+}
+
+/*
+ * What the kernel keeps beside trace_flags: only the bits of enum
+ * trace_iterator_bits below TRACE_ITER_LAST_BIT exist, and
+ * init_trace_flags_index() gives every array trace_flags_index[i] = i.
+ */
+static void th_tr_flags_check(ulong tr, uint64_t flags)
+{
+	const struct th_tr_off *o = th_tr_off();
+	long last = th_trace_iter_bit("TRACE_ITER_LAST_BIT");
+	long ow = th_trace_iter_bit("TRACE_ITER_OVERWRITE_BIT");
+	unsigned char idx[64];
+	long i, n;
+	int rb;
+
+	if (last > 0 && last < 64 && (flags >> last))
+		th_damaged("trace_array", tr, "trace_flags %#llx: bits beyond "
+			   "the %ld trace options", (unsigned long long)flags,
+			   last);
+	/* allocate_trace_buffer() and set_tracer_flag() keep the ring
+	 * buffer's RB_FL_OVERWRITE equal to the overwrite option */
+	if (ow >= 0 && ow < 64 && (rb = ff_rb_overwrite(tr)) >= 0 &&
+	    rb != (int)((flags >> ow) & 1))
+		th_damaged("trace_array", tr, "trace_flags %#llx says "
+			   "overwrite %s, its ring buffer says %s",
+			   (unsigned long long)flags, rb ? "off" : "on",
+			   rb ? "on" : "off");
+	th_tr_fork_check(tr, flags, "TRACE_ITER_EVENT_FORK_BIT",
+			 "event_filter_pid_sched_process_fork");
+	th_tr_fork_check(tr, flags, "TRACE_ITER_FUNC_FORK_BIT",
+			 "ftrace_pid_follow_sched_process_fork");
+	if (o->trace_flags_index < 0 || o->trace_flags_index_size <= 0)
+		return;
+	n = MIN(o->trace_flags_index_size, (long)sizeof(idx));
+	if (!th_read(tr + o->trace_flags_index, idx, n,
+		     "trace_array.trace_flags_index"))
+		return;
+	for (i = 0; i < n; i++)
+		if (idx[i] != i) {
+			th_damaged("trace_array", tr, "trace_flags_index[%ld] "
+				   "is %u: its trace_flags may be damaged too",
+				   i, idx[i]);
+			break;
+		}
+}
+
 int th_tr_trace_flags(ulong tr, uint64_t *flags)
 {
 	const struct th_tr_off *o = th_tr_off();
@@ -205,12 +279,17 @@ int th_tr_trace_flags(ulong tr, uint64_t *flags)
 	*flags = 0;
 	if (o->trace_flags < 0)
 		return FALSE;
-	if (o->trace_flags_size == 8)
-		return th_read_u64(tr + o->trace_flags, flags,
-				   "trace_array.trace_flags");
-	if (!th_read_uint(tr + o->trace_flags, &v32, "trace_array.trace_flags"))
-		return FALSE;
-	*flags = v32;
+	if (o->trace_flags_size == 8) {
+		if (!th_read_u64(tr + o->trace_flags, flags,
+				 "trace_array.trace_flags"))
+			return FALSE;
+	} else {
+		if (!th_read_uint(tr + o->trace_flags, &v32,
+				  "trace_array.trace_flags"))
+			return FALSE;
+		*flags = v32;
+	}
+	th_tr_flags_check(tr, *flags);
 	return TRUE;
 }
 

@@ -10,6 +10,7 @@ struct th_tr_off {
 	long list, name;
 	long current_trace, current_trace_flags;
 	long trace_flags, trace_flags_size;
+	long trace_flags_index, trace_flags_index_size;
 	long clock_id;
 	long ops;
 	long events, mod_events, mod_trace, mod_notrace, func_probes, tracers;

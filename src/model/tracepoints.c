@@ -8,7 +8,7 @@
 /* Offsets, -1 when absent; filled once. */
 static struct {
 	int filled;
-	long name, funcs, func_size, func;
+	long name, funcs, func_size, func, data;
 	/*
 	 * tracepoint_ptr_t is an int offset from its own slot with
 	 * CONFIG_HAVE_ARCH_PREL32_RELOCATIONS since Linux kernel commit
@@ -28,6 +28,7 @@ static void tp_off_fill(void)
 	tp_off.funcs = th_member("tracepoint", "funcs");
 	tp_off.func_size = th_size("tracepoint_func");
 	tp_off.func = th_member("tracepoint_func", "func");
+	tp_off.data = th_member("tracepoint_func", "data");
 }
 
 static ulong tp_deref(ulong slot)
@@ -79,12 +80,19 @@ static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 		th_damaged("tracepoint", tp, "name %lx is unreadable", np);
 	else if (th_region(tp) == TH_R_IMAGE)
 		tp_name_check(tp, name);
+	/* allocate_probes() kmallocs the array */
+	if (!th_check_ptr("tracepoint", tp, funcs, TH_M(TH_R_DIRECT), "funcs"))
+		return;
 	for (i = 0; i < 1024; i++) {
 		if (!th_read_ulong(funcs + i * tp_off.func_size + tp_off.func,
 				   &fn, "tracepoint_func.func") || !fn)
 			break;
 		cb(tp, name, fn, arg);
 	}
+	/* func_remove() of the last probe leaves funcs NULL, never an
+	 * empty array */
+	if (i == 0)
+		th_damaged("tracepoint", tp, "funcs %lx holds no probe", funcs);
 }
 
 static void tp_range(ulong start, ulong stop, th_tp_probe_fn cb, void *arg)
@@ -157,4 +165,45 @@ void th_tracepoint_probes(th_tp_probe_fn cb, void *arg)
 		tp_range(ptrs, ptrs + num * (tp_off.prel32 ? 4UL : 8UL), cb,
 			 arg);
 	}
+}
+
+/**
+ * th_tracepoint_probe_on - whether the kernel's tracepoint NAME has the
+ * probe (FUNC, DATA) registered
+ * @name: the tracepoint (its __tracepoint_ symbol in the image)
+ * @func: the probe function
+ * @data: its data
+ *
+ * Returns 1 or 0, -1 when unknown (no such tracepoint, unreadable).
+ */
+int th_tracepoint_probe_on(const char *name, ulong func, ulong data)
+{
+	char sym[160];
+	ulong tp, funcs, fn, d;
+	int i;
+
+	tp_off_fill();
+	snprintf(sym, sizeof(sym), "__tracepoint_%s", name);
+	if (tp_off.funcs < 0 || tp_off.func_size <= 0 || tp_off.func < 0 ||
+	    tp_off.data < 0 || !(tp = th_ksymbol(sym)) ||
+	    !th_read_ulong(tp + tp_off.funcs, &funcs, "tracepoint.funcs"))
+		return -1;
+	if (!funcs)
+		return 0;
+	if (!th_ptr_in(funcs, TH_M(TH_R_DIRECT)))
+		return -1;
+	for (i = 0; i < 1024; i++) {
+		ulong f = funcs + i * tp_off.func_size;
+
+		if (!th_read_ulong(f + tp_off.func, &fn,
+				   "tracepoint_func.func"))
+			return -1;
+		if (!fn)
+			return 0;
+		if (fn == func && th_read_ulong(f + tp_off.data, &d,
+						"tracepoint_func.data") &&
+		    d == data)
+			return 1;
+	}
+	return -1;
 }

@@ -17,5 +17,7 @@ typedef void (*th_tp_probe_fn)(ulong tp, const char *name, ulong fn,
 /* Every probe of every tracepoint, the core kernel's then each module's;
  * nothing when the kernel has no tracepoints. */
 void th_tracepoint_probes(th_tp_probe_fn cb, void *arg);
+/* Whether tracepoint NAME has the probe (FUNC, DATA): 1, 0, -1 unknown. */
+int th_tracepoint_probe_on(const char *name, ulong func, ulong data);
 
 #endif

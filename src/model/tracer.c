@@ -210,7 +210,12 @@ ulong th_tracer_flags(ulong t)
  */
 ulong th_tracer_init(ulong t)
 {
-	return th_ptr_at(t, th_tracer_off()->init, "tracer.init");
+	ulong init = th_ptr_at(t, th_tracer_off()->init, "tracer.init");
+
+	/* tracing_set_tracer() calls it when there is one: code */
+	if (init)
+		th_check_code("tracer", t, init, "init");
+	return init;
 }
 
 /**

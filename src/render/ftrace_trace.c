@@ -51,8 +51,7 @@ int th_sel_want(const unsigned char *ent, void *arg)
  * its last LAST entries. */
 void th_trace_start(struct th_rb *rb, const struct th_sel *s, long last)
 {
-	long skipped = 0;
-	int i, all = TRUE, left = FALSE;
+	int i, all = TRUE;
 
 	for (i = 0; i < rb->ncpus; i++) {
 		struct th_rbcpu *c = &rb->cpus[i];
@@ -67,20 +66,11 @@ void th_trace_start(struct th_rb *rb, const struct th_sel *s, long last)
 			th_rb_cpu_start_last(c, last);
 		else
 			th_rb_cpu_start(c);
-		c->skipped = 0;
-		while (th_rb_cpu_peek(c) && c->ev.ts < rb->time_start) {
-			c->skipped++;
-			th_rb_cpu_advance(c);
-		}
-		skipped += c->skipped;
-		left |= th_rb_cpu_peek(c);
+		th_rb_cpu_skip_early(rb, c);
 	}
-	/* tracing_reset_online_cpus() empties the buffers before it sets
-	 * time_start: only a racing write can predate it, never all */
-	if (all && skipped && !left)
-		th_damaged("array_buffer", rb->array_buffer, "time_start %llu "
-			   "is after all %ld events",
-			   (unsigned long long)rb->time_start, skipped);
+	/* the model's cross-check needs every CPU */
+	if (all)
+		th_rb_check_time_start(rb);
 }
 
 /* print_lat_help_header(): with migrate-disable and "/BH-disabled"
