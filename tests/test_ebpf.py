@@ -325,7 +325,7 @@ def test_hooks_judge_every_bpf_link(dump):
             assert "link %d " % l["id"] in f["why"], f
         else:
             h = l["perf_holders"][0]
-            assert "no link (a perf event held by pid %d %s fd %d)" % (
+            assert "a perf event without a link held by pid %d %s fd %d" % (
                 h["pid"], h["comm"], h["fd"]) in f["why"], f
     for p in truth_json(dump, "perf"):
         if p["fd_type"] not in ("kprobe", "kretprobe"):

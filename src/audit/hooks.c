@@ -188,8 +188,9 @@ static const char *hk_bpf_bad_helper(const struct th_bpf_prog *p)
 static char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len)
 {
 	if (l->no_link)
-		snprintf(buf, len, "no link (a perf event held by pid %lu %s "
-			 "fd %u)", l->held_pid, l->held_comm, l->held_fd);
+		snprintf(buf, len, "a perf event without a link held by "
+			 "pid %lu %s fd %u", l->held_pid, l->held_comm,
+			 l->held_fd);
 	else
 		snprintf(buf, len, "link %u (%s)", l->id, l->type_str);
 	return buf;
