@@ -6,9 +6,14 @@ truth/bpf/*).  Every field bpftool printed and the dump holds is compared
 exactly; not compared: bpftool's loaded_at (a wall-clock time bpftool
 computes from the live clocks at the moment it ran; the dump holds the
 boot-time nanoseconds, load_time_ns) and pids (bookworm's bpftool is built
-without the iterator that finds them).  Dumps of other scenarios: only the
-shape of the output (a listing, or one line saying what the kernel
-lacks)."""
+without the iterator that finds them).  A program a process put on a
+perf event with ioctl(PERF_EVENT_IOC_SET_BPF), without a BPF link (the
+only way before Linux kernel commit b89fbfbb854c ("bpf: Implement
+minimal BPF perf link") (in v5.15): the 5.10 guest's kprobes and
+tracepoint programs), is listed among the links with id 0 and no struct
+bpf_link, compared with bpftool perf show like the perf links of newer
+kernels.  Dumps of other scenarios: only the shape of the output (a
+listing, or one line saying what the kernel lacks)."""
 
 import json
 import re
@@ -47,6 +52,17 @@ def by_id(items):
         assert x["id"] not in out, "id %d twice" % x["id"]
         out[x["id"]] = x
     return out
+
+
+def linked(links):
+    """The entries of ebpf -l -j that are links (a link id is never 0);
+    the others are programs on perf events without a link."""
+    for l in links:
+        assert (l["id"] == 0) == (l["struct"] is None), l
+        if l["id"] == 0:
+            assert l["type"] == "perf_event" and l["holders"] is None, l
+            assert l["perf_event"] and l["perf_holders"], l
+    return [l for l in links if l["id"]]
 
 
 @pytest.mark.parametrize("cmd", ["ebpf", "ebpf -l", "ebpf -m"])
@@ -98,7 +114,7 @@ def test_maps_match_bpftool(dump):
 @scenarios("bpf")
 def test_links_match_bpftool(dump):
     live = by_id(truth_json(dump, "link"))
-    ours = by_id(doc(dump, "ebpf -l -j")["links"])
+    ours = by_id(linked(doc(dump, "ebpf -l -j")["links"]))
     assert sorted(ours) == sorted(live)
     for lid, ll in live.items():
         ol = ours[lid]
@@ -116,37 +132,30 @@ def test_links_match_bpftool(dump):
             l["id"] for l in ours.values() if l["prog_id"] == p["id"])
 
 
-def no_perf_links(dump):
-    """The live kernel had no BPF perf links (Linux kernel commit
-    b89fbfbb854c ("bpf: Implement minimal BPF perf link") (in v5.15)):
-    bpftool perf lists kprobes or tracepoints while link show lists no
-    perf_event link."""
-    perf = truth_json(dump, "perf")
-    live = truth_json(dump, "link")
-    return any(p["fd_type"] != "raw_tracepoint" for p in perf) and \
-        not any(l["type"] == "perf_event" for l in live)
-
-
 @scenarios("bpf")
 def test_attach_points_match_bpftool_perf(dump):
     """bpftool perf show: each perf event (and raw tracepoint) a process
     holds, with the program on it: the same attach point on the link of
-    that program."""
+    that program, or on its entry without a link exactly when the live
+    kernel listed no perf_event link of that program; and no entry
+    without a link that bpftool perf did not list."""
     perf = truth_json(dump, "perf")
     assert perf, "bpftool perf show listed nothing"
+    live_links = truth_json(dump, "link")
     links = doc(dump, "ebpf -l -j")["links"]
-    unlinked = []
+    linked(links)
     for p in perf:
         mine = [l for l in links if l["prog_id"] == p["prog_id"]]
-        if not mine and no_perf_links(dump):
-            unlinked.append(p)
-            continue
         assert len(mine) == 1, (p, mine)
         l = mine[0]
         if p["fd_type"] == "raw_tracepoint":
             assert (l["type"], l["tp_name"]) == ("raw_tracepoint",
                                                  p["tracepoint"])
             continue
+        live_perf_link = [ll for ll in live_links
+                          if ll["prog_id"] == p["prog_id"] and
+                          ll["type"] == "perf_event"]
+        assert (l["id"] != 0) == bool(live_perf_link), (p, l)
         assert l["type"] == "perf_event" and l["perf_type"] == p["fd_type"]
         if p["fd_type"] in ("kprobe", "kretprobe"):
             assert (l["perf_func"], l["perf_offset"]) == (p["func"],
@@ -158,10 +167,11 @@ def test_attach_points_match_bpftool_perf(dump):
             assert l["tp_name"] == p["tracepoint"]
         else:
             pytest.fail("fd_type %s not compared" % p["fd_type"])
-    if unlinked:
-        pytest.skip("%d programs on perf events without a BPF link (a "
-                    "kernel before v5.15): the events' prog_array is not "
-                    "read yet (issue 23)" % len(unlinked))
+    unlinked = sorted(l["prog_id"] for l in links if l["id"] == 0)
+    assert unlinked == sorted(
+        p["prog_id"] for p in perf if p["fd_type"] != "raw_tracepoint" and
+        not any(ll["prog_id"] == p["prog_id"] and
+                ll["type"] == "perf_event" for ll in live_links))
 
 
 def kallsyms(dump):
@@ -208,8 +218,6 @@ def test_holders_match_bpftool_perf(dump):
     process."""
     perf = truth_json(dump, "perf")
     links = doc(dump, "ebpf -l -j")["links"]
-    if no_perf_links(dump):
-        perf = [p for p in perf if p["fd_type"] == "raw_tracepoint"]
     for p in perf:
         l = [l for l in links if l["prog_id"] == p["prog_id"]][0]
         hs = l["holders"] if p["fd_type"] == "raw_tracepoint" else \
@@ -219,6 +227,10 @@ def test_holders_match_bpftool_perf(dump):
     loader = int(dump.truth("bpf/loader.pid"))
     progs = {p["id"]: p for p in truth_json(dump, "prog")}
     for l in links:
+        if l["id"] == 0:
+            # no link: the perf event, held by the loader, keeps it
+            assert {h["pid"] for h in l["perf_holders"]} == {loader}, l
+            continue
         pids = {h["pid"] for h in l["holders"]}
         if progs[l["prog_id"]]["name"] == "th_pinned":
             assert pids == set(), l
@@ -238,19 +250,26 @@ def test_text_matches_json(dump):
     rows = [l.split() for l in text if re.match(r"\s*\d+\s", l)]
     assert [(int(r[0]), r[1], r[2], r[3]) for r in rows] == \
         [(p["id"], p["type"], p["name"], p["tag"]) for p in progs]
-    att = [l.strip() for l in text if l.strip().startswith("link ")]
-    assert att == ["link %d %s: %s" % (l["id"], l["type"], l["attached_to"])
+    att = [l.strip() for l in text
+           if l.strip().startswith(("link ", "no link "))]
+    assert att == [("link %d" % l["id"] if l["id"] else "no link") +
+                   " %s: %s" % (l["type"], l["attached_to"])
                    for p in progs for l in links if l["prog_id"] == p["id"]]
     held = [l.strip() for l in text if l.strip().startswith("held by ")]
     assert held == ["held by " + holders_text(p["holders"]) for p in progs]
     text = dump.out("ebpf -l").decode().splitlines()[1:]
-    assert [l.split(None, 4) for l in text if re.match(r"\s*\d+\s", l)] == \
-        [[str(l["id"]), l["type"], str(l["prog_id"]), l["struct"][2:],
-          l["attached_to"]] for l in links]
-    held = [l.strip() for l in text if l.strip().startswith("held by ")]
-    assert held == ["held by " + holders_text(l["holders"]) + (
-        ", its perf event by " + holders_text(l["perf_holders"])
-        if l["perf_holders"] is not None else "") for l in links]
+    assert [l.split(None, 4) for l in text if re.match(r"\s*[\d-]+\s", l)] \
+        == [[str(l["id"]) if l["id"] else "-", l["type"], str(l["prog_id"]),
+             l["struct"][2:] if l["struct"] else "-", l["attached_to"]]
+            for l in links]
+    held = [l.strip() for l in text
+            if l.strip().startswith(("held by ", "no link; "))]
+    assert held == [
+        "no link; its perf event held by " + holders_text(l["perf_holders"])
+        if l["id"] == 0 else
+        "held by " + holders_text(l["holders"]) + (
+            ", its perf event by " + holders_text(l["perf_holders"])
+            if l["perf_holders"] is not None else "") for l in links]
     text = dump.out("ebpf -m").decode().splitlines()[1:]
     assert [l.split() for l in text] == \
         [[str(m["id"]), m["type"], m["name"], str(m["bytes_key"]),
@@ -286,10 +305,11 @@ def test_helpers_match_bpftool_xlated(dump):
 
 @scenarios("bpf")
 def test_hooks_judge_every_bpf_link(dump):
-    """hooks: one "bpf" finding per link, naming the program it runs,
-    never ok; suspicious exactly when the program calls a helper of
-    BAD_HELPERS (by the live xlated dump); the kprobes BPF put through
-    perf events are judged by their programs, not as core."""
+    """hooks: one "bpf" finding per link (and per program on a perf event
+    without a link, naming the process holding the event), naming the
+    program it runs, never ok; suspicious exactly when the program calls
+    a helper of BAD_HELPERS (by the live xlated dump); the kprobes BPF put
+    through perf events are judged by their programs, not as core."""
     findings = doc(dump, "hooks -j")["findings"]
     progs = {p["id"]: p for p in doc(dump, "ebpf -j")["programs"]}
     links = doc(dump, "ebpf -l -j")["links"]
@@ -301,10 +321,12 @@ def test_hooks_judge_every_bpf_link(dump):
         assert f["handler"].startswith(p["ksym"] + "+0x0/"), f
         bad = BAD_HELPERS & set(live_helpers(dump, p["id"]))
         assert f["verdict"] == ("suspicious" if bad else "note"), f
-        assert "link %d " % l["id"] in f["why"], f
-    if no_perf_links(dump):
-        pytest.skip("kprobes of BPF programs without a BPF link (a kernel "
-                    "before v5.15) are not attributed yet (issue 23)")
+        if l["id"]:
+            assert "link %d " % l["id"] in f["why"], f
+        else:
+            h = l["perf_holders"][0]
+            assert "a perf event without a link held by pid %d %s fd %d" % (
+                h["pid"], h["comm"], h["fd"]) in f["why"], f
     for p in truth_json(dump, "perf"):
         if p["fd_type"] not in ("kprobe", "kretprobe"):
             continue

@@ -8,9 +8,10 @@
  *               from the vmlinux on disk without a reason)
  *   HIDDEN      code or data in module space that no listed module covers
  *
- * A BPF program is never ok: every link attaching one is a "bpf" finding
- * (note; suspicious when the program calls a helper that writes user
- * memory, overrides a return value or sends a signal), and the core
+ * A BPF program is never ok: every link attaching one, and every perf
+ * event holding one without a link, is a "bpf" finding (note;
+ * suspicious when the program calls a helper that writes user memory,
+ * overrides a return value or sends a signal), and the core
  * machinery it runs through (kprobe_dispatcher, a __bpf_trace_* or
  * perf_* tracepoint probe, the direct ops of its trampoline) is judged
  * by the program it runs.
@@ -182,13 +183,26 @@ static const char *hk_bpf_bad_helper(const struct th_bpf_prog *p)
 	return NULL;
 }
 
+/* How L attaches its program: "link ID (TYPE)", or for a program on a
+ * perf event without a link the process holding the event. */
+static char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len)
+{
+	if (l->no_link)
+		snprintf(buf, len, "a perf event without a link held by "
+			 "pid %lu %s fd %u", l->held_pid, l->held_comm,
+			 l->held_fd);
+	else
+		snprintf(buf, len, "link %u (%s)", l->id, l->type_str);
+	return buf;
+}
+
 /* F runs the program of link L: never ok. */
 static void hk_bpf_judge(struct hk_finding *f, const struct th_bpf_link *l,
 			 const char *how)
 {
 	const struct th_bpf_prog *p = hk_bpf_prog(l->prog);
 	const char *bad = hk_bpf_bad_helper(p);
-	char prog[160];
+	char prog[160], via[128];
 
 	if (f->verdict == HK_HIDDEN)
 		return;
@@ -199,16 +213,16 @@ static void hk_bpf_judge(struct hk_finding *f, const struct th_bpf_link *l,
 		snprintf(prog, sizeof(prog), "BPF program %u", l->prog_id);
 	if (!f->bpf || bad)
 		f->verdict = bad ? HK_SUSPICIOUS : HK_NOTE;
+	hk_bpf_via(l, via, sizeof(via));
 	/* a second program through the same machinery: both named */
 	if (f->bpf)
 		snprintf(f->why + strlen(f->why),
 			 sizeof(f->why) - strlen(f->why), "; and %s through "
-			 "link %u (%s)%s%s", prog, l->id, l->type_str,
-			 bad ? "; it calls " : "", bad ? bad : "");
+			 "%s%s%s", prog, via, bad ? "; it calls " : "",
+			 bad ? bad : "");
 	else
-		snprintf(f->why, sizeof(f->why), "%s %s through link %u "
-			 "(%s)%s%s", how, prog, l->id, l->type_str,
-			 bad ? "; it calls " : "", bad ? bad : "");
+		snprintf(f->why, sizeof(f->why), "%s %s through %s%s%s", how,
+			 prog, via, bad ? "; it calls " : "", bad ? bad : "");
 	f->bpf = 1;
 }
 

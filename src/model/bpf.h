@@ -88,6 +88,15 @@ enum th_bpf_link_kind { TH_BL_OTHER, TH_BL_RAW_TP, TH_BL_TRACING,
 struct th_bpf_link {
 	ulong addr;			/* struct bpf_link */
 	unsigned int id;
+	/* no struct bpf_link (addr and id 0, type -1, type_str
+	 * "perf_event"): a program PERF_EVENT_IOC_SET_BPF put on the perf
+	 * event perf_event, kept there by its file perf_file alone, which
+	 * the process held_pid (held_comm) has open as fd held_fd (the
+	 * first such file: the report lists them all) */
+	int no_link;
+	ulong held_pid;
+	char held_comm[17];
+	unsigned int held_fd;
 	int type;			/* enum bpf_link_type */
 	char type_str[40];
 	enum th_bpf_link_kind kind;
@@ -117,7 +126,13 @@ struct th_bpf_link {
 	const char *err;
 };
 
+/* FALSE when neither link_idr nor the perf events processes hold can be
+ * read; *WHY then names what the dump lacks. */
 int th_bpf_links_ok(const char **why);
+/* Every link of link_idr in id order, then every program on a perf event
+ * without a link (no_link), once per perf event, in the order of the
+ * processes holding them; -1 when th_bpf_links_ok() fails.  *out is
+ * malloc'd. */
 long th_bpf_links(struct th_bpf_link **out);
 
 /* ------------------------------------------------------------ bpf_map.c */

@@ -5,6 +5,10 @@
  * bpf_tramp_image (fentry/fexit/fmod_ret/LSM), bpf_perf_link with the
  * perf_event it holds (a kprobe, kretprobe, uprobe or tracepoint event:
  * what bpftool's "perf show" prints from bpf_get_perf_event_info()).
+ * Programs put on a perf event without a link (ioctl
+ * PERF_EVENT_IOC_SET_BPF: the only way before v5.15, still allowed since)
+ * are found through the perf event files processes hold
+ * (bpf_holders.c) and returned as links without an id.
  */
 #include "model/bpf.h"
 #include "model/xarray.h"
@@ -21,7 +25,7 @@ static struct {
 	long rt_btp, btp_tp, btp_func;
 	long tl_type, tl_tramp, tl_tgt;
 	long tr_key, tr_image, tr_cur, ti_image, tr_func_addr, ti_ksym, tr_ksym;
-	long pl_file, pe_tp_event, pe_attr, attr_type;
+	long pl_file, pe_tp_event, pe_attr, attr_type, pe_prog;
 } bl_off;
 
 #define TH_PERF_TYPE_TRACEPOINT	2	/* include/uapi/linux/perf_event.h */
@@ -72,11 +76,24 @@ static void bl_off_fill(void)
 	bl_off.pe_tp_event = th_member("perf_event", "tp_event");
 	bl_off.pe_attr = th_member("perf_event", "attr");
 	bl_off.attr_type = th_member("perf_event_attr", "type");
+	/* the program on a perf event: perf_event.prog, which a trace
+	 * event's PERF_EVENT_IOC_SET_BPF sets (besides adding it to the
+	 * event's trace_event_call.prog_array) since Linux kernel commit
+	 * e87c6bc3852b ("bpf: permit multiple bpf attachments for a single
+	 * perf event") (in v4.15), and a bpf_perf_link's attach too */
+	bl_off.pe_prog = th_member("perf_event", "prog");
 }
 
-int th_bpf_links_ok(const char **why)
+/* Programs on perf events without a link can be read: the processes'
+ * files and perf_event.prog. */
+static int bl_unlinked_ok(void)
 {
-	bl_off_fill();
+	return bl_off.pe_prog >= 0 && th_bpf_holders_ok();
+}
+
+/* link_idr can be walked. */
+static int bl_idr_ok(const char **why)
+{
 	if (!bl_off.idr) {
 		*why = "link_idr (a kernel before v5.8 or without "
 		       "CONFIG_BPF_SYSCALL)";
@@ -87,6 +104,14 @@ int th_bpf_links_ok(const char **why)
 		return FALSE;
 	}
 	return th_xa_ok(why);
+}
+
+int th_bpf_links_ok(const char **why)
+{
+	bl_off_fill();
+	/* a kernel before link_idr (v5.8) attaches programs to perf
+	 * events all the same */
+	return bl_idr_ok(why) || bl_unlinked_ok();
 }
 
 static void bl_raw_tp(struct th_bpf_link *l, ulong base)
@@ -164,30 +189,29 @@ static void bl_perf_kprobe(struct th_bpf_link *l, ulong call)
 	l->perf_offset = th_kprobe_offset(kp);
 }
 
-static void bl_perf(struct th_bpf_link *l, ulong base)
+/* The perf event of FILE and where it is: what bpftool's perf show
+ * prints for it (bpf_get_perf_event_info()), for a perf link's event and
+ * an event that holds its program without a link alike. */
+static void bl_perf_event(struct th_bpf_link *l, ulong file)
 {
-	ulong file, ev, call;
+	ulong ev, call;
 	unsigned int type;
 
-	if (bl_off.pl_file < 0 ||
-	    bl_off.pe_tp_event < 0 || bl_off.pe_attr < 0 ||
-	    bl_off.attr_type < 0 ||
-	    !th_read_ulong(base + bl_off.pl_file, &file,
-			   "bpf_perf_link.perf_file") ||
-	    !(ev = th_file_private(file)) ||
+	if (bl_off.pe_tp_event < 0 || bl_off.pe_attr < 0 ||
+	    bl_off.attr_type < 0 || !(ev = th_file_private(file)) ||
 	    !th_read_ulong(ev + bl_off.pe_tp_event, &call,
 			   "perf_event.tp_event") ||
 	    !th_read_uint(ev + bl_off.pe_attr + bl_off.attr_type, &type,
 			  "perf_event.attr.type")) {
-		l->err = "unreadable bpf_perf_link";
+		l->err = "unreadable perf_event";
 		return;
 	}
 	l->perf_event = ev;
 	l->perf_file = file;
 	if (!call)
 		return;
-	/* bpf_get_perf_event_info(): a tracepoint event names its
-	 * tracepoint, a probe event its target */
+	/* a tracepoint event names its tracepoint, a probe event its
+	 * target */
 	switch (th_event_call_kind(call)) {
 	case TH_EVK_KPROBE:
 		strcpy(l->perf_type, "kprobe");
@@ -207,6 +231,19 @@ static void bl_perf(struct th_bpf_link *l, ulong base)
 		strcpy(l->perf_type, "tracepoint");
 		th_event_call_name(call, l->tp_name, sizeof(l->tp_name));
 	}
+}
+
+static void bl_perf(struct th_bpf_link *l, ulong base)
+{
+	ulong file;
+
+	if (bl_off.pl_file < 0 ||
+	    !th_read_ulong(base + bl_off.pl_file, &file,
+			   "bpf_perf_link.perf_file")) {
+		l->err = "unreadable bpf_perf_link";
+		return;
+	}
+	bl_perf_event(l, file);
 }
 
 static void bl_read(ulong addr, struct th_bpf_link *l)
@@ -237,6 +274,71 @@ static void bl_read(ulong addr, struct th_bpf_link *l)
 	}
 }
 
+/* Whether a link of V[0..N) holds the perf event EV. */
+static int bl_perf_linked(const struct th_bpf_link *v, long n, ulong ev)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].kind == TH_BL_PERF && v[i].perf_event == ev)
+			return TRUE;
+	return FALSE;
+}
+
+/* Whether H[I]'s perf event is an earlier file's too (a dup'ed fd, a
+ * file table shared or inherited): listed once. */
+static int bl_held_before(const struct th_bpf_held *h, long i)
+{
+	long j;
+
+	for (j = 0; j < i; j++)
+		if (h[j].kind == TH_BH_PERF && h[j].obj == h[i].obj)
+			return TRUE;
+	return FALSE;
+}
+
+/* Append to *V (N entries) the programs on perf events that no link of
+ * *V holds: attached by PERF_EVENT_IOC_SET_BPF, kept by the perf event
+ * file alone.  Returns the new count. */
+static long bl_unlinked(struct th_bpf_link **v, long n)
+{
+	struct th_bpf_held *h;
+	struct th_bpf_link *l;
+	ulong prog;
+	long nh, i;
+	void *p;
+
+	if (!bl_unlinked_ok() || (nh = th_bpf_holders(&h)) < 0)
+		return n;
+	for (i = 0; i < nh; i++) {
+		if (h[i].kind != TH_BH_PERF || !h[i].obj ||
+		    bl_held_before(h, i) || bl_perf_linked(*v, n, h[i].obj))
+			continue;
+		if (!th_read_ulong(h[i].obj + bl_off.pe_prog, &prog,
+				   "perf_event.prog") || !prog ||
+		    !th_check_ptr("perf_event", h[i].obj, prog, TH_M_DATA,
+				  "prog"))
+			continue;
+		if (!(p = realloc(*v, (n + 1) * sizeof(**v))))
+			break;
+		*v = p;
+		l = &(*v)[n++];
+		memset(l, 0, sizeof(*l));
+		l->no_link = 1;
+		l->held_pid = h[i].pid;
+		th_strlcpy(l->held_comm, h[i].comm, sizeof(l->held_comm));
+		l->held_fd = h[i].fd;
+		l->kind = TH_BL_PERF;
+		l->type = -1;
+		strcpy(l->type_str, "perf_event");
+		l->prog = prog;
+		l->prog_id = th_bpf_prog_id(prog);
+		bl_perf_event(l, h[i].file);
+	}
+	free(h);
+	return n;
+}
+
 long th_bpf_links(struct th_bpf_link **out)
 {
 	struct th_xa_walk w;
@@ -246,9 +348,13 @@ long th_bpf_links(struct th_bpf_link **out)
 	*out = NULL;
 	if (!th_bpf_links_ok(&why))
 		return -1;
-	th_idr_walk(bl_off.idr, TH_BPF_MAX, &w);
-	if (w.err)
-		th_damaged("link_idr", w.bad ? w.bad : bl_off.idr, "%s", w.err);
+	memset(&w, 0, sizeof(w));
+	if (bl_idr_ok(&why)) {
+		th_idr_walk(bl_off.idr, TH_BPF_MAX, &w);
+		if (w.err)
+			th_damaged("link_idr", w.bad ? w.bad : bl_off.idr,
+				   "%s", w.err);
+	}
 	*out = calloc(w.n ? w.n : 1, sizeof(**out));
 	if (!*out) {
 		th_xa_free(&w);
@@ -262,5 +368,5 @@ long th_bpf_links(struct th_bpf_link **out)
 		n++;
 	}
 	th_xa_free(&w);
-	return n;
+	return bl_unlinked(out, n);
 }

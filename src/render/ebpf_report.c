@@ -3,7 +3,8 @@
  * prog_idr with where their links attach them, the links, the maps.
  * Attach points in kernel text print as %pS; a program's own name is the
  * one kallsyms gives it (bpf_prog_TAG_NAME), a trampoline's too
- * (bpf_trampoline_KEY).
+ * (bpf_trampoline_KEY).  A program on a perf event without a link
+ * (PERF_EVENT_IOC_SET_BPF) is listed with the links, as "no link".
  */
 #include "render/ebpf_report.h"
 #include "render/json.h"
@@ -127,11 +128,17 @@ static void ebpf_progs_text(struct th_bpf_prog *p, long n,
 			p[i].id, p[i].type_str, p[i].name, p[i].tag_hex,
 			p[i].addr, p[i].image, p[i].len * 8, p[i].jited_len,
 			maps[0] ? maps : "-");
-		for (k = 0; k < nl; k++)
-			if (l[k].prog == p[i].addr)
+		for (k = 0; k < nl; k++) {
+			if (l[k].prog != p[i].addr)
+				continue;
+			ebpf_attach(&l[k], at, sizeof(at));
+			if (l[k].no_link)
+				fprintf(fp, "%7s no link %s: %s\n", "",
+					l[k].type_str, at);
+			else
 				fprintf(fp, "%7s link %u %s: %s\n", "",
-					l[k].id, l[k].type_str,
-					ebpf_attach(&l[k], at, sizeof(at)));
+					l[k].id, l[k].type_str, at);
+		}
 		if (ebpf_nheld >= 0)
 			fprintf(fp, "%7s held by %s\n", "",
 				ebpf_holders_str(TH_BH_PROG, p[i].addr, 0, hb,
@@ -147,13 +154,22 @@ static void ebpf_links_text(struct th_bpf_link *l, long n)
 	fprintf(fp, "%5s  %-16s %5s  %-16s  %s\n", "ID", "TYPE", "PROG",
 		"BPF_LINK", "ATTACHED TO");
 	for (i = 0; i < n; i++) {
-		fprintf(fp, "%5u  %-16s %5u  %16lx  %s\n", l[i].id,
-			l[i].type_str, l[i].prog_id, l[i].addr,
-			ebpf_attach(&l[i], at, sizeof(at)));
+		ebpf_attach(&l[i], at, sizeof(at));
+		if (l[i].no_link)
+			fprintf(fp, "%5s  %-16s %5u  %-16s  %s\n", "-",
+				l[i].type_str, l[i].prog_id, "-", at);
+		else
+			fprintf(fp, "%5u  %-16s %5u  %16lx  %s\n", l[i].id,
+				l[i].type_str, l[i].prog_id, l[i].addr, at);
 		if (ebpf_nheld < 0)
 			continue;
 		ebpf_holders_str(TH_BH_LINK, l[i].addr, 0, hb, sizeof(hb));
-		if (l[i].perf_file)
+		if (l[i].no_link)
+			fprintf(fp, "%7s no link; its perf event held by %s\n",
+				"", ebpf_holders_str(TH_BH_PERF, 0,
+						     l[i].perf_file, pb,
+						     sizeof(pb)));
+		else if (l[i].perf_file)
 			fprintf(fp, "%7s held by %s, its perf event by %s\n",
 				"", hb, ebpf_holders_str(TH_BH_PERF, 0,
 							 l[i].perf_file, pb,
@@ -201,7 +217,16 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 	th_json_kuint("id", l->id);
 	th_json_kstr("type", l->type_str);
 	th_json_kuint("prog_id", l->prog_id);
-	th_json_kaddr("struct", l->addr);
+	th_json_key("struct");
+	if (l->no_link)
+		th_json_null();
+	else
+		th_json_addr(l->addr);
+	th_json_key("perf_event");
+	if (l->perf_event)
+		th_json_addr(l->perf_event);
+	else
+		th_json_null();
 	th_json_kstr("attached_to", ebpf_attach(l, at, sizeof(at)));
 	ebpf_kstr_or_null("tp_name", l->kind == TH_BL_RAW_TP ||
 			  !strcmp(l->perf_type, "tracepoint") ?
@@ -220,7 +245,12 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 	else
 		th_json_null();
 	ebpf_kstr_or_null("perf_type", l->perf_type);
-	ebpf_holders_json("holders", TH_BH_LINK, l->addr, 0);
+	if (l->no_link) {
+		th_json_key("holders");
+		th_json_null();
+	} else {
+		ebpf_holders_json("holders", TH_BH_LINK, l->addr, 0);
+	}
 	th_json_key("perf_holders");
 	if (l->perf_file)
 		ebpf_holders_json(NULL, TH_BH_PERF, 0, l->perf_file);
@@ -281,7 +311,7 @@ static void ebpf_prog_json(const struct th_bpf_prog *p,
 	th_json_key("links");
 	th_json_arr();
 	for (k = 0; k < nl; k++)
-		if (l[k].prog == p->addr)
+		if (l[k].prog == p->addr && !l[k].no_link)
 			th_json_uint(l[k].id);
 	th_json_arr_end();
 	ebpf_holders_json("holders", TH_BH_PROG, p->addr, 0);
@@ -368,7 +398,7 @@ void th_ebpf_report(enum th_ebpf_what what, int json)
 	ebpf_nheld = th_bpf_holders(&ebpf_held);
 	if (what == TH_EBPF_MAPS)
 		nm = th_bpf_maps(&m);
-	else if (th_bpf_links_ok(&why))	/* a kernel before v5.8: none */
+	else if (th_bpf_links_ok(&why))	/* else none to read */
 		nl = th_bpf_links(&l);
 	if (what == TH_EBPF_PROGS)
 		np = th_bpf_progs(&p);
