@@ -504,10 +504,17 @@ def deb_extract(deb, pred, dest):
 
 
 def ensure_headers(suite, rel):
+    # The directory appears while apt unpacks: only the marker written after
+    # apt-get returned says the tree is whole (two variants of one scenario
+    # build their modules at once; the second must wait for the first's
+    # install, not compile against half a tree).
     hdr = "/usr/src/linux-headers-%s" % rel
-    if not os.path.isdir(suite.path(hdr)):
+    done = suite.path("/var/lib/tracehunt-headers-%s" % rel)
+    if suite.host and os.path.isdir(hdr):
+        return hdr
+    if not os.path.exists(done):
         with Lock(os.path.join(CACHE, "chroots", suite.name + ".lock")):
-            if os.path.isdir(suite.path(hdr)):
+            if os.path.exists(done):
                 return hdr
             if suite.host:
                 raise FixtureError("linux-headers-%s is not installed (run "
@@ -520,6 +527,7 @@ def ensure_headers(suite, rel):
             except FixtureError as e:
                 raise FixtureError("installing linux-headers-%s in %s failed"
                                    " (no network?): %s" % (rel, suite.name, e))
+            open(done, "w").close()
     return hdr
 
 
