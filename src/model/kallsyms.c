@@ -731,11 +731,13 @@ static int th_ks_ftrace_map(ulong map, ulong addr, struct th_sym *s)
 		}
 		if (addr < ip || addr >= ip + size)
 			continue;
-		th_read_ulong(f + ks_fmod_off.func_name, &np,
-			      "ftrace_mod_func.name");
-		th_read_cstr(np, s->name, sizeof(s->name),
-			     "ftrace_mod_func name");
-		if (!th_printable(s->name)) {
+		/* kstrdup() of a kallsyms name: never empty */
+		s->name[0] = '\0';
+		if (!th_read_ulong(f + ks_fmod_off.func_name, &np,
+				   "ftrace_mod_func.name") ||
+		    !th_read_cstr(np, s->name, sizeof(s->name),
+				  "ftrace_mod_func name") ||
+		    !s->name[0] || !th_printable(s->name)) {
 			th_damaged("ftrace_mod_func", f, "name at %lx is not "
 				   "text", np);
 			s->name[0] = '\0';

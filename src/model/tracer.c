@@ -156,7 +156,9 @@ char *ff_tracer_name(ulong t, char *buf, int len)
 		/* a tracer's name is a string of the kernel or its module */
 		th_damaged("tracer", t, "name %lx is unreadable", np);
 		snprintf(buf, len, "?%lx", t);
-	} else if (!th_printable(buf))
+	} else if (!buf[0] || !th_printable(buf))
+		/* register_tracer() takes no tracer without a name, and every
+		 * tracer's is a word: the tracefs name current_tracer takes */
 		th_damaged("tracer", t, "name at %lx is not text", np);
 	return buf;
 }
