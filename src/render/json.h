@@ -74,6 +74,11 @@ void th_json_code(ulong addr);
 /* String escaping alone: S as a JSON string into FP. */
 void th_json_fputs(const char *s, size_t n, FILE *out);
 
+/* The document is buffered: th_json_eol() ends a line of it and writes
+ * what is pending; th_json_flush() writes it (th_json_end() does both). */
+void th_json_eol(void);
+void th_json_flush(void);
+
 #pragma GCC visibility pop
 
 #endif

@@ -144,7 +144,7 @@ static void tj_entry(struct th_tctx *t, char *text)
 	th_json_key("text");
 	th_json_strn(text, n);
 	th_json_obj_end();
-	fputc('\n', fp);
+	th_json_eol();
 }
 
 /* The first line: the buffer and the selection. */
@@ -163,7 +163,7 @@ static void tj_head(struct th_tr *tr, struct th_tctx *t, struct th_rb *rb)
 			th_json_int(rb->cpus[i].cpu);
 	th_json_arr_end();
 	th_json_obj_end();
-	fputc('\n', fp);
+	th_json_eol();
 }
 
 /*
