@@ -176,6 +176,8 @@ static int thf_ops_initialized(ulong flags)
 	return !bit || (flags & bit);
 }
 
+static void thf_ops_flags_check(ulong addr, ulong flags);
+
 /**
  * thf_ops_read - one struct ftrace_ops and its hashes
  * @addr: the ops
@@ -194,6 +196,7 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 	    !th_read_ulong(addr + o->flags, &op->flags, "ftrace_ops.flags"))
 		return FALSE;
 	op->readable = TRUE;
+	thf_ops_flags_check(addr, op->flags);
 	/* a subop of function graph's manager ops has no func of its own
 	 * (v6.12+: its fgraph_ops' entry/return run): NULL is no damage on
 	 * an ops ftrace_ops_init() marked INITIALIZED; a zeroed ops is */
@@ -210,6 +213,14 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 			  "ftrace_ops.trampoline_size"))
 		th_check_count("ftrace_ops", addr, op->trampoline_size,
 			       1UL << 20, "trampoline_size");
+	/* an ENABLED ops that create_trampoline() gave one (it sets
+	 * ALLOC_TRAMP) keeps it until it is unregistered, when the flag stays
+	 * but the ops is off the list */
+	if (!op->trampoline && o->trampoline >= 0 &&
+	    (op->flags & thf_ops_flag("ALLOC_TRAMP")) &&
+	    (op->flags & thf_ops_flag("ENABLED")))
+		th_damaged("ftrace_ops", addr, "enabled with an allocated "
+			   "trampoline (ALLOC_TRAMP), but trampoline is NULL");
 	/* arch_ftrace_update_trampoline() records the size it allocated */
 	if (op->trampoline && !op->trampoline_size && o->trampoline_size >= 0
 	    && (op->flags & thf_ops_flag("ALLOC_TRAMP")))
@@ -488,6 +499,23 @@ ulong thf_ops_flag(const char *name)
 	if (thf_nopsfl == 0)
 		return (ulong)th_enum(full, 0);
 	return 0;
+}
+
+/* Every bit of an ops' flags is one of the FTRACE_OPS_FL_* enumerators
+ * (the enum as this kernel's debuginfo has it). */
+static void thf_ops_flags_check(ulong addr, ulong flags)
+{
+	ulong known = 0;
+	int i;
+
+	thf_ops_flag("ENABLED");	/* the enum, listed once */
+	if (thf_nopsfl <= 0)
+		return;
+	for (i = 0; i < thf_nopsfl; i++)
+		known |= (ulong)thf_opsfl[i].val;
+	if (flags & ~known)
+		th_damaged("ftrace_ops", addr, "flags %lx: bits %lx are no "
+			   "FTRACE_OPS_FL_ flag", flags, flags & ~known);
 }
 
 /**

@@ -176,6 +176,13 @@ static int mod_regions_layout(ulong mod, struct th_module *m)
 			return FALSE;
 		if (!base || !sz)
 			continue;
+		/* module_alloc() returns whole pages (vmalloc) */
+		if (base & (PAGESIZE() - 1)) {
+			th_damaged("module", mod, "layout base %lx is not "
+				   "page-aligned (module_alloc() memory)",
+				   base);
+			continue;
+		}
 		/* the text part and the rest, as two regions */
 		mod_region(m, base, tsz, 1, i);
 		if (sz > tsz)

@@ -87,6 +87,9 @@ static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 		if (!th_read_ulong(funcs + i * tp_off.func_size + tp_off.func,
 				   &fn, "tracepoint_func.func") || !fn)
 			break;
+		/* a probe is a function (tracepoint_probe_register()) */
+		th_check_code("tracepoint_func", funcs + i * tp_off.func_size,
+			      fn, "func");
 		cb(tp, name, fn, arg);
 	}
 	/* func_remove() of the last probe leaves funcs NULL, never an
