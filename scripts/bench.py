@@ -207,10 +207,15 @@ def main():
     la_start = open("/proc/loadavg").read().split()[:3]
     big_dir = fixture.build(a.suite, "big", a.variant, timeout=a.timeout)
     small_dir = fixture.build(a.suite, "events", a.variant)
+    # function_graph on every function: every call site patched, the
+    # longest "-j" document (ftrace sites -j: tens of MB)
+    graph_dir = fixture.build(a.suite, "graph", a.variant)
     with open(os.path.join(big_dir, "manifest.json")) as f:
         big_m = json.load(f)
     with open(os.path.join(small_dir, "manifest.json")) as f:
         small_m = json.load(f)
+    with open(os.path.join(graph_dir, "manifest.json")) as f:
+        graph_m = json.load(f)
     # The live header of the big buffer: its entry count.
     with open(os.path.join(big_dir, "truth", "tracing",
                            "trace.head"), "rb") as f:
@@ -252,6 +257,11 @@ def main():
     with open(sitesout) as f:
         nsites = sum(1 for l in f if l.strip() and not l.startswith("#"))
     R["hooks"] = measure(big, "hooks", a.runs)
+    sitesj = os.path.join(tmp, "sitesj.out")
+    R["sitesj"] = measure(Session(graph_m, so, tmp), "ftrace sites -j",
+                          a.runs, out=sitesj,
+                          note="function_graph: every site patched")
+    sitesj_mb = os.path.getsize(sitesj) / 1e6
     if a.against:
         old = Session(big_m, os.path.abspath(a.against), tmp)
         R["old_cat"], R["new_cat"] = measure_pairs(
@@ -319,6 +329,8 @@ def main():
             "a .gdb_index", R["n50idx"], "(information)")
     row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
     row("`hooks`", R["hooks"], "< 5")
+    row("`ftrace sites -j` (graph dump, every site patched: %.0f MB of "
+        "JSON)" % sitesj_mb, R["sitesj"], "< 2")
     w("")
     w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
       "read (%.1f MB/s); in CPU time %.1fx (%.3f s / %.3f s)"
