@@ -510,7 +510,7 @@ def ensure_headers(suite, rel):
     # install, not compile against half a tree).
     hdr = "/usr/src/linux-headers-%s" % rel
     done = suite.path("/var/lib/tracehunt-headers-%s" % rel)
-    if suite.host and os.path.isdir(hdr):
+    if suite.host and os.path.isdir(suite.path(hdr)):
         return hdr
     if not os.path.exists(done):
         with Lock(os.path.join(CACHE, "chroots", suite.name + ".lock")):

@@ -471,6 +471,23 @@ int thf_fgraph_func(ulong sub, int ret, ulong *fn)
 
 static struct th_enumv thf_opsfl[THF_MAX_ENUM];
 static int thf_nopsfl = -1;
+static ulong thf_opsfl_known;		/* every enumerator's bit */
+
+/* One gdb lookup for the whole (anonymous, 32-bit) enum, once. */
+static void thf_opsfl_load(void)
+{
+	int i;
+
+	if (thf_nopsfl >= 0)
+		return;
+	thf_nopsfl = th_enum_list("FTRACE_OPS_FL_ENABLED", thf_opsfl,
+				  THF_MAX_ENUM);
+	for (i = 0; i < thf_nopsfl; i++) {
+		thf_opsfl[i].val = (long)((ulong)thf_opsfl[i].val &
+					  0xffffffffUL);
+		thf_opsfl_known |= (ulong)thf_opsfl[i].val;
+	}
+}
 
 /**
  * thf_ops_flag - FTRACE_OPS_FL_<NAME> as the dump defines it
@@ -483,14 +500,7 @@ ulong thf_ops_flag(const char *name)
 	char full[80];
 	int i;
 
-	if (thf_nopsfl < 0) {
-		/* one gdb lookup for the whole (anonymous, 32-bit) enum */
-		thf_nopsfl = th_enum_list("FTRACE_OPS_FL_ENABLED", thf_opsfl,
-					  THF_MAX_ENUM);
-		for (i = 0; i < thf_nopsfl; i++)
-			thf_opsfl[i].val = (long)((ulong)thf_opsfl[i].val &
-						  0xffffffffUL);
-	}
+	thf_opsfl_load();
 	snprintf(full, sizeof(full), "FTRACE_OPS_FL_%s", name);
 	for (i = 0; i < thf_nopsfl; i++)
 		if (strcmp(thf_opsfl[i].name, full) == 0)
@@ -505,17 +515,11 @@ ulong thf_ops_flag(const char *name)
  * (the enum as this kernel's debuginfo has it). */
 static void thf_ops_flags_check(ulong addr, ulong flags)
 {
-	ulong known = 0;
-	int i;
-
-	thf_ops_flag("ENABLED");	/* the enum, listed once */
-	if (thf_nopsfl <= 0)
-		return;
-	for (i = 0; i < thf_nopsfl; i++)
-		known |= (ulong)thf_opsfl[i].val;
-	if (flags & ~known)
+	thf_opsfl_load();
+	if (thf_nopsfl > 0 && (flags & ~thf_opsfl_known))
 		th_damaged("ftrace_ops", addr, "flags %lx: bits %lx are no "
-			   "FTRACE_OPS_FL_ flag", flags, flags & ~known);
+			   "FTRACE_OPS_FL_ flag", flags,
+			   flags & ~thf_opsfl_known);
 }
 
 /**

@@ -222,11 +222,7 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 		th_json_null();
 	else
 		th_json_addr(l->addr);
-	th_json_key("perf_event");
-	if (l->perf_event)
-		th_json_addr(l->perf_event);
-	else
-		th_json_null();
+	th_json_kaddr_or_null("perf_event", l->perf_event);
 	th_json_kstr("attached_to", ebpf_attach(l, at, sizeof(at)));
 	ebpf_kstr_or_null("tp_name", l->kind == TH_BL_RAW_TP ||
 			  !strcmp(l->perf_type, "tracepoint") ?
@@ -239,11 +235,7 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 	th_json_code(l->kind == TH_BL_TRACING ? l->target :
 		     l->kind == TH_BL_PERF ? l->perf_addr : 0);
 	ebpf_kstr_or_null("trampoline", l->tramp_name);
-	th_json_key("trampoline_image");
-	if (l->tramp_image)
-		th_json_addr(l->tramp_image);
-	else
-		th_json_null();
+	th_json_kaddr_or_null("trampoline_image", l->tramp_image);
 	ebpf_kstr_or_null("perf_type", l->perf_type);
 	if (l->no_link) {
 		th_json_key("holders");

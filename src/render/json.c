@@ -303,6 +303,15 @@ void th_json_kaddr(const char *key, ulong addr)
 	th_json_addr(addr);
 }
 
+void th_json_kaddr_or_null(const char *key, ulong addr)
+{
+	th_json_key(key);
+	if (addr)
+		th_json_addr(addr);
+	else
+		th_json_null();
+}
+
 void th_json_kbool(const char *key, int v)
 {
 	th_json_key(key);

@@ -56,6 +56,8 @@ void th_json_kstr(const char *key, const char *s);
 void th_json_kint(const char *key, long long v);
 void th_json_kuint(const char *key, unsigned long long v);
 void th_json_kaddr(const char *key, ulong addr);
+/* KEY: "0x..", or null when ADDR is 0 */
+void th_json_kaddr_or_null(const char *key, ulong addr);
 void th_json_kbool(const char *key, int v);
 
 /* The owner of the code or data at ADDR: {"kind": "core"|"module"|

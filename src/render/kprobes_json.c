@@ -116,11 +116,7 @@ static void kpj_probe(struct kp_probe *k, ulong *tks, long ntks)
 	th_json_kaddr("struct", k->kp);
 	th_json_key("struct_owner");
 	th_json_owner(k->kp);
-	th_json_key("aggregate");
-	if (k->parent)
-		th_json_addr(k->parent);
-	else
-		th_json_null();
+	th_json_kaddr_or_null("aggregate", k->parent);
 	kpj_flags("site_flags", k->parent ? k->pflags : k->flags);
 	th_json_kint("bucket", k->bucket);
 	th_json_kuint("nmissed", k->nmissed);

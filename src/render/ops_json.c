@@ -95,11 +95,7 @@ static void opj_subops(const struct thf_ops *op)
 	ulong managed = thf_ops_managed(op->addr), fn;
 	long i;
 
-	th_json_key("managed_by");
-	if (managed)
-		th_json_addr(managed);
-	else
-		th_json_null();
+	th_json_kaddr_or_null("managed_by", managed);
 	th_json_key("subops");
 	th_json_arr();
 	if (thf_subops_walk(op->addr, &w)) {
