@@ -728,8 +728,9 @@ def plan(man, sites, seed, count):
     return out
 
 
-def campaign_copy(man, m, cmds, so, clean, bound, work):
-    """One damaged copy run: {cmd: verdict} and the session's fate."""
+def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
+    """One damaged copy run: {cmd: verdict} and the session's fate.
+    KEEP: a directory the damaged copy is moved to (to open it by hand)."""
     dst = os.path.join(work, "vmcore-%d" % m["i"])
     subprocess.run(["cp", "--sparse=always", man["vmcore"], dst], check=True)
     try:
@@ -744,7 +745,11 @@ def campaign_copy(man, m, cmds, so, clean, bound, work):
                 refused = (alone.log.strip().splitlines() or ["?"])[-1]
             alone.cleanup()
     finally:
-        os.unlink(dst)
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.move(dst, os.path.join(keep, os.path.basename(dst)))
+        else:
+            os.unlink(dst)
     try:
         res = {"died": None, "hung": None, "refused": refused, "cmds": {}}
         if refused:
@@ -787,7 +792,7 @@ def first_diff(a, b):
 
 
 def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
-             log_so=None, only=None):
+             log_so=None, only=None, keep=None):
     """Run the campaign; the per-command figures and the silent cases.
     LOG_SO (default SO) is the build whose clean run logs the reads the
     mutations are drawn from (the same plan for two builds)."""
@@ -819,7 +824,7 @@ def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
                                if unstable else ""))
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             futs = [ex.submit(campaign_copy, man, m, cmds, so, clean, bound,
-                              work) for m in muts]
+                              work, keep) for m in muts]
             results = []
             for m, f in zip(muts, futs):
                 r = f.result()
@@ -897,6 +902,8 @@ def main():
     ap.add_argument("--copies", default="",
                     help="run only these copies of the campaign's plan "
                     "(comma-separated numbers, as its log prints them)")
+    ap.add_argument("--keep-dir", help="campaign: keep each damaged copy "
+                    "in this directory (vmcore-N) to open it by hand")
     ap.add_argument("--log-so", help="the build whose clean run's reads "
                     "the mutations are drawn from (default: --so)")
     a = ap.parse_args()
@@ -908,7 +915,8 @@ def main():
         man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
         only = {int(x) for x in a.copies.split(",") if x}
         s = campaign(man, a.so, a.seed, a.campaign, a.jobs,
-                     log_so=a.log_so, only=only)
+                     log_so=a.log_so, only=only,
+                     keep=a.keep_dir)
         print_table(s)
         return 1 if s["died"] or s["hung"] or any(
             s["table"][c]["silent"] for c in STRICT) else 0

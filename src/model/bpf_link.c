@@ -365,6 +365,12 @@ long th_bpf_links(struct th_bpf_link **out)
 				  TH_M_DATA, "entry"))
 			continue;
 		bl_read(w.ent[i].entry, &(*out)[n]);
+		/* bpf_link_prime(): idr_alloc_cyclic(&link_idr, link, 1, ...) */
+		if (!(*out)[n].err && (!(*out)[n].id ||
+				       (*out)[n].id != w.ent[i].index))
+			th_damaged("bpf_link", w.ent[i].entry, "id %u in "
+				   "link_idr slot %lu", (*out)[n].id,
+				   w.ent[i].index);
 		n++;
 	}
 	th_xa_free(&w);

@@ -121,7 +121,9 @@ long th_bpf_maps(struct th_bpf_map **out)
 				  TH_M_DATA, "entry"))
 			continue;
 		bm_read(w.ent[i].entry, &(*out)[n]);
-		if (!(*out)[n].err && (*out)[n].id != w.ent[i].index)
+		/* bpf_map_alloc_id(): ids from 1 (idr_alloc_cyclic()) */
+		if (!(*out)[n].err && (!(*out)[n].id ||
+				       (*out)[n].id != w.ent[i].index))
 			th_damaged("bpf_map", w.ent[i].entry, "id %u in "
 				   "map_idr slot %lu", (*out)[n].id,
 				   w.ent[i].index);

@@ -373,7 +373,8 @@ long th_bpf_progs(struct th_bpf_prog **out)
 				  TH_M_DATA, "entry"))
 			continue;
 		th_bpf_prog_read(w.ent[i].entry, p);
-		if (!p->err && p->id != w.ent[i].index)
+		/* bpf_prog_alloc_id(): ids from 1 (idr_alloc_cyclic()) */
+		if (!p->err && (!p->id || p->id != w.ent[i].index))
 			th_damaged("bpf_prog", p->addr, "id %u in prog_idr "
 				   "slot %lu", p->id, w.ent[i].index);
 		n++;

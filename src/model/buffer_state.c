@@ -21,6 +21,28 @@ static long ff_rb_record_disabled(void)
 }
 
 /*
+ * tracer_tracing_off() and _on() set RB_BUFFER_OFF and tr->buffer_disabled
+ * together, and every path of the kernels that have them goes through
+ * them; before, rb_simple_write() and others called ring_buffer_record_off()
+ * alone, so the two are compared only where tracer_tracing_off() exists.
+ */
+static void ff_is_on_check(struct th_tr *tr, ulong buf, int rd)
+{
+	long o = th_tr_off()->buffer_disabled;
+	int bd;
+
+	if (o < 0 || !th_symbol("tracer_tracing_off") ||
+	    !th_read_int(tr->addr + o, &bd, "trace_array.buffer_disabled"))
+		return;
+	if (!(rd & FF_RB_BUFFER_OFF) != !bd)
+		th_damaged("trace_buffer", buf, "record_disabled %#x %s "
+			   "RB_BUFFER_OFF, but its trace_array %lx has "
+			   "buffer_disabled %d: tracer_tracing_off() sets both",
+			   (unsigned int)rd, rd & FF_RB_BUFFER_OFF ? "has" :
+			   "lacks", tr->addr, bd);
+}
+
+/*
  * tracer_tracing_is_on(): the state user space set, i.e. without the
  * internal disables, as ring_buffer_record_is_set_on() reads it since
  * v6.8 ("tracing: Use ring_buffer_record_is_set_on() in
@@ -53,6 +75,7 @@ int ff_is_on(struct th_tr *tr)
 		th_damaged("trace_buffer", buf, "record_disabled %#x: more "
 			   "than RB_BUFFER_OFF and a nesting count",
 			   (unsigned int)rd);
+	ff_is_on_check(tr, buf, rd);
 	return !(rd & FF_RB_BUFFER_OFF);
 }
 

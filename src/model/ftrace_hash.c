@@ -235,8 +235,12 @@ int thf_hash_read(ulong addr, struct thf_hash *h)
 		return FALSE;
 	}
 	/* an empty hash's buckets are walked too: entries under a count
-	 * of 0 are damage (the count is what the kernel's lookups trust) */
-	if (!h->count && !th_kptr(buckets))
+	 * of 0 are damage (the count is what the kernel's lookups trust).
+	 * alloc_ftrace_hash() never leaves buckets NULL; only a static
+	 * empty_hash (EMPTY_HASH) of a kernel that gave it none may have
+	 * them NULL: a zeroed hash is damage, not an empty filter that
+	 * would mean "every function" */
+	if (!h->count && !buckets && addr == th_symbol("empty_hash"))
 		return TRUE;
 	if (!th_kptr(buckets)) {
 		h->err = "implausible ftrace_hash";

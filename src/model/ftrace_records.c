@@ -204,13 +204,15 @@ static int thf_page_sorted(ulong pg, ulong records, long first)
 	for (i = first; i < a->nrec; i++) {
 		ulong ip = a->rec[i].ip;
 
-		if (!ip)
-			continue;
+		/* ftrace_process_locs() skips a NULL __mcount_loc entry
+		 * and nothing zeroes a record's ip later: an ip 0 is
+		 * damage too (a zeroed page of records) */
 		if (!th_ptr_in(ip, TH_M_CODE) || ip < prev) {
 			th_damaged("ftrace_page", pg, "records at %lx: ip %lx "
 				   "is %s; the page's %ld records are not "
-				   "used", records, ip, ip < prev ?
-				   "out of order" : "not code",
+				   "used", records, ip,
+				   !th_ptr_in(ip, TH_M_CODE) ? "not code" :
+				   "out of order",
 				   a->nrec - first);
 			a->missing += a->nrec - first;
 			a->nrec = first;

@@ -4,12 +4,14 @@
  * kretprobe and jprobe, and the free instances of a kretprobe.
  */
 #include "model/kprobes.h"
+#include "model/ftrace_ops.h"
 #include "kplist.h"
 
 /* Offsets in the kprobe structs, -1 when absent; filled once. */
 struct th_kprobe_off {
 	long hlist, list, addr, symbol_name, offset, pre_handler;
 	long post_handler, fault_handler, flags, nmissed, opcode;
+	long insn;		/* kprobe.ainsn.insn (x86) */
 	/* struct kretprobe */
 	long krp_kp, krp_handler, krp_entry_handler, krp_maxactive;
 	long krp_nmissed, krp_data_size, krp_rh, krp_rph, krp_freelist;
@@ -42,6 +44,12 @@ static void kp_off_kprobe(struct th_kprobe_off *o)
 	o->flags = th_member("kprobe", "flags");
 	o->nmissed = th_member("kprobe", "nmissed");
 	o->opcode = th_member("kprobe", "opcode");
+	/* x86's arch_specific_insn.insn: the probed instruction's copy */
+	o->insn = -1;
+	if (th_member("kprobe", "ainsn") >= 0 &&
+	    th_member("arch_specific_insn", "insn") >= 0)
+		o->insn = th_member("kprobe", "ainsn") +
+			th_member("arch_specific_insn", "insn");
 	o->jp_kp = th_member("jprobe", "kp");
 	o->jp_entry = th_member("jprobe", "entry");
 }
@@ -258,12 +266,50 @@ static int kp_in_kretprobe(ulong kp, ulong *back)
 	return rp == krp;
 }
 
+/* Are the probes armed at all (debugfs kprobes/enabled)? */
+static int kp_all_disarmed(void)
+{
+	static int v = -1;
+	unsigned char b = 0;
+	ulong sym;
+
+	if (v < 0) {
+		sym = th_symbol("kprobes_all_disarmed");
+		v = sym && th_read(sym, &b, 1, "kprobes_all_disarmed") && b;
+	}
+	return v;
+}
+
+/*
+ * An armed probe that is not on ftrace's call site has an int3 at its
+ * address (arm_kprobe() -> arch_arm_kprobe()), or the jmp of an optimized
+ * probe (kept while unoptimizing too); arch_check_ftrace_location() gives
+ * a probe at an ftrace call site KPROBE_FLAG_FTRACE, and such a site holds
+ * a call.  A call under a probe without the flag: its flags are damaged.
+ */
+static void kp_check_armed(const struct kp_probe *k)
+{
+	unsigned char op;
+
+	if ((k->flags & KPL_FLAG_FTRACE) || (k->pflags & KPL_FLAG_FTRACE) ||
+	    (k->pflags & (KPL_FLAG_GONE | KPL_FLAG_DISABLED)) ||
+	    (k->flags & KPL_FLAG_GONE) || kp_all_disarmed() ||
+	    !th_ptr_in(k->addr, TH_M_CODE) ||
+	    !thf_text_read(k->addr, &op, 1))
+		return;
+	if (op == 0xe8)
+		th_damaged("kprobe", k->kp, "flags %#x (site %#x): not FTRACE, "
+			   "but %lx holds a call, not the int3 or jmp of an "
+			   "armed probe", k->flags, k->pflags, k->addr);
+}
+
 /* A registered probe sits on code and its handlers are code. */
 static void kp_plausible(const struct kp_probe *k)
 {
 	ulong back;
 
 	th_check_code("kprobe", k->kp, k->addr, "addr");
+	kp_check_armed(k);
 	/* KPROBE_FLAG_GONE .. KPROBE_FLAG_ON_FUNC_ENTRY: five bits */
 	if (k->flags >> 8)
 		th_damaged("kprobe", k->kp, "flags %#x", k->flags);
@@ -404,18 +450,30 @@ int th_kprobe_opcode(ulong kp, unsigned char *op)
 {
 	const struct th_kprobe_off *o = th_kprobe_off();
 	unsigned int flags = 0;
+	unsigned char first;
+	ulong slot;
 
 	*op = 0;
 	if (o->opcode < 0)
 		return FALSE;
 	th_read(kp + o->opcode, op, 1, "kprobe.opcode");
+	if (o->flags < 0 || !th_read_uint(kp + o->flags, &flags, "kprobe.flags"))
+		return TRUE;
 	/* a probe on ftrace's call site replaces no byte:
 	 * arch_prepare_kprobe_ftrace() leaves opcode as allocated, 0 */
-	if (*op && o->flags >= 0 &&
-	    th_read_uint(kp + o->flags, &flags, "kprobe.flags") &&
-	    (flags & KPL_FLAG_FTRACE))
+	if (*op && (flags & KPL_FLAG_FTRACE))
 		th_damaged("kprobe", kp, "opcode %02x on an FTRACE probe",
 			   *op);
+	/* arch_copy_kprobe() takes opcode from the instruction's copy in
+	 * the probe's slot ("displacement change doesn't affect the first
+	 * byte"); a GONE probe's slot may be freed */
+	if (o->insn >= 0 && !(flags & (KPL_FLAG_FTRACE | KPL_FLAG_GONE)) &&
+	    th_read_ulong(kp + o->insn, &slot, "kprobe.ainsn.insn") &&
+	    th_kptr(slot) && th_read(slot, &first, 1, "kprobe insn slot") &&
+	    first != *op)
+		th_damaged("kprobe", kp, "opcode %02x, but the copy of the "
+			   "instruction in its slot %lx starts with %02x",
+			   *op, slot, first);
 	return TRUE;
 }
 

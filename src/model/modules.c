@@ -28,6 +28,8 @@ struct th_module_off {
 	/* the module address tree */
 	long tree_root, latch_tree, tree_node, tree_mod, rb_left, rb_right;
 	long state, mod_size;
+	/* module.mkobj.kobj.name: mod_sysfs_init() names it mod->name */
+	long kobj_name;
 	/* struct mod_kallsyms */
 	long ks_symtab, ks_num, ks_strtab;
 	/* before Linux kernel commit 8244062ef1e5 ("modules: fix
@@ -90,6 +92,13 @@ static const struct th_module_off *mod_off_fill(void)
 	o->rb_right = th_member("rb_node", "rb_right");
 	o->state = th_member("module", "state");
 	o->mod_size = th_size("module");
+	o->kobj_name = -1;
+	if (th_member("module", "mkobj") >= 0 &&
+	    th_member("module_kobject", "kobj") >= 0 &&
+	    th_member("kobject", "name") >= 0)
+		o->kobj_name = th_member("module", "mkobj") +
+			th_member("module_kobject", "kobj") +
+			th_member("kobject", "name");
 	o->ks_symtab = th_member("mod_kallsyms", "symtab");
 	o->ks_num = th_member("mod_kallsyms", "num_symtab");
 	o->ks_strtab = th_member("mod_kallsyms", "strtab");
@@ -262,6 +271,25 @@ static struct th_module *mod_find_struct(ulong mod)
 	return NULL;
 }
 
+/* mod_sysfs_init() gives the module's kobject the module's name (a
+ * kmalloc'ed copy): two copies that differ are damage to one of them.
+ * A kobject not yet named (an unformed module) has no copy to compare. */
+static void mod_name_check(ulong mod, const char *name)
+{
+	long o = mod_off_fill()->kobj_name;
+	char kname[sizeof(((struct th_module *)0)->name)];
+	ulong np;
+
+	if (o < 0 || !th_read_ulong(mod + o, &np, "module.mkobj.kobj.name") ||
+	    !th_kptr(np) || !th_read_cstr(np, kname, sizeof(kname),
+					  "module kobject name"))
+		return;
+	if (strcmp(kname, name))
+		th_damaged("module", mod, "name \"%s\", but its kobject "
+			   "(/sys/module) is named \"%s\"", name,
+			   th_printable(kname) ? kname : "(not text)");
+}
+
 static void mod_add(ulong mod, unsigned flag, int *cap)
 {
 	struct th_module *m = mod_find_struct(mod);
@@ -290,6 +318,8 @@ static void mod_add(ulong mod, unsigned flag, int *cap)
 	if (!th_printable(m->name)) {
 		th_damaged("module", mod, "name is not text");
 		strcpy(m->name, "?");
+	} else {
+		mod_name_check(mod, m->name);
 	}
 	mod_regions(mod, m);
 	mod_regions_check(m);

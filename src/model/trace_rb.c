@@ -89,6 +89,8 @@ static struct th_rb_off {
 	long bdp_commit, bdp_data;
 	long tac_skipped;
 	long tb_ts_abs;
+	long tb_cpumask;	/* cpumask_var_t: a pointer when */
+	int tb_cpumask_ptr;	/* CONFIG_CPUMASK_OFFSTACK, else the mask */
 	int local_size;
 } rbo;
 
@@ -120,6 +122,10 @@ static int th_rb_layout(char *err, size_t elen)
 	rbo.bdp_data = th_member("buffer_data_page", "data");
 	rbo.tac_skipped = th_member("trace_array_cpu", "skipped_entries");
 	rbo.tb_ts_abs = th_member(ab->tb_struct, "time_stamp_abs");
+	rbo.tb_cpumask = th_member(ab->tb_struct, "cpumask");
+	rbo.tb_cpumask_ptr = rbo.tb_cpumask >= 0 &&
+		MEMBER_SIZE((char *)ab->tb_struct, "cpumask") == sizeof(ulong) &&
+		th_size("cpumask") > (long)sizeof(ulong);
 	rbo.local_size = sizeof(long);
 	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || rbo.tb_buffers < 0 ||
 	    rbo.pc_reader < 0 || rbo.pc_head < 0 || rbo.pc_commit < 0 ||
@@ -342,6 +348,30 @@ static void th_rb_cpu_fill_state(struct th_rb *rb, struct th_rbcpu *c,
 					 "trace_array_cpu.skipped");
 }
 
+/*
+ * A CPU without a per-CPU buffer: the kernel sets a CPU's bit in
+ * trace_buffer.cpumask only once it allocated that CPU's buffer
+ * (ring_buffer_alloc(), trace_rb_cpu_prepare()): a NULL under a set bit
+ * is damage, and would hide the CPU's events.
+ */
+static void th_rb_cpu_null_check(ulong ring, int cpu)
+{
+	ulong mask = ring + rbo.tb_cpumask, word;
+
+	if (rbo.tb_cpumask < 0 || cpu < 0 || cpu >= NR_CPUS)
+		return;
+	if (rbo.tb_cpumask_ptr &&
+	    (!th_read_ulong(mask, &mask, "trace_buffer.cpumask") ||
+	     !th_kptr(mask)))
+		return;
+	if (!th_read_ulong(mask + (cpu / BITS_PER_LONG) * sizeof(ulong),
+			   &word, "trace_buffer cpumask word"))
+		return;
+	if (word & (1UL << (cpu % BITS_PER_LONG)))
+		th_damaged("trace_buffer", ring, "buffers[%d] is NULL, but "
+			   "CPU %d is in its cpumask", cpu, cpu);
+}
+
 int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 {
 	struct th_abuf ab;
@@ -400,8 +430,10 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 				unread = buffers + cpus[i] * sizeof(ulong);
 			continue;
 		}
-		if (!pc)
+		if (!pc) {
+			th_rb_cpu_null_check(rb->trace_buffer, cpus[i]);
 			continue;
+		}
 		th_rb_cpu_fill_state(rb, c, cpus[i], pc, subbuf);
 		c->done = TRUE;
 		th_rb_cpu_plausible(c);

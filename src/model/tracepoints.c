@@ -60,6 +60,13 @@ static void tp_name_check(ulong tp, const char *name)
 			   "here", name, sym);
 }
 
+/* Unused tracepoints (funcs NULL) whose name is no pointer: counted per
+ * tracepoint range, one warning for the range. */
+static struct {
+	long n;
+	ulong first;
+} tp_noname;
+
 static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 {
 	ulong funcs, fn, np;
@@ -69,9 +76,16 @@ static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 	if (tp_off.name < 0 || tp_off.funcs < 0 || tp_off.func_size <= 0 ||
 	    tp_off.func < 0)
 		return;
-	if (!th_read_ulong(tp + tp_off.funcs, &funcs, "tracepoint.funcs") ||
-	    !funcs)
+	if (!th_read_ulong(tp + tp_off.funcs, &funcs, "tracepoint.funcs"))
 		return;
+	if (!funcs) {
+		/* no probe: only its name can say it is a tracepoint at all
+		 * (a zeroed one would just look unused) */
+		if (th_tracepoint_name_ptr(tp, &np) && !th_kptr(np) &&
+		    !tp_noname.n++)
+			tp_noname.first = tp;
+		return;
+	}
 	name[0] = '\0';
 	/* DEFINE_TRACE() names every tracepoint with a string constant */
 	if (th_tracepoint_name_ptr(tp, &np) &&
@@ -104,12 +118,18 @@ static void tp_range(ulong start, ulong stop, th_tp_probe_fn cb, void *arg)
 
 	if (!start || stop <= start || (stop - start) / step > 100000)
 		return;
+	memset(&tp_noname, 0, sizeof(tp_noname));
 	for (a = start; a < stop; a += step) {
 		ulong tp = tp_deref(a);
 
 		if (th_kptr(tp))
 			tp_probes(tp, cb, arg);
 	}
+	if (tp_noname.n)
+		th_damaged("tracepoint", tp_noname.first, "name is not a "
+			   "kernel address (so for %ld of the %lu tracepoints "
+			   "listed at %lx)", tp_noname.n,
+			   (stop - start) / step, start);
 }
 
 /**

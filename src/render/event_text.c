@@ -484,10 +484,18 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 			  sym_flags & 1, sym_flags & 2);
 		if (!t->msg_only)
 			th_sb_printf(&b, "%s: ", s1);
-		if (!th_read_cstr(fmtp, fmt, sizeof(fmt), "bprint fmt"))
+		if (!th_read_cstr(fmtp, fmt, sizeof(fmt), "bprint fmt")) {
 			th_sb_printf(&b, "(bprint format %lx unreadable)\n",
 				     fmtp);
-		else {
+			th_damaged("bprint event", fmtp, "its format cannot "
+				   "be read");
+		} else {
+			/* trace_printk() takes the bprint path only with
+			 * arguments, so its format has a conversion; the
+			 * kernel would print the empty one as it is */
+			if (!fmt[0])
+				th_damaged("bprint event", fmtp, "its format "
+					   "is an empty string");
 			bprint_format(fmt, ent + off,
 				      t->len > off ? t->len - off : 0, &o,
 				      out, 4096);
