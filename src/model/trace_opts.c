@@ -28,12 +28,11 @@ void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
 		o->in_ns = 1;
 	strcpy(o->tracer, "nop");
 	cur = th_tr_current_tracer(tr);
+	/* the one reader of tracer.name, which checks it; the header
+	 * prints an unreadable name as nothing */
 	if (cur && th_tracer_name_at(cur, &np) &&
-	    (!np || !th_read_cstr(np, o->tracer, sizeof(o->tracer), "string"))) {
-		/* register_tracer() refuses a tracer without a name */
-		th_damaged("tracer", cur, "name %lx is unreadable", np);
+	    ff_tracer_name(cur, o->tracer, sizeof(o->tracer))[0] == '?')
 		o->tracer[0] = '\0';
-	}
 }
 
 unsigned th_tr_tracer_flags_val(ulong tr, unsigned def)
