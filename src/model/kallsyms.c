@@ -566,6 +566,7 @@ static int th_ks_in_text(const struct th_module *m, ulong addr)
 static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 {
 	ulong symtab, strtab, nextval = 0, bestval, best = 0;
+	long unnamed = 0, unnamed_first = 0, defined = 0;
 	unsigned int num, i;
 	unsigned char *syms;
 	int r;
@@ -614,6 +615,7 @@ static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 		memcpy(&val, e + 8, 8);
 		if (shndx == 0)		/* SHN_UNDEF */
 			continue;
+		defined++;
 		/* STT_FUNC: the module's own code */
 		if ((e[4] & 0xf) == 2 && !th_ks_in_text(m, val))
 			th_damaged("mod_kallsyms", symtab, "function symbol "
@@ -623,6 +625,10 @@ static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 			     "module strtab"))
 			continue;
 		nm[3] = '\0';
+		/* add_kallsyms() keeps only symbols with a name (st_name
+		 * set), each its own string: an empty one is damage */
+		if (nm[0] == '\0' && st_name && !unnamed++)
+			unnamed_first = i;
 		if (nm[0] == '\0' || th_is_mapping_symbol(nm))
 			continue;
 		if (val <= addr && val > bestval) {
@@ -632,6 +638,14 @@ static int th_ks_module(struct th_module *m, ulong addr, struct th_sym *s)
 		if (val > addr && val < nextval)
 			nextval = val;
 	}
+	/* every module defines symbols (__this_module at least) */
+	if (num > 1 && !defined)
+		th_damaged("mod_kallsyms", symtab, "none of the %u symbols of "
+			   "%s is defined", num, m->name);
+	if (unnamed)
+		th_damaged("mod_kallsyms", strtab, "%ld symbols of %s have an "
+			   "empty name (the first: symbol %ld)", unnamed,
+			   m->name, unnamed_first);
 	if (best) {
 		unsigned int st_name;
 		ulong st_size;

@@ -313,6 +313,9 @@ static void kp_plausible(const struct kp_probe *k)
 	/* KPROBE_FLAG_GONE .. KPROBE_FLAG_ON_FUNC_ENTRY: five bits */
 	if (k->flags >> 8)
 		th_damaged("kprobe", k->kp, "flags %#x", k->flags);
+	if (k->parent && (k->pflags >> 8))
+		th_damaged("kprobe", k->parent, "flags %#x (an aggregate)",
+			   k->pflags);
 	if (k->pre)
 		th_check_code("kprobe", k->kp, k->pre, "pre_handler");
 	if (k->post)
@@ -356,6 +359,69 @@ static void kp_fields(struct kp_probe *k)
 	kp_plausible(k);
 }
 
+/*
+ * __arm_kprobe_ftrace() counts the armed probes on ftrace call sites
+ * (kprobe_ftrace_enabled, and kprobe_ipmodify_enabled for those with a
+ * post_handler), one per site: the table must hold as many armed FTRACE
+ * sites, or probes went missing from it (a zeroed bucket hides them all).
+ */
+static void kp_ftrace_count_check(const struct kp_probe *v, long n)
+{
+	static const char *const names[] = { "kprobe_ftrace_enabled",
+					     "kprobe_ipmodify_enabled" };
+	static const char *const ops[] = { "kprobe_ftrace_ops",
+					   "kprobe_ipmodify_ops" };
+	ulong sym, last = 0, hash, in_hash = 0;
+	long armed = 0, i;
+	int cnt, sum = 0, have = 0, have_ops = 0;
+	struct thf_hash h;
+	unsigned k;
+
+	if (kp_all_disarmed())
+		return;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if ((sym = th_symbol(names[k])) &&
+		    th_read_int(sym, &cnt, names[k])) {
+			sum += cnt;
+			have = 1;
+		}
+	/* and each armed site is an ip in its ops' filter hash
+	 * (ftrace_set_filter_ip()): another page than the counters */
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		if (!(sym = th_symbol(ops[k])) ||
+		    !(hash = thf_ops_hash(sym, FALSE)))
+			continue;
+		if (thf_hash_read(hash, &h) && !h.err) {
+			in_hash += h.count;
+			have_ops = 1;
+		}
+		thf_hash_free(&h);
+	}
+	if (!have && !have_ops)
+		return;
+	for (i = 0; i < n; i++) {
+		ulong site = v[i].parent ? v[i].parent : v[i].kp;
+
+		/* an aggregate's children are listed together */
+		if (site == last)
+			continue;
+		last = site;
+		if ((v[i].pflags & KPL_FLAG_FTRACE) &&
+		    !(v[i].pflags & (KPL_FLAG_GONE | KPL_FLAG_DISABLED)))
+			armed++;
+	}
+	if (have && armed != sum)
+		th_damaged("kprobe_table", kp_table.table, "%ld armed probes "
+			   "on ftrace call sites, but the kernel counts %d "
+			   "(kprobe_ftrace_enabled, kprobe_ipmodify_enabled)",
+			   armed, sum);
+	else if (have_ops && (ulong)armed != in_hash)
+		th_damaged("kprobe_table", kp_table.table, "%ld armed probes "
+			   "on ftrace call sites, but the filters of "
+			   "kprobe_ftrace_ops and kprobe_ipmodify_ops hold "
+			   "%lu", armed, in_hash);
+}
+
 /**
  * th_kprobes_collect - every probe of kprobe_table
  * @out: the probes (malloc'd), children of aggregates in list order
@@ -371,6 +437,7 @@ long th_kprobes_collect(struct kp_probe **out)
 		n = kp_bucket(b, &v, n, &cap);
 	for (i = 0; i < n; i++)
 		kp_fields(&v[i]);
+	kp_ftrace_count_check(v, n);
 	*out = v;
 	return n;
 }
