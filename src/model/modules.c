@@ -157,6 +157,11 @@ static int mod_regions_mem(ulong mod, struct th_module *m)
 				   "module_memory.base") ||
 		    !th_read_uint(a + o->mem_len, &sz, "module_memory.size"))
 			return FALSE;
+		/* do_init_module() clears an init type's base and size
+		 * together */
+		if (!base && sz)
+			th_damaged("module", mod, "mem[%d] base NULL, size %u",
+				   i, sz);
 		if (!base || !sz)
 			continue;
 		mod_region(m, base, sz, i == o->t_text || i == o->t_itext,
@@ -183,6 +188,11 @@ static int mod_regions_layout(ulong mod, struct th_module *m)
 		    !th_read_uint(mod + lay[i] + o->lay_text_size, &tsz,
 				  "module_layout.text_size"))
 			return FALSE;
+		/* do_init_module() clears an init layout's base and size
+		 * together; a core layout always has both */
+		if (!base && sz)
+			th_damaged("module", mod, "%s layout base NULL, size "
+				   "%u", i ? "init" : "core", sz);
 		if (!base || !sz)
 			continue;
 		/* module_alloc() returns whole pages (vmalloc) */
