@@ -434,6 +434,35 @@ static void th_print_raw_data(struct th_tctx *t, struct th_sb *b)
 	th_sb_printf(b, "\n");
 }
 
+/* A bprint entry's message: its arguments through the format it points
+ * at (trace_bprint_print()). */
+static void th_bprint_text(struct th_tctx *t, struct th_sb *b)
+{
+	unsigned off = 8 + 2 * sizeof(ulong);
+	ulong fmtp = th_get_ul(t->ent, t->len, 8 + sizeof(ulong));
+	struct bprint_opts o = { sizeof(ulong), 0, th_bp_sym, NULL };
+	char fmt[1024], *out;
+
+	if (!th_read_cstr(fmtp, fmt, sizeof(fmt), "bprint fmt")) {
+		th_sb_printf(b, "(bprint format %lx unreadable)\n", fmtp);
+		th_damaged("bprint event", fmtp, "its format cannot be read");
+		return;
+	}
+	/* trace_printk() takes the bprint path only with arguments, so its
+	 * format has a conversion; the kernel would print an empty one as
+	 * it is */
+	if (!fmt[0])
+		th_damaged("bprint event", fmtp, "its format is an empty "
+			   "string");
+	out = malloc(4096);
+	if (!out)
+		return;
+	bprint_format(fmt, t->ent + off, t->len > off ? t->len - off : 0, &o,
+		      out, 4096);
+	th_sb_printf(b, "%s", out);
+	free(out);
+}
+
 void th_event_text(struct th_tctx *t, char *buf, size_t len)
 {
 	struct th_sb b = { buf, len, 0, FALSE };
@@ -475,33 +504,11 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 			th_sb_printf(&b, "%s: %.*s", s1, (int)strnlen(s, max),
 				     s);
 	} else if (type == th_ttypes.bprint) {
-		unsigned off = 8 + 2 * sizeof(ulong);
-		ulong fmtp = th_get_ul(ent, t->len, 8 + sizeof(ulong));
-		struct bprint_opts o = { sizeof(ulong), 0, th_bp_sym, NULL };
-		char fmt[1024], *out = malloc(4096);
-
 		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8),
 			  sym_flags & 1, sym_flags & 2);
 		if (!t->msg_only)
 			th_sb_printf(&b, "%s: ", s1);
-		if (!th_read_cstr(fmtp, fmt, sizeof(fmt), "bprint fmt")) {
-			th_sb_printf(&b, "(bprint format %lx unreadable)\n",
-				     fmtp);
-			th_damaged("bprint event", fmtp, "its format cannot "
-				   "be read");
-		} else {
-			/* trace_printk() takes the bprint path only with
-			 * arguments, so its format has a conversion; the
-			 * kernel would print the empty one as it is */
-			if (!fmt[0])
-				th_damaged("bprint event", fmtp, "its format "
-					   "is an empty string");
-			bprint_format(fmt, ent + off,
-				      t->len > off ? t->len - off : 0, &o,
-				      out, 4096);
-			th_sb_printf(&b, "%s", out);
-		}
-		free(out);
+		th_bprint_text(t, &b);
 	} else if (type == th_ttypes.bputs) {
 		ulong str = th_get_ul(ent, t->len, 8 + sizeof(ulong));
 		char *s = malloc(4096);
