@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +38,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture  # noqa: E402
+import dumpformats  # noqa: E402
 
 
 def loadavg():
@@ -195,6 +197,9 @@ def main():
     ap.add_argument("--no-batch", action="store_true",
                     help="skip tracehunt-batch's sweep of the host suite's "
                     "20 fixture dumps")
+    ap.add_argument("--format-runs", type=int, default=3,
+                    help="pairs of sessions (raw read, cat trace) on each "
+                    "dump format of the big fixture's boot (0: none)")
     ap.add_argument("--timeout", type=int, default=3600,
                     help="seconds for the big fixture's guest")
     a = ap.parse_args()
@@ -268,6 +273,7 @@ def main():
             old, ("ftrace cat trace", "/dev/null", "the old build"),
             ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
             repeat=2, sess_b=big)
+    F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
     la_end = open("/proc/loadavg").read().split()[:3]
     import shutil
@@ -365,6 +371,8 @@ def main():
           "%.3f s, again %.3f s / %.3f s"
           % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
              n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
+    if F:
+        write_formats(w, F, subbufs)
     if B:
         w("- tracehunt-batch (`hooks -j` + `ftrace -j`, one crash session "
           "per dump, GNU parallel on %d cores): %d dumps (every scenario "
@@ -388,6 +396,177 @@ def main():
         f.write(text)
     print("bench: results in %s" % os.path.relpath(path, ROOT))
     return 0
+
+# ------------------------------------------------------ dump formats ---
+# The big fixture's boot in the formats users send (issue 25): QEMU's ELF
+# and kdump-zlib dumps (written from the same stopped guest), and
+# makedumpfile's -c, -l and -z dumps of the ELF one (scripts/dumpformats.py).
+
+# perf's symbols, sorted into where a raw read's time goes
+DECOMPRESS = re.compile(r"^(inflate|adler32|crc32|zcalloc|zcfree|lzo1x|"
+                        r"_?lzo|ZSTD_|HUF_|FSE_|BIT_|ZSTDv|snappy)")
+SYSCALL_STUBS = {"read", "__libc_read", "llseek", "lseek", "lseek64",
+                 "__lseek", "llseek@GLIBC_2.2.5", "pread", "pread64",
+                 "__libc_pread", "__pread64"}
+WHERE = [("decompression", "zlib/lzo/zstd, linked into crash or its "
+          "libraries"),
+         ("syscalls", "the kernel (read, lseek: crash reads each page's "
+          "descriptor, then its data) and libc's stubs"),
+         ("crash", "crash's own code: readmem, the 16-page cache's "
+          "lookup, pfn_to_pos()'s bitmap count"),
+         ("tracehunt", "the extension"),
+         ("other", "everything else (libc's memcpy, malloc)")]
+
+
+def where_of(dso, sym):
+    if DECOMPRESS.match(sym) or re.match(r"lib(z|lzo2|zstd|snappy)\.so",
+                                         dso):
+        return "decompression"
+    if dso.startswith("[kernel") or sym in SYSCALL_STUBS:
+        return "syscalls"
+    if dso == "tracehunt.so":
+        return "tracehunt"
+    if dso == "crash":
+        return "crash"
+    return "other"
+
+
+def dd_counters(path):
+    """crash's "help -D" counters of a compressed dump: (accesses,
+    cached_reads), None for an ELF dump."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return None
+    a = re.search(r"^\s*accesses: (\d+)", text, re.M)
+    c = re.search(r"^\s*cached_reads: (\d+)", text, re.M)
+    return (int(a.group(1)), int(c.group(1))) if a and c else None
+
+
+def profile_read(m, vmcore, so, tmp, reads=5):
+    """One crash session on VMCORE: the raw read once (the first command's
+    one-time lookups), then READS times under perf (attached after crash's
+    start-up, when perf is installed) between two "help -D": the pages
+    crash read from the dump per raw read (its cache's misses) and the
+    share of perf's samples by WHERE."""
+    d = tempfile.mkdtemp(dir=tmp)
+    ready = os.path.join(d, "ready")
+    lines = ["extend %s" % so, "ftrace trace -R > /dev/null",
+             "!touch %s; sleep 2" % ready, "help -D > %s/d0" % d]
+    lines += ["ftrace trace -R > /dev/null"] * reads
+    lines += ["help -D > %s/d1" % d]
+    with open(os.path.join(d, "cmds"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    p = subprocess.Popen(m["crash"] + ["-s", m["vmlinux"], vmcore, "-i",
+                                       os.path.join(d, "cmds")],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    perf = None
+    while p.poll() is None and not os.path.exists(ready):
+        time.sleep(0.05)
+    data = os.path.join(d, "perf.data")
+    if shutil.which("perf") and p.poll() is None:
+        perf = subprocess.Popen(["perf", "record", "-q", "-F", "2000",
+                                 "-o", data, "-p", str(p.pid)],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    p.wait()
+    r = {"misses": None, "accesses": None, "where": None}
+    if perf:
+        perf.wait()
+        rep = subprocess.run(["perf", "report", "-i", data, "--stdio",
+                              "--no-children", "--sort", "dso,sym"],
+                             capture_output=True, text=True,
+                             errors="replace").stdout
+        where = {k: 0.0 for k, _ in WHERE}
+        for line in rep.splitlines():
+            mm = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[.\]\s+(\S+)", line)
+            if mm:
+                where[where_of(mm.group(2), mm.group(3))] += \
+                    float(mm.group(1))
+        if sum(where.values()) > 0:
+            r["where"] = where
+    c0 = dd_counters(os.path.join(d, "d0"))
+    c1 = dd_counters(os.path.join(d, "d1"))
+    if c0 and c1:
+        acc = c1[0] - c0[0]
+        r["accesses"] = acc / reads
+        r["misses"] = (acc - (c1[1] - c0[1])) / reads
+    return r
+
+
+def bench_formats(a, big_m, so, tmp, R):
+    elf_dir = fixture.build(a.suite, "big", "elf", timeout=a.timeout)
+    kdump_dir = fixture.build(a.suite, "big", "kdump", timeout=a.timeout)
+    made = dumpformats.derive(elf_dir)
+    fmts = [("ELF (QEMU)", os.path.join(elf_dir, "vmcore"), "QEMU"),
+            ("kdump-zlib, unfiltered (QEMU)",
+             os.path.join(kdump_dir, "vmcore"), "QEMU")]
+    for name, opt, _ in dumpformats.FORMATS:
+        if name in made:
+            fmts.append(("makedumpfile %s -d 31 (%s)" % (opt, name),
+                         made[name], made["made"][name]))
+    out = []
+    rawout = os.path.join(tmp, "raw.fmt")
+    for name, path, by in fmts:
+        m = dict(big_m, vmcore=path)
+        if path == big_m["vmcore"] and "raw" in R:
+            raw, cat = R["raw"], R["cat"]
+        else:
+            raw, cat = measure_pairs(
+                Session(m, so, tmp), ("ftrace trace -R", rawout, name),
+                ("ftrace cat trace", "/dev/null", name), a.format_runs,
+                repeat=2)
+        prof = profile_read(m, path, so, tmp)
+        out.append({"name": name, "by": by, "mb": os.path.getsize(path) /
+                    1e6, "raw": raw, "cat": cat, **prof})
+    return {"formats": out, "missing": [n for n, _, _ in
+                                        dumpformats.FORMATS
+                                        if n not in made]}
+
+
+def write_formats(w, F, subbufs):
+    w("")
+    w("## Dump formats (the same boot: the big fixture)")
+    w("")
+    w("Pairs of sessions (raw read, `cat trace`) on each format; the "
+      "pages crash read from the dump per raw read are the misses of its "
+      "page cache (`help -D`: accesses - cached_reads), against the %d "
+      "sub-buffers; where the time of a raw read goes: perf's samples of "
+      "crash over 5 raw reads in one session, after its start-up." % subbufs)
+    w("")
+    w("| format | MB | made by | raw read s: first / again | `cat trace` "
+      "s: first / again | cat / raw (median of the pairs): first / again "
+      "| pages read from the dump per sub-buffer | %s |"
+      % " / ".join(k for k, _ in WHERE))
+    w("|---|---|---|---|---|---|---|---|")
+    for f in F["formats"]:
+        raw, cat = f["raw"], f["cat"]
+        wh = f["where"]
+        w("| %s | %.0f | %s | %.3f / %.3f | %.3f / %.3f | %.2fx / %.2fx | "
+          "%s | %s |"
+          % (f["name"], f["mb"], f["by"], raw["t"], raw["again"], cat["t"],
+             cat["again"], cat["pair_ratio"], cat["pair_ratio_again"],
+             "%.3f (%d accesses)" % (f["misses"] / subbufs, f["accesses"])
+             if f["misses"] is not None and subbufs else "(not cached: "
+             "read in place)",
+             " / ".join("%.0f%%" % wh[k] for k, _ in WHERE) if wh else
+             "(no perf)"))
+    w("")
+    for k, what in WHERE:
+        w("- %s: %s" % (k, what))
+    for f in F["formats"]:
+        wh = f["where"]
+        if not wh or not f["misses"] or not subbufs:
+            continue
+        dec = wh["decompression"] / 100 * f["raw"]["again"]
+        once = dec * subbufs / f["misses"]
+        w("- %s: decompression %.3f s of the %.3f s raw read (again); "
+          "each sub-buffer's page decompressed once: %.3f s, the raw read "
+          "%.1fx that" % (f["name"], dec, f["raw"]["again"], once,
+                          f["raw"]["again"] / once if once else 0))
+    for n in F["missing"]:
+        w("- %s: no makedumpfile here with it" % n)
 
 
 BATCH_SCENARIOS = ["modules", "events", "graph", "live", "wrap"]
