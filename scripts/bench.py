@@ -212,6 +212,9 @@ def main():
                     "BENCH_ARGS=--against=...)")
     ap.add_argument("--note", default="",
                     help="said next to the extension in the results")
+    ap.add_argument("--no-main", action="store_true",
+                    help="skip the big fixture's rows (the sections "
+                    "after them only)")
     ap.add_argument("--no-batch", action="store_true",
                     help="skip tracehunt-batch's sweep of the host suite's "
                     "20 fixture dumps")
@@ -254,46 +257,49 @@ def main():
     big = Session(big_m, so, tmp)
     small = Session(small_m, so, tmp)
     R = {}
-    R["noop"] = measure(big, None, a.runs, note="crash + extend, no command")
-    rawout = os.path.join(tmp, "raw.out")
-    # the raw read and cat trace in alternate sessions (a.big_runs pairs)
-    R["raw"], R["cat"] = measure_pairs(
-        big, ("ftrace trace -R", rawout,
-              "every sub-buffer read, nothing decoded"),
-        ("ftrace cat trace", "/dev/null",
-         "the whole buffer decoded and printed"), a.big_runs, repeat=2)
-    with open(rawout) as f:
-        mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes", f.read())
-    subbufs, nbytes = (int(mm.group(1)), int(mm.group(2))) if mm else (0, 0)
-    R["n50big"] = measure(big, "ftrace trace -n 50", a.runs,
-                          note="big buffer", repeat=2)
-    R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
-                            note="small buffer (events)", repeat=2)
-    # The same with the vmlinux copy that has a .gdb_index section (made by
-    # gdb-add-index; the tests make it, tests/thlib.py): gdb's symbol
-    # searches, most of a first command's time, go through the index.
-    indexed = big_m["vmlinux"] + ".indexed"
-    if os.path.exists(indexed):
-        R["n50idx"] = measure(Session(big_m, so, tmp, indexed),
-                              "ftrace trace -n 50", a.runs,
-                              note="big buffer, gdb-indexed vmlinux",
-                              repeat=2)
-    sitesout = os.path.join(tmp, "sites.out")
-    R["sites"] = measure(big, "ftrace sites -a", a.runs, out=sitesout,
-                         note="every dyn_ftrace record")
-    nsites = count_sites(sitesout)
-    R["hooks"] = measure(big, "hooks", a.runs)
-    sitesj = os.path.join(tmp, "sitesj.out")
-    R["sitesj"] = measure(Session(graph_m, so, tmp), "ftrace sites -j",
-                          a.runs, out=sitesj,
-                          note="function_graph: every site patched")
-    sitesj_mb = os.path.getsize(sitesj) / 1e6
-    if a.against:
-        old = Session(big_m, os.path.abspath(a.against), tmp)
-        R["old_cat"], R["new_cat"] = measure_pairs(
-            old, ("ftrace cat trace", "/dev/null", "the old build"),
-            ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
-            repeat=2, sess_b=big)
+    subbufs = nbytes = nsites = 0
+    sitesj_mb = 0.0
+    if not a.no_main:
+        R["noop"] = measure(big, None, a.runs, note="crash + extend, no command")
+        rawout = os.path.join(tmp, "raw.out")
+        # the raw read and cat trace in alternate sessions (a.big_runs pairs)
+        R["raw"], R["cat"] = measure_pairs(
+            big, ("ftrace trace -R", rawout,
+                  "every sub-buffer read, nothing decoded"),
+            ("ftrace cat trace", "/dev/null",
+             "the whole buffer decoded and printed"), a.big_runs, repeat=2)
+        with open(rawout) as f:
+            mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes", f.read())
+        subbufs, nbytes = (int(mm.group(1)), int(mm.group(2))) if mm else (0, 0)
+        R["n50big"] = measure(big, "ftrace trace -n 50", a.runs,
+                              note="big buffer", repeat=2)
+        R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
+                                note="small buffer (events)", repeat=2)
+        # The same with the vmlinux copy that has a .gdb_index section (made by
+        # gdb-add-index; the tests make it, tests/thlib.py): gdb's symbol
+        # searches, most of a first command's time, go through the index.
+        indexed = big_m["vmlinux"] + ".indexed"
+        if os.path.exists(indexed):
+            R["n50idx"] = measure(Session(big_m, so, tmp, indexed),
+                                  "ftrace trace -n 50", a.runs,
+                                  note="big buffer, gdb-indexed vmlinux",
+                                  repeat=2)
+        sitesout = os.path.join(tmp, "sites.out")
+        R["sites"] = measure(big, "ftrace sites -a", a.runs, out=sitesout,
+                             note="every dyn_ftrace record")
+        nsites = count_sites(sitesout)
+        R["hooks"] = measure(big, "hooks", a.runs)
+        sitesj = os.path.join(tmp, "sitesj.out")
+        R["sitesj"] = measure(Session(graph_m, so, tmp), "ftrace sites -j",
+                              a.runs, out=sitesj,
+                              note="function_graph: every site patched")
+        sitesj_mb = os.path.getsize(sitesj) / 1e6
+        if a.against:
+            old = Session(big_m, os.path.abspath(a.against), tmp)
+            R["old_cat"], R["new_cat"] = measure_pairs(
+                old, ("ftrace cat trace", "/dev/null", "the old build"),
+                ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
+                repeat=2, sess_b=big)
     N = bench_new_suite(a, tmp) if a.new_suite else None
     F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
@@ -301,9 +307,10 @@ def main():
     import shutil
     shutil.rmtree(tmp, ignore_errors=True)
 
-    load_ms = med([x for r in R.values() for x in r["load"]]) * 1000
-    cat, raw = R["cat"]["t"], R["raw"]["t"]
-    base_hwm = R["noop"]["hwm_kb"]
+    if not a.no_main:
+        load_ms = med([x for r in R.values() for x in r["load"]]) * 1000
+        cat, raw = R["cat"]["t"], R["raw"]["t"]
+        base_hwm = R["noop"]["hwm_kb"]
     lines = []
     w = lines.append
     w("# tracehunt bench %s" % t_start)
@@ -316,20 +323,6 @@ def main():
     w("- extension: %s (git %s)%s" % (os.path.relpath(so, ROOT) if
                                       so.startswith(ROOT) else so, rev,
                                       " " + a.note if a.note else ""))
-    w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
-      % (entries, subbufs, nbytes / 1e6))
-    w("- times: median of N crash sessions, each running one command with "
-      "its output to /dev/null; the extension's time inside crash (a bare "
-      "\"!date\" escape subtracted); min-max in brackets; loadavg = the "
-      "1-minute load average before each session; \"first command\" "
-      "includes the session's one-time debuginfo lookups through gdb "
-      "(types, enums), \"again\" is the same command repeated in the same "
-      "session; CPU s = median CPU time of the crash process over the "
-      "same span (information: less sensitive to the machine's load)")
-    w("")
-    w("| measurement | N | median s | [min-max] | target | loadavg | CPU s |")
-    w("|---|---|---|---|---|---|---|")
-
     def row(name, r, target=""):
         w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
           % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
@@ -338,61 +331,76 @@ def main():
         w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) | |"
           % (name, r["runs"], r["again"], r["again_min"], r["again_max"],
              target))
-    w("| extension load (`extend`) | %d | %.3f | | < 0.050 | | |"
-      % (sum(r["runs"] for r in R.values()), load_ms / 1000))
-    row("`ftrace trace -R` (raw sub-buffer read), first command", R["raw"])
-    row2("`ftrace trace -R`, again", R["raw"])
-    row("`ftrace cat trace` (big), first command", R["cat"],
-        "< 2x raw = %.3f" % (2 * raw))
-    row2("`ftrace cat trace` (big), again", R["cat"],
-         "< 2x raw again = %.3f" % (2 * R["raw"]["again"]))
-    row("`ftrace trace -n 50` (big, %.0f MB), first command"
-        % (nbytes / 1e6), R["n50big"], "< 0.2, = small")
-    row2("`ftrace trace -n 50` (big), again", R["n50big"], "< 0.2, = small")
-    row("`ftrace trace -n 50` (small: events), first command",
-        R["n50small"], "< 0.2")
-    row2("`ftrace trace -n 50` (small), again", R["n50small"], "< 0.2")
-    if "n50idx" in R:
-        row("`ftrace trace -n 50` (big), first command, vmlinux with "
-            "a .gdb_index", R["n50idx"], "(information)")
-    row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
-    row("`hooks`", R["hooks"], "< 5")
-    row("`ftrace sites -j` (graph dump, every site patched: %.0f MB of "
-        "JSON)" % sitesj_mb, R["sitesj"], "< 2")
-    w("")
-    w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
-      "read (%.1f MB/s); in CPU time %.1fx (%.3f s / %.3f s)"
-      % (entries / cat if cat else 0, nbytes / 1e6 / cat if cat else 0,
-         cat / raw if raw else 0, nbytes / 1e6 / raw if raw else 0,
-         R["cat"]["cpu"] / R["raw"]["cpu"] if R["raw"]["cpu"] else 0,
-         R["cat"]["cpu"], R["raw"]["cpu"]))
-    w("- the same, repeated in the session (gdb's type and enumerator "
-      "lookups, the first command's one-time cost, already done): "
-      "%.1fx (%.3f s / %.3f s)"
-      % (R["cat"]["again"] / R["raw"]["again"] if R["raw"]["again"]
-         else 0, R["cat"]["again"], R["raw"]["again"]))
-    w("- `cat trace` / raw read, median of the ratios of the %d pairs of "
-      "sessions run one after the other: first command %.2fx (CPU %.2fx), "
-      "again %.2fx" % (R["cat"]["runs"], R["cat"]["pair_ratio"],
-                       R["cat"]["pair_ratio_cpu"],
-                       R["cat"]["pair_ratio_again"]))
-    w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
-      "and idle; with the command:" % (base_hwm >> 10))
-    for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
-        if k not in R:
-            continue
-        w("  - `%s`%s: %d MB (%+d MB)"
-          % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
-             else "", R[k]["hwm_kb"] >> 10,
-             (R[k]["hwm_kb"] - base_hwm) >> 10))
-    if a.against:
-        o, n = R["old_cat"], R["new_cat"]
-        w("- against %s: `ftrace cat trace` (big) in %d alternated pairs of "
-          "sessions, this build / that one, median of the pairs' ratios: "
-          "first command %.3f (CPU %.3f), again %.3f; medians %.3f s / "
-          "%.3f s, again %.3f s / %.3f s"
-          % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
-             n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
+    if not a.no_main:
+        w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
+          % (entries, subbufs, nbytes / 1e6))
+        w("- times: median of N crash sessions, each running one command with "
+          "its output to /dev/null; the extension's time inside crash (a bare "
+          "\"!date\" escape subtracted); min-max in brackets; loadavg = the "
+          "1-minute load average before each session; \"first command\" "
+          "includes the session's one-time debuginfo lookups through gdb "
+          "(types, enums), \"again\" is the same command repeated in the same "
+          "session; CPU s = median CPU time of the crash process over the "
+          "same span (information: less sensitive to the machine's load)")
+        w("")
+        w("| measurement | N | median s | [min-max] | target | loadavg | CPU s |")
+        w("|---|---|---|---|---|---|---|")
+
+        w("| extension load (`extend`) | %d | %.3f | | < 0.050 | | |"
+          % (sum(r["runs"] for r in R.values()), load_ms / 1000))
+        row("`ftrace trace -R` (raw sub-buffer read), first command", R["raw"])
+        row2("`ftrace trace -R`, again", R["raw"])
+        row("`ftrace cat trace` (big), first command", R["cat"],
+            "< 2x raw = %.3f" % (2 * raw))
+        row2("`ftrace cat trace` (big), again", R["cat"],
+             "< 2x raw again = %.3f" % (2 * R["raw"]["again"]))
+        row("`ftrace trace -n 50` (big, %.0f MB), first command"
+            % (nbytes / 1e6), R["n50big"], "< 0.2, = small")
+        row2("`ftrace trace -n 50` (big), again", R["n50big"], "< 0.2, = small")
+        row("`ftrace trace -n 50` (small: events), first command",
+            R["n50small"], "< 0.2")
+        row2("`ftrace trace -n 50` (small), again", R["n50small"], "< 0.2")
+        if "n50idx" in R:
+            row("`ftrace trace -n 50` (big), first command, vmlinux with "
+                "a .gdb_index", R["n50idx"], "(information)")
+        row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
+        row("`hooks`", R["hooks"], "< 5")
+        row("`ftrace sites -j` (graph dump, every site patched: %.0f MB of "
+            "JSON)" % sitesj_mb, R["sitesj"], "< 2")
+        w("")
+        w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
+          "read (%.1f MB/s); in CPU time %.1fx (%.3f s / %.3f s)"
+          % (entries / cat if cat else 0, nbytes / 1e6 / cat if cat else 0,
+             cat / raw if raw else 0, nbytes / 1e6 / raw if raw else 0,
+             R["cat"]["cpu"] / R["raw"]["cpu"] if R["raw"]["cpu"] else 0,
+             R["cat"]["cpu"], R["raw"]["cpu"]))
+        w("- the same, repeated in the session (gdb's type and enumerator "
+          "lookups, the first command's one-time cost, already done): "
+          "%.1fx (%.3f s / %.3f s)"
+          % (R["cat"]["again"] / R["raw"]["again"] if R["raw"]["again"]
+             else 0, R["cat"]["again"], R["raw"]["again"]))
+        w("- `cat trace` / raw read, median of the ratios of the %d pairs of "
+          "sessions run one after the other: first command %.2fx (CPU %.2fx), "
+          "again %.2fx" % (R["cat"]["runs"], R["cat"]["pair_ratio"],
+                           R["cat"]["pair_ratio_cpu"],
+                           R["cat"]["pair_ratio_again"]))
+        w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
+          "and idle; with the command:" % (base_hwm >> 10))
+        for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
+            if k not in R:
+                continue
+            w("  - `%s`%s: %d MB (%+d MB)"
+              % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
+                 else "", R[k]["hwm_kb"] >> 10,
+                 (R[k]["hwm_kb"] - base_hwm) >> 10))
+        if a.against:
+            o, n = R["old_cat"], R["new_cat"]
+            w("- against %s: `ftrace cat trace` (big) in %d alternated pairs of "
+              "sessions, this build / that one, median of the pairs' ratios: "
+              "first command %.3f (CPU %.3f), again %.3f; medians %.3f s / "
+              "%.3f s, again %.3f s / %.3f s"
+              % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
+                 n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
     if N:
         w("")
         w("## %s (%s, %s dump of the graph fixture: every call site "
@@ -412,7 +420,7 @@ def main():
           "`hooks` %d MB" % (N["sites"]["hwm_kb"] >> 10,
                              N["hooks"]["hwm_kb"] >> 10))
     if F:
-        write_formats(w, F, subbufs)
+        write_formats(w, F, subbufs or F["subbufs"])
     if B:
         w("- tracehunt-batch (`hooks -j` + `ftrace -j`, one crash session "
           "per dump, GNU parallel on %d cores): %d dumps (every scenario "
@@ -587,6 +595,7 @@ def bench_formats(a, big_m, so, tmp, R):
             fmts.append(("makedumpfile %s -d 31 (%s)" % (opt, name),
                          made[name], made["made"][name]))
     out = []
+    subbufs = 0
     rawout = os.path.join(tmp, "raw.fmt")
     for name, path, by in fmts:
         sess = Session(dict(big_m, vmcore=path), so, tmp)
@@ -597,12 +606,19 @@ def bench_formats(a, big_m, so, tmp, R):
                 sess, ("ftrace trace -R", rawout, name),
                 ("ftrace cat trace", "/dev/null", name), a.format_runs,
                 repeat=2)
+            try:
+                with open(rawout) as f:
+                    mm = re.search(r"total: (\d+) sub-buffers read",
+                                   f.read())
+                subbufs = subbufs or (int(mm.group(1)) if mm else 0)
+            except OSError:
+                pass
         prof = profile_read(sess, so, tmp)
         out.append({"name": name, "by": by, "mb": os.path.getsize(path) /
                     1e6, "raw": raw, "cat": cat, **prof})
-    return {"formats": out, "missing": [n for n, _, _ in
-                                        dumpformats.FORMATS
-                                        if n not in made]}
+    return {"formats": out, "subbufs": subbufs,
+            "missing": [n for n, _, _ in dumpformats.FORMATS
+                        if n not in made]}
 
 
 def write_formats(w, F, subbufs):
