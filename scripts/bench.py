@@ -2,7 +2,9 @@
 """make bench: how long tracehunt's commands take on a big dump (issue 11).
 
     scripts/bench.py [--so SO] [--runs N] [--big-runs N] [--variant elf]
-                     [--against OLD_SO]
+                     [--against OLD_SO] [--no-main] [--no-batch]
+                     [--new-suite sid] [--format-runs N]
+                     [--cpus-scenario wrap8]
                      [--out bench/results] [--suite SUITE]
 
 Every measurement is its own crash process: the session loads the
@@ -19,9 +21,21 @@ Fixtures: "big" (testdata/scenarios/big: function tracer on every
 function, 32 MB per CPU, filled) and "events" as the small buffer.  The
 ELF variant by default: no decompression in the way of the read path.
 
+Then (issue 25): "ftrace sites -a" and "hooks" on the newest kernel
+(--new-suite, sid's 7.2: its graph fixture, in its chroot's crash); the
+big fixture's boot in each dump format users send (QEMU's ELF and
+kdump-zlib, makedumpfile -c/-l/-z -d 31 made by scripts/dumpformats.py):
+raw read against "cat trace", the pages crash read from the dump per
+sub-buffer (its "help -D" counters) and where a raw read's time goes
+(perf, attached after crash's start-up); optionally a scenario on more
+vCPUs (--cpus-scenario wrap8); and tracehunt-batch's sweep of the host
+suite's 20 fixture dumps (dumps per minute, time to the first line of
+"hooks" with and without the gdb-indexed vmlinux).  --no-main skips the
+big fixture's own rows.
+
 Results go to OUT/DATE-RELEASE.md with the date, kernel, machine (CPU
 model, cores) and the load average before every session.  Nothing here is
-asserted: the targets of issue 11 are printed next to the figures.
+asserted: the targets of issues 11 and 25 are printed next to the figures.
 """
 import argparse
 import json
@@ -222,6 +236,10 @@ def main():
                     help="the suite of the newest kernel (7.2: 119k "
                     "functions): 'ftrace sites -a' and 'hooks' on its "
                     "graph fixture, every call site patched ('': none)")
+    ap.add_argument("--cpus-scenario", default="",
+                    help="a scenario on more vCPUs (wrap8: wrap's "
+                    "workload on 8): raw read, cat trace and trace -n 50, "
+                    "the decoding cost per entry beside the big fixture's")
     ap.add_argument("--format-runs", type=int, default=3,
                     help="pairs of sessions (raw read, cat trace) on each "
                     "dump format of the big fixture's boot (0: none)")
@@ -300,6 +318,7 @@ def main():
                 old, ("ftrace cat trace", "/dev/null", "the old build"),
                 ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
                 repeat=2, sess_b=big)
+    C = bench_cpus(a, so, tmp) if a.cpus_scenario else None
     N = bench_new_suite(a, tmp) if a.new_suite else None
     F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
@@ -401,6 +420,8 @@ def main():
               "%.3f s, again %.3f s / %.3f s"
               % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
                  n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
+    if C:
+        write_cpus(w, C, R, entries, row, row2)
     if N:
         w("")
         w("## %s (%s, %s dump of the graph fixture: every call site "
@@ -444,6 +465,89 @@ def main():
         f.write(text)
     print("bench: results in %s" % os.path.relpath(path, ROOT))
     return 0
+
+def trace_entries(fixture_dir):
+    """entries-in-buffer of the live trace's header (the truth)."""
+    for name in ("trace.head", "trace"):
+        try:
+            with open(os.path.join(fixture_dir, "truth", "tracing",
+                                   name), "rb") as f:
+                m = re.search(rb"entries-in-buffer/entries-written: "
+                              rb"(\d+)/(\d+)\s+#P:(\d+)", f.read(4096))
+        except OSError:
+            continue
+        if m:
+            return int(m.group(1)), int(m.group(3))
+    return 0, 0
+
+
+def bench_cpus(a, so, tmp):
+    """The big workload on more vCPUs (issue 25: the decoding cost per
+    entry should not grow with the CPUs; trace -n 50 stays fast)."""
+    d = fixture.build(a.suite, a.cpus_scenario, a.variant,
+                      timeout=a.timeout)
+    with open(os.path.join(d, "manifest.json")) as f:
+        m = json.load(f)
+    sess = Session(m, so, tmp)
+    rawout = os.path.join(tmp, "raw.cpus")
+    r = {"scenario": a.cpus_scenario, "smp": m.get("smp"),
+         "boot": m.get("boot_seconds")}
+    r["entries"], r["ncpus"] = trace_entries(d)
+    r["raw"], r["cat"] = measure_pairs(
+        sess, ("ftrace trace -R", rawout, "raw"),
+        ("ftrace cat trace", "/dev/null", "cat"), a.format_runs or 3,
+        repeat=2)
+    with open(rawout) as f:
+        mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes",
+                       f.read())
+    r["subbufs"], r["bytes"] = (int(mm.group(1)), int(mm.group(2))) \
+        if mm else (0, 0)
+    r["n50"] = measure(sess, "ftrace trace -n 50", a.runs, repeat=2)
+    r["noop"] = measure(sess, None, 1)
+    return r
+
+
+def write_cpus(w, C, R, entries, row, row2):
+    w("")
+    w("## %d vCPUs (%s: %d entries, %d sub-buffers, "
+      "%.0f MB; its TCG boot took %s s)"
+      % (C["ncpus"], C["scenario"], C["entries"], C["subbufs"],
+         C["bytes"] / 1e6, C["boot"]))
+    w("")
+    w("| measurement | N | median s | [min-max] | target | loadavg | "
+      "CPU s |")
+    w("|---|---|---|---|---|---|---|")
+    row("`ftrace trace -R`, first command", C["raw"])
+    row2("`ftrace trace -R`, again", C["raw"])
+    row("`ftrace cat trace`, first command", C["cat"],
+        "< 2x raw = %.3f" % (2 * C["raw"]["t"]))
+    row2("`ftrace cat trace`, again", C["cat"],
+         "< 2x raw again = %.3f" % (2 * C["raw"]["again"]))
+    row("`ftrace trace -n 50`, first command", C["n50"], "< 0.2")
+    row2("`ftrace trace -n 50`, again", C["n50"], "< 0.2")
+    w("")
+    w("- `cat trace` / raw read, median of the pairs' ratios: first "
+      "command %.2fx (CPU %.2fx), again %.2fx"
+      % (C["cat"]["pair_ratio"], C["cat"]["pair_ratio_cpu"],
+         C["cat"]["pair_ratio_again"]))
+
+    def per_entry(cat, raw, n):
+        return (cat["again"] - raw["again"]) / n * 1e9 if n else 0
+    mine = per_entry(C["cat"], C["raw"], C["entries"])
+    if "cat" in R and entries:
+        base = per_entry(R["cat"], R["raw"], entries)
+        w("- decoding per entry (`cat trace` minus the raw read, again in "
+          "the session, over the entries): %.0f ns on %d vCPUs, %.0f ns "
+          "on 2 (the big fixture): %+.0f%% (goal: at most +20%%)"
+          % (mine, C["ncpus"], base, 100 * (mine / base - 1) if base
+             else 0))
+    else:
+        w("- decoding per entry (`cat trace` minus the raw read, again): "
+          "%.0f ns" % mine)
+    w("- crash peak RSS: %d MB idle, %d MB after `cat trace` (%+d MB)"
+      % (C["noop"]["hwm_kb"] >> 10, C["cat"]["hwm_kb"] >> 10,
+         (C["cat"]["hwm_kb"] - C["noop"]["hwm_kb"]) >> 10))
+
 
 def count_sites(path):
     """The records "ftrace sites -a" listed: its last line says how many
@@ -616,9 +720,27 @@ def bench_formats(a, big_m, so, tmp, R):
         prof = profile_read(sess, so, tmp)
         out.append({"name": name, "by": by, "mb": os.path.getsize(path) /
                     1e6, "raw": raw, "cat": cat, **prof})
-    return {"formats": out, "subbufs": subbufs,
+    against = None
+    if a.against and "zlib" in made:
+        # the read path's change against another build: the raw read of
+        # the zlib dump, old and new in alternated sessions
+        m = dict(big_m, vmcore=made["zlib"])
+        o, n = measure_pairs(
+            Session(m, os.path.abspath(a.against), tmp),
+            ("ftrace trace -R", "/dev/null", "old"),
+            ("ftrace trace -R", "/dev/null", "new"), a.format_runs,
+            repeat=2, sess_b=Session(m, so, tmp))
+        po = profile_read(Session(m, os.path.abspath(a.against), tmp),
+                          os.path.abspath(a.against), tmp)
+        against = {"old": o, "new": n, "old_misses": po["misses"],
+                   "so": a.against}
+    return {"formats": out, "subbufs": subbufs, "against": against,
             "missing": [n for n, _, _ in dumpformats.FORMATS
                         if n not in made]}
+
+
+def a_name(A):
+    return A.get("so", "the other build")
 
 
 def write_formats(w, F, subbufs):
@@ -663,6 +785,20 @@ def write_formats(w, F, subbufs):
                           f["raw"]["again"] / once if once else 0))
     for n in F["missing"]:
         w("- %s: no makedumpfile here with it" % n)
+    A = F.get("against")
+    if A:
+        o, n = A["old"], A["new"]
+        zl = [f for f in F["formats"] if "(zlib)" in f["name"]]
+        w("- against %s, `ftrace trace -R` of the zlib dump in %d "
+          "alternated pairs, this build / that one: first command %.3f, "
+          "again %.3f (medians %.3f / %.3f s, again %.3f / %.3f s); pages "
+          "read from the dump per sub-buffer %s (that build) -> %s"
+          % (a_name(A), n["runs"], n["pair_ratio"], n["pair_ratio_again"],
+             n["t"], o["t"], n["again"], o["again"],
+             "%.3f" % (A["old_misses"] / subbufs) if A["old_misses"] and
+             subbufs else "?",
+             "%.3f" % (zl[0]["misses"] / subbufs) if zl and
+             zl[0]["misses"] and subbufs else "?"))
 
 
 BATCH_SCENARIOS = ["modules", "events", "graph", "live", "wrap"]
