@@ -323,6 +323,10 @@ def main():
     F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
     la_end = open("/proc/loadavg").read().split()[:3]
+    # the measurements themselves, whatever happens to the writing below
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, ".last-run.json"), "w") as f:
+        json.dump({"R": R, "C": C, "N": N, "F": F, "B": B}, f, default=str)
     import shutil
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -438,8 +442,8 @@ def main():
         row2("`hooks`, again", N["hooks"], "< 1")
         w("")
         w("- crash peak RSS (VmHWM, median): `ftrace sites -a` %d MB, "
-          "`hooks` %d MB" % (N["sites"]["hwm_kb"] >> 10,
-                             N["hooks"]["hwm_kb"] >> 10))
+          "`hooks` %d MB" % (int(N["sites"]["hwm_kb"]) >> 10,
+                             int(N["hooks"]["hwm_kb"]) >> 10))
     if F:
         write_formats(w, F, subbufs or F["subbufs"])
     if B:
@@ -545,8 +549,8 @@ def write_cpus(w, C, R, entries, row, row2):
         w("- decoding per entry (`cat trace` minus the raw read, again): "
           "%.0f ns" % mine)
     w("- crash peak RSS: %d MB idle, %d MB after `cat trace` (%+d MB)"
-      % (C["noop"]["hwm_kb"] >> 10, C["cat"]["hwm_kb"] >> 10,
-         (C["cat"]["hwm_kb"] - C["noop"]["hwm_kb"]) >> 10))
+      % (int(C["noop"]["hwm_kb"]) >> 10, int(C["cat"]["hwm_kb"]) >> 10,
+         int(C["cat"]["hwm_kb"] - C["noop"]["hwm_kb"]) >> 10))
 
 
 def count_sites(path):
