@@ -2,7 +2,9 @@
 """make bench: how long tracehunt's commands take on a big dump (issue 11).
 
     scripts/bench.py [--so SO] [--runs N] [--big-runs N] [--variant elf]
-                     [--against OLD_SO]
+                     [--against OLD_SO] [--no-main] [--no-batch]
+                     [--new-suite sid] [--format-runs N]
+                     [--cpus-scenario wrap8]
                      [--out bench/results] [--suite SUITE]
 
 Every measurement is its own crash process: the session loads the
@@ -19,15 +21,28 @@ Fixtures: "big" (testdata/scenarios/big: function tracer on every
 function, 32 MB per CPU, filled) and "events" as the small buffer.  The
 ELF variant by default: no decompression in the way of the read path.
 
+Then (issue 25): "ftrace sites -a" and "hooks" on the newest kernel
+(--new-suite, sid's 7.2: its graph fixture, in its chroot's crash); the
+big fixture's boot in each dump format users send (QEMU's ELF and
+kdump-zlib, makedumpfile -c/-l/-z -d 31 made by scripts/dumpformats.py):
+raw read against "cat trace", the pages crash read from the dump per
+sub-buffer (its "help -D" counters) and where a raw read's time goes
+(perf, attached after crash's start-up); optionally a scenario on more
+vCPUs (--cpus-scenario wrap8); and tracehunt-batch's sweep of the host
+suite's 20 fixture dumps (dumps per minute, time to the first line of
+"hooks" with and without the gdb-indexed vmlinux).  --no-main skips the
+big fixture's own rows.
+
 Results go to OUT/DATE-RELEASE.md with the date, kernel, machine (CPU
 model, cores) and the load average before every session.  Nothing here is
-asserted: the targets of issue 11 are printed next to the figures.
+asserted: the targets of issues 11 and 25 are printed next to the figures.
 """
 import argparse
 import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +52,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import fixture  # noqa: E402
+import dumpformats  # noqa: E402
 
 
 def loadavg():
@@ -63,9 +79,22 @@ class Session:
         self.so = so
         self.tmp = tmp
         self.vmlinux = vmlinux or manifest["vmlinux"]
-        if self.m.get("chroot"):
-            raise SystemExit("bench: %s's dumps open in a chroot's crash; "
-                             "bench the host suite" % self.m["suite"])
+        # another suite's crash runs in its chroot, with the files it
+        # needs at the same paths (fixture.Suite.argv)
+        self.suite = fixture.Suite(manifest.get("crash_suite") or
+                                   manifest["suite"])
+        self.flags = []
+
+    def argv(self, args):
+        binds = [os.path.dirname(self.so), os.path.dirname(self.vmlinux),
+                 os.path.dirname(self.m["vmcore"]), self.tmp]
+        return self.suite.argv(["crash"] + self.flags + list(args), binds)
+
+    def start(self, cmds, **kw):
+        """crash on the dump with the command file CMDS (Popen)."""
+        return subprocess.Popen(self.argv(["-s", self.vmlinux,
+                                           self.m["vmcore"], "-i", cmds]),
+                                stdin=subprocess.DEVNULL, **kw)
 
     def run(self, cmd, out="/dev/null", repeat=1):
         """Times of CMD run REPEAT times in one session (the first pays
@@ -85,11 +114,16 @@ class Session:
         with open(os.path.join(d, "cmds"), "w") as f:
             f.write("\n".join(lines) + "\n")
         la = loadavg()
-        p = subprocess.run(self.m["crash"] + ["-s", self.vmlinux,
-                                              self.m["vmcore"], "-i",
-                                              os.path.join(d, "cmds")],
-                           stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, errors="replace")
+        p = self.start(os.path.join(d, "cmds"), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace")
+        p.stdout, p.stderr = p.communicate()
+        # crash 9.0.2 dies in its module_init() on 7.x ("invalid
+        # structure member offset: module_num_gpl_syms"): without its
+        # module support (as tests/thlib.py opens them)
+        if "module_num_gpl_syms" in p.stdout + p.stderr and \
+                "--no_modules" not in self.flags:
+            self.flags.append("--no_modules")
+            return self.run(cmd, out, repeat)
         try:
             with open(ts) as f:
                 rows = [l.split() for l in f.read().splitlines()]
@@ -192,9 +226,23 @@ def main():
                     "BENCH_ARGS=--against=...)")
     ap.add_argument("--note", default="",
                     help="said next to the extension in the results")
+    ap.add_argument("--no-main", action="store_true",
+                    help="skip the big fixture's rows (the sections "
+                    "after them only)")
     ap.add_argument("--no-batch", action="store_true",
                     help="skip tracehunt-batch's sweep of the host suite's "
                     "20 fixture dumps")
+    ap.add_argument("--new-suite", default="sid",
+                    help="the suite of the newest kernel (7.2: 119k "
+                    "functions): 'ftrace sites -a' and 'hooks' on its "
+                    "graph fixture, every call site patched ('': none)")
+    ap.add_argument("--cpus-scenario", default="",
+                    help="a scenario on more vCPUs (wrap8: wrap's "
+                    "workload on 8): raw read, cat trace and trace -n 50, "
+                    "the decoding cost per entry beside the big fixture's")
+    ap.add_argument("--format-runs", type=int, default=3,
+                    help="pairs of sessions (raw read, cat trace) on each "
+                    "dump format of the big fixture's boot (0: none)")
     ap.add_argument("--timeout", type=int, default=3600,
                     help="seconds for the big fixture's guest")
     a = ap.parse_args()
@@ -227,55 +275,65 @@ def main():
     big = Session(big_m, so, tmp)
     small = Session(small_m, so, tmp)
     R = {}
-    R["noop"] = measure(big, None, a.runs, note="crash + extend, no command")
-    rawout = os.path.join(tmp, "raw.out")
-    # the raw read and cat trace in alternate sessions (a.big_runs pairs)
-    R["raw"], R["cat"] = measure_pairs(
-        big, ("ftrace trace -R", rawout,
-              "every sub-buffer read, nothing decoded"),
-        ("ftrace cat trace", "/dev/null",
-         "the whole buffer decoded and printed"), a.big_runs, repeat=2)
-    with open(rawout) as f:
-        mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes", f.read())
-    subbufs, nbytes = (int(mm.group(1)), int(mm.group(2))) if mm else (0, 0)
-    R["n50big"] = measure(big, "ftrace trace -n 50", a.runs,
-                          note="big buffer", repeat=2)
-    R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
-                            note="small buffer (events)", repeat=2)
-    # The same with the vmlinux copy that has a .gdb_index section (made by
-    # gdb-add-index; the tests make it, tests/thlib.py): gdb's symbol
-    # searches, most of a first command's time, go through the index.
-    indexed = big_m["vmlinux"] + ".indexed"
-    if os.path.exists(indexed):
-        R["n50idx"] = measure(Session(big_m, so, tmp, indexed),
-                              "ftrace trace -n 50", a.runs,
-                              note="big buffer, gdb-indexed vmlinux",
-                              repeat=2)
-    sitesout = os.path.join(tmp, "sites.out")
-    R["sites"] = measure(big, "ftrace sites -a", a.runs, out=sitesout,
-                         note="every dyn_ftrace record")
-    with open(sitesout) as f:
-        nsites = sum(1 for l in f if l.strip() and not l.startswith("#"))
-    R["hooks"] = measure(big, "hooks", a.runs)
-    sitesj = os.path.join(tmp, "sitesj.out")
-    R["sitesj"] = measure(Session(graph_m, so, tmp), "ftrace sites -j",
-                          a.runs, out=sitesj,
-                          note="function_graph: every site patched")
-    sitesj_mb = os.path.getsize(sitesj) / 1e6
-    if a.against:
-        old = Session(big_m, os.path.abspath(a.against), tmp)
-        R["old_cat"], R["new_cat"] = measure_pairs(
-            old, ("ftrace cat trace", "/dev/null", "the old build"),
-            ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
-            repeat=2, sess_b=big)
+    subbufs = nbytes = nsites = 0
+    sitesj_mb = 0.0
+    if not a.no_main:
+        R["noop"] = measure(big, None, a.runs, note="crash + extend, no command")
+        rawout = os.path.join(tmp, "raw.out")
+        # the raw read and cat trace in alternate sessions (a.big_runs pairs)
+        R["raw"], R["cat"] = measure_pairs(
+            big, ("ftrace trace -R", rawout,
+                  "every sub-buffer read, nothing decoded"),
+            ("ftrace cat trace", "/dev/null",
+             "the whole buffer decoded and printed"), a.big_runs, repeat=2)
+        with open(rawout) as f:
+            mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes", f.read())
+        subbufs, nbytes = (int(mm.group(1)), int(mm.group(2))) if mm else (0, 0)
+        R["n50big"] = measure(big, "ftrace trace -n 50", a.runs,
+                              note="big buffer", repeat=2)
+        R["n50small"] = measure(small, "ftrace trace -n 50", a.runs,
+                                note="small buffer (events)", repeat=2)
+        # The same with the vmlinux copy that has a .gdb_index section (made by
+        # gdb-add-index; the tests make it, tests/thlib.py): gdb's symbol
+        # searches, most of a first command's time, go through the index.
+        indexed = big_m["vmlinux"] + ".indexed"
+        if os.path.exists(indexed):
+            R["n50idx"] = measure(Session(big_m, so, tmp, indexed),
+                                  "ftrace trace -n 50", a.runs,
+                                  note="big buffer, gdb-indexed vmlinux",
+                                  repeat=2)
+        sitesout = os.path.join(tmp, "sites.out")
+        R["sites"] = measure(big, "ftrace sites -a", a.runs, out=sitesout,
+                             note="every dyn_ftrace record")
+        nsites = count_sites(sitesout)
+        R["hooks"] = measure(big, "hooks", a.runs)
+        sitesj = os.path.join(tmp, "sitesj.out")
+        R["sitesj"] = measure(Session(graph_m, so, tmp), "ftrace sites -j",
+                              a.runs, out=sitesj,
+                              note="function_graph: every site patched")
+        sitesj_mb = os.path.getsize(sitesj) / 1e6
+        if a.against:
+            old = Session(big_m, os.path.abspath(a.against), tmp)
+            R["old_cat"], R["new_cat"] = measure_pairs(
+                old, ("ftrace cat trace", "/dev/null", "the old build"),
+                ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
+                repeat=2, sess_b=big)
+    C = bench_cpus(a, so, tmp) if a.cpus_scenario else None
+    N = bench_new_suite(a, tmp) if a.new_suite else None
+    F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
     la_end = open("/proc/loadavg").read().split()[:3]
+    # the measurements themselves, whatever happens to the writing below
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, ".last-run.json"), "w") as f:
+        json.dump({"R": R, "C": C, "N": N, "F": F, "B": B}, f, default=str)
     import shutil
     shutil.rmtree(tmp, ignore_errors=True)
 
-    load_ms = med([x for r in R.values() for x in r["load"]]) * 1000
-    cat, raw = R["cat"]["t"], R["raw"]["t"]
-    base_hwm = R["noop"]["hwm_kb"]
+    if not a.no_main:
+        load_ms = med([x for r in R.values() for x in r["load"]]) * 1000
+        cat, raw = R["cat"]["t"], R["raw"]["t"]
+        base_hwm = R["noop"]["hwm_kb"]
     lines = []
     w = lines.append
     w("# tracehunt bench %s" % t_start)
@@ -288,20 +346,6 @@ def main():
     w("- extension: %s (git %s)%s" % (os.path.relpath(so, ROOT) if
                                       so.startswith(ROOT) else so, rev,
                                       " " + a.note if a.note else ""))
-    w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
-      % (entries, subbufs, nbytes / 1e6))
-    w("- times: median of N crash sessions, each running one command with "
-      "its output to /dev/null; the extension's time inside crash (a bare "
-      "\"!date\" escape subtracted); min-max in brackets; loadavg = the "
-      "1-minute load average before each session; \"first command\" "
-      "includes the session's one-time debuginfo lookups through gdb "
-      "(types, enums), \"again\" is the same command repeated in the same "
-      "session; CPU s = median CPU time of the crash process over the "
-      "same span (information: less sensitive to the machine's load)")
-    w("")
-    w("| measurement | N | median s | [min-max] | target | loadavg | CPU s |")
-    w("|---|---|---|---|---|---|---|")
-
     def row(name, r, target=""):
         w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
           % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
@@ -310,61 +354,98 @@ def main():
         w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) | |"
           % (name, r["runs"], r["again"], r["again_min"], r["again_max"],
              target))
-    w("| extension load (`extend`) | %d | %.3f | | < 0.050 | | |"
-      % (sum(r["runs"] for r in R.values()), load_ms / 1000))
-    row("`ftrace trace -R` (raw sub-buffer read), first command", R["raw"])
-    row2("`ftrace trace -R`, again", R["raw"])
-    row("`ftrace cat trace` (big), first command", R["cat"],
-        "< 2x raw = %.3f" % (2 * raw))
-    row2("`ftrace cat trace` (big), again", R["cat"],
-         "< 2x raw again = %.3f" % (2 * R["raw"]["again"]))
-    row("`ftrace trace -n 50` (big, %.0f MB), first command"
-        % (nbytes / 1e6), R["n50big"], "< 0.2, = small")
-    row2("`ftrace trace -n 50` (big), again", R["n50big"], "< 0.2, = small")
-    row("`ftrace trace -n 50` (small: events), first command",
-        R["n50small"], "< 0.2")
-    row2("`ftrace trace -n 50` (small), again", R["n50small"], "< 0.2")
-    if "n50idx" in R:
-        row("`ftrace trace -n 50` (big), first command, vmlinux with "
-            "a .gdb_index", R["n50idx"], "(information)")
-    row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
-    row("`hooks`", R["hooks"], "< 5")
-    row("`ftrace sites -j` (graph dump, every site patched: %.0f MB of "
-        "JSON)" % sitesj_mb, R["sitesj"], "< 2")
-    w("")
-    w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
-      "read (%.1f MB/s); in CPU time %.1fx (%.3f s / %.3f s)"
-      % (entries / cat if cat else 0, nbytes / 1e6 / cat if cat else 0,
-         cat / raw if raw else 0, nbytes / 1e6 / raw if raw else 0,
-         R["cat"]["cpu"] / R["raw"]["cpu"] if R["raw"]["cpu"] else 0,
-         R["cat"]["cpu"], R["raw"]["cpu"]))
-    w("- the same, repeated in the session (gdb's type and enumerator "
-      "lookups, the first command's one-time cost, already done): "
-      "%.1fx (%.3f s / %.3f s)"
-      % (R["cat"]["again"] / R["raw"]["again"] if R["raw"]["again"]
-         else 0, R["cat"]["again"], R["raw"]["again"]))
-    w("- `cat trace` / raw read, median of the ratios of the %d pairs of "
-      "sessions run one after the other: first command %.2fx (CPU %.2fx), "
-      "again %.2fx" % (R["cat"]["runs"], R["cat"]["pair_ratio"],
-                       R["cat"]["pair_ratio_cpu"],
-                       R["cat"]["pair_ratio_again"]))
-    w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
-      "and idle; with the command:" % (base_hwm >> 10))
-    for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
-        if k not in R:
-            continue
-        w("  - `%s`%s: %d MB (%+d MB)"
-          % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
-             else "", R[k]["hwm_kb"] >> 10,
-             (R[k]["hwm_kb"] - base_hwm) >> 10))
-    if a.against:
-        o, n = R["old_cat"], R["new_cat"]
-        w("- against %s: `ftrace cat trace` (big) in %d alternated pairs of "
-          "sessions, this build / that one, median of the pairs' ratios: "
-          "first command %.3f (CPU %.3f), again %.3f; medians %.3f s / "
-          "%.3f s, again %.3f s / %.3f s"
-          % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
-             n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
+    if not a.no_main:
+        w("- big buffer: %d entries in %d sub-buffers, %.1f MB committed"
+          % (entries, subbufs, nbytes / 1e6))
+        w("- times: median of N crash sessions, each running one command with "
+          "its output to /dev/null; the extension's time inside crash (a bare "
+          "\"!date\" escape subtracted); min-max in brackets; loadavg = the "
+          "1-minute load average before each session; \"first command\" "
+          "includes the session's one-time debuginfo lookups through gdb "
+          "(types, enums), \"again\" is the same command repeated in the same "
+          "session; CPU s = median CPU time of the crash process over the "
+          "same span (information: less sensitive to the machine's load)")
+        w("")
+        w("| measurement | N | median s | [min-max] | target | loadavg | CPU s |")
+        w("|---|---|---|---|---|---|---|")
+
+        w("| extension load (`extend`) | %d | %.3f | | < 0.050 | | |"
+          % (sum(r["runs"] for r in R.values()), load_ms / 1000))
+        row("`ftrace trace -R` (raw sub-buffer read), first command", R["raw"])
+        row2("`ftrace trace -R`, again", R["raw"])
+        row("`ftrace cat trace` (big), first command", R["cat"],
+            "< 2x raw = %.3f" % (2 * raw))
+        row2("`ftrace cat trace` (big), again", R["cat"],
+             "< 2x raw again = %.3f" % (2 * R["raw"]["again"]))
+        row("`ftrace trace -n 50` (big, %.0f MB), first command"
+            % (nbytes / 1e6), R["n50big"], "< 0.2, = small")
+        row2("`ftrace trace -n 50` (big), again", R["n50big"], "< 0.2, = small")
+        row("`ftrace trace -n 50` (small: events), first command",
+            R["n50small"], "< 0.2")
+        row2("`ftrace trace -n 50` (small), again", R["n50small"], "< 0.2")
+        if "n50idx" in R:
+            row("`ftrace trace -n 50` (big), first command, vmlinux with "
+                "a .gdb_index", R["n50idx"], "(information)")
+        row("`ftrace sites -a` (%d records)" % nsites, R["sites"], "< 1")
+        row("`hooks`", R["hooks"], "< 5")
+        row("`ftrace sites -j` (graph dump, every site patched: %.0f MB of "
+            "JSON)" % sitesj_mb, R["sitesj"], "< 2")
+        w("")
+        w("- `cat trace`: %.0f events/s, %.1f MB/s of buffer; %.1fx the raw "
+          "read (%.1f MB/s); in CPU time %.1fx (%.3f s / %.3f s)"
+          % (entries / cat if cat else 0, nbytes / 1e6 / cat if cat else 0,
+             cat / raw if raw else 0, nbytes / 1e6 / raw if raw else 0,
+             R["cat"]["cpu"] / R["raw"]["cpu"] if R["raw"]["cpu"] else 0,
+             R["cat"]["cpu"], R["raw"]["cpu"]))
+        w("- the same, repeated in the session (gdb's type and enumerator "
+          "lookups, the first command's one-time cost, already done): "
+          "%.1fx (%.3f s / %.3f s)"
+          % (R["cat"]["again"] / R["raw"]["again"] if R["raw"]["again"]
+             else 0, R["cat"]["again"], R["raw"]["again"]))
+        w("- `cat trace` / raw read, median of the ratios of the %d pairs of "
+          "sessions run one after the other: first command %.2fx (CPU %.2fx), "
+          "again %.2fx" % (R["cat"]["runs"], R["cat"]["pair_ratio"],
+                           R["cat"]["pair_ratio_cpu"],
+                           R["cat"]["pair_ratio_again"]))
+        w("- crash peak RSS (VmHWM, median): %d MB with the extension loaded "
+          "and idle; with the command:" % (base_hwm >> 10))
+        for k in ("raw", "cat", "n50big", "n50small", "sites", "hooks"):
+            if k not in R:
+                continue
+            w("  - `%s`%s: %d MB (%+d MB)"
+              % (R[k]["cmd"], " (%s)" % R[k]["note"] if k.startswith("n50")
+                 else "", R[k]["hwm_kb"] >> 10,
+                 (R[k]["hwm_kb"] - base_hwm) >> 10))
+        if a.against:
+            o, n = R["old_cat"], R["new_cat"]
+            w("- against %s: `ftrace cat trace` (big) in %d alternated pairs of "
+              "sessions, this build / that one, median of the pairs' ratios: "
+              "first command %.3f (CPU %.3f), again %.3f; medians %.3f s / "
+              "%.3f s, again %.3f s / %.3f s"
+              % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
+                 n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
+    if C:
+        write_cpus(w, C, R, entries, row, row2)
+    if N:
+        w("")
+        w("## %s (%s, %s dump of the graph fixture: every call site "
+          "patched; crash %s)" % (N["release"], N["suite"], N["variant"],
+                                 N["crash"]))
+        w("")
+        w("| measurement | N | median s | [min-max] | target | loadavg | "
+          "CPU s |")
+        w("|---|---|---|---|---|---|---|")
+        row("`ftrace sites -a` (%d records), first command" % N["nsites"],
+            N["sites"], "< 1")
+        row2("`ftrace sites -a`, again", N["sites"], "< 1")
+        row("`hooks`, first command", N["hooks"], "< 1")
+        row2("`hooks`, again", N["hooks"], "< 1")
+        w("")
+        w("- crash peak RSS (VmHWM, median): `ftrace sites -a` %d MB, "
+          "`hooks` %d MB" % (int(N["sites"]["hwm_kb"]) >> 10,
+                             int(N["hooks"]["hwm_kb"]) >> 10))
+    if F:
+        write_formats(w, F, subbufs or F["subbufs"])
     if B:
         w("- tracehunt-batch (`hooks -j` + `ftrace -j`, one crash session "
           "per dump, GNU parallel on %d cores): %d dumps (every scenario "
@@ -388,6 +469,340 @@ def main():
         f.write(text)
     print("bench: results in %s" % os.path.relpath(path, ROOT))
     return 0
+
+def trace_entries(fixture_dir):
+    """entries-in-buffer of the live trace's header (the truth)."""
+    for name in ("trace.head", "trace"):
+        try:
+            with open(os.path.join(fixture_dir, "truth", "tracing",
+                                   name), "rb") as f:
+                m = re.search(rb"entries-in-buffer/entries-written: "
+                              rb"(\d+)/(\d+)\s+#P:(\d+)", f.read(4096))
+        except OSError:
+            continue
+        if m:
+            return int(m.group(1)), int(m.group(3))
+    return 0, 0
+
+
+def bench_cpus(a, so, tmp):
+    """The big workload on more vCPUs (issue 25: the decoding cost per
+    entry should not grow with the CPUs; trace -n 50 stays fast)."""
+    d = fixture.build(a.suite, a.cpus_scenario, a.variant,
+                      timeout=a.timeout)
+    with open(os.path.join(d, "manifest.json")) as f:
+        m = json.load(f)
+    sess = Session(m, so, tmp)
+    rawout = os.path.join(tmp, "raw.cpus")
+    r = {"scenario": a.cpus_scenario, "smp": m.get("smp"),
+         "boot": m.get("boot_seconds")}
+    r["entries"], r["ncpus"] = trace_entries(d)
+    r["raw"], r["cat"] = measure_pairs(
+        sess, ("ftrace trace -R", rawout, "raw"),
+        ("ftrace cat trace", "/dev/null", "cat"), a.format_runs or 3,
+        repeat=2)
+    with open(rawout) as f:
+        mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes",
+                       f.read())
+    r["subbufs"], r["bytes"] = (int(mm.group(1)), int(mm.group(2))) \
+        if mm else (0, 0)
+    r["n50"] = measure(sess, "ftrace trace -n 50", a.runs, repeat=2)
+    r["noop"] = measure(sess, None, 1)
+    return r
+
+
+def write_cpus(w, C, R, entries, row, row2):
+    w("")
+    w("## %d vCPUs (%s: %d entries, %d sub-buffers, "
+      "%.0f MB; its TCG boot took %s s)"
+      % (C["ncpus"], C["scenario"], C["entries"], C["subbufs"],
+         C["bytes"] / 1e6, C["boot"]))
+    w("")
+    w("| measurement | N | median s | [min-max] | target | loadavg | "
+      "CPU s |")
+    w("|---|---|---|---|---|---|---|")
+    row("`ftrace trace -R`, first command", C["raw"])
+    row2("`ftrace trace -R`, again", C["raw"])
+    row("`ftrace cat trace`, first command", C["cat"],
+        "< 2x raw = %.3f" % (2 * C["raw"]["t"]))
+    row2("`ftrace cat trace`, again", C["cat"],
+         "< 2x raw again = %.3f" % (2 * C["raw"]["again"]))
+    row("`ftrace trace -n 50`, first command", C["n50"], "< 0.2")
+    row2("`ftrace trace -n 50`, again", C["n50"], "< 0.2")
+    w("")
+    w("- `cat trace` / raw read, median of the pairs' ratios: first "
+      "command %.2fx (CPU %.2fx), again %.2fx"
+      % (C["cat"]["pair_ratio"], C["cat"]["pair_ratio_cpu"],
+         C["cat"]["pair_ratio_again"]))
+
+    def per_entry(cat, raw, n):
+        return (cat["again"] - raw["again"]) / n * 1e9 if n else 0
+    mine = per_entry(C["cat"], C["raw"], C["entries"])
+    if "cat" in R and entries:
+        base = per_entry(R["cat"], R["raw"], entries)
+        w("- decoding per entry (`cat trace` minus the raw read, again in "
+          "the session, over the entries): %.0f ns on %d vCPUs, %.0f ns "
+          "on 2 (the big fixture): %+.0f%% (goal: at most +20%%)"
+          % (mine, C["ncpus"], base, 100 * (mine / base - 1) if base
+             else 0))
+    else:
+        w("- decoding per entry (`cat trace` minus the raw read, again): "
+          "%.0f ns" % mine)
+    w("- crash peak RSS: %d MB idle, %d MB after `cat trace` (%+d MB)"
+      % (int(C["noop"]["hwm_kb"]) >> 10, int(C["cat"]["hwm_kb"]) >> 10,
+         int(C["cat"]["hwm_kb"] - C["noop"]["hwm_kb"]) >> 10))
+
+
+def count_sites(path):
+    """The records "ftrace sites -a" listed: its last line says how many
+    ("N records, ..."), else its lines."""
+    with open(path) as f:
+        lines = [l for l in f if l.strip() and not l.startswith("#")]
+    m = re.match(r"(\d+) records,", lines[-1]) if lines else None
+    return int(m.group(1)) if m else len(lines)
+
+
+def so_for(suite):
+    """The extension built against the defs.h of SUITE's crash (in its
+    chroot), as tests/thlib.py builds it: build/SUITE/tracehunt.so."""
+    cs = fixture.Suite(suite)
+    cs.ensure()
+    so = os.path.join(ROOT, "build", cs.name, "tracehunt.so")
+    p = subprocess.run(["make", "-s", "CRASH_INCLUDE=" +
+                        cs.path("/usr/include/crash"),
+                        "BUILD=" + os.path.dirname(so), "SO=" + so, so],
+                       cwd=ROOT, capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit("bench: building the extension against %s's "
+                         "crash failed:\n%s" % (suite, p.stderr[-3000:]))
+    return so
+
+
+def bench_new_suite(a, tmp):
+    """ftrace sites -a and hooks on the newest kernel (issue 25: under 1 s
+    each on 7.2's 119k functions)."""
+    d = fixture.build(a.new_suite, "graph", a.variant, timeout=a.timeout)
+    with open(os.path.join(d, "manifest.json")) as f:
+        m = json.load(f)
+    sess = Session(m, so_for(m.get("crash_suite") or m["suite"]), tmp)
+    out = os.path.join(tmp, "sites7.out")
+    r = {"suite": m["suite"], "release": m["release"],
+         "variant": m["variant"], "crash": m["crash_version"]}
+    r["sites"] = measure(sess, "ftrace sites -a", a.runs, out=out,
+                         note="every dyn_ftrace record", repeat=2)
+    r["nsites"] = count_sites(out)
+    r["hooks"] = measure(sess, "hooks", a.runs, repeat=2)
+    return r
+
+
+# ------------------------------------------------------ dump formats ---
+# The big fixture's boot in the formats users send (issue 25): QEMU's ELF
+# and kdump-zlib dumps (written from the same stopped guest), and
+# makedumpfile's -c, -l and -z dumps of the ELF one (scripts/dumpformats.py).
+
+# perf's symbols, sorted into where a raw read's time goes
+DECOMPRESS = re.compile(r"^(inflate|adler32|crc32|zcalloc|zcfree|lzo1x|"
+                        r"_?lzo|ZSTD_|HUF_|FSE_|BIT_|ZSTDv|snappy)")
+SYSCALL_STUBS = {"read", "__libc_read", "llseek", "lseek", "lseek64",
+                 "__lseek", "llseek@GLIBC_2.2.5", "pread", "pread64",
+                 "__libc_pread", "__pread64"}
+WHERE = [("decompression", "zlib/lzo/zstd, linked into crash or its "
+          "libraries"),
+         ("syscalls", "the kernel (read, lseek: crash reads each page's "
+          "descriptor, then its data) and libc's stubs"),
+         ("crash", "crash's own code: readmem, the 16-page cache's "
+          "lookup, pfn_to_pos()'s bitmap count"),
+         ("tracehunt", "the extension"),
+         ("other", "everything else (libc's memcpy, malloc)")]
+
+
+def where_of(dso, sym):
+    if DECOMPRESS.match(sym) or re.match(r"lib(z|lzo2|zstd|snappy)\.so",
+                                         dso):
+        return "decompression"
+    if dso.startswith("[kernel") or sym in SYSCALL_STUBS:
+        return "syscalls"
+    if dso == "tracehunt.so":
+        return "tracehunt"
+    if dso == "crash":
+        return "crash"
+    return "other"
+
+
+def dd_counters(path):
+    """crash's "help -D" counters of a compressed dump: (accesses,
+    cached_reads), None for an ELF dump."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return None
+    a = re.search(r"^\s*accesses: (\d+)", text, re.M)
+    c = re.search(r"^\s*cached_reads: (\d+)", text, re.M)
+    return (int(a.group(1)), int(c.group(1))) if a and c else None
+
+
+def profile_read(sess, so, tmp, reads=5):
+    """One crash session on VMCORE: the raw read once (the first command's
+    one-time lookups), then READS times under perf (attached after crash's
+    start-up, when perf is installed) between two "help -D": the pages
+    crash read from the dump per raw read (its cache's misses) and the
+    share of perf's samples by WHERE."""
+    d = tempfile.mkdtemp(dir=tmp)
+    ready = os.path.join(d, "ready")
+    lines = ["extend %s" % so, "ftrace trace -R > /dev/null",
+             "!touch %s; sleep 2" % ready, "help -D > %s/d0" % d]
+    lines += ["ftrace trace -R > /dev/null"] * reads
+    lines += ["help -D > %s/d1" % d]
+    with open(os.path.join(d, "cmds"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    p = sess.start(os.path.join(d, "cmds"), stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    perf = None
+    while p.poll() is None and not os.path.exists(ready):
+        time.sleep(0.05)
+    data = os.path.join(d, "perf.data")
+    if shutil.which("perf") and p.poll() is None:
+        perf = subprocess.Popen(["perf", "record", "-q", "-F", "2000",
+                                 "-o", data, "-p", str(p.pid)],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    p.wait()
+    r = {"misses": None, "accesses": None, "where": None}
+    if perf:
+        perf.wait()
+        rep = subprocess.run(["perf", "report", "-i", data, "--stdio",
+                              "--no-children", "--sort", "dso,sym"],
+                             capture_output=True, text=True,
+                             errors="replace").stdout
+        where = {k: 0.0 for k, _ in WHERE}
+        for line in rep.splitlines():
+            mm = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[.\]\s+(\S+)", line)
+            if mm:
+                where[where_of(mm.group(2), mm.group(3))] += \
+                    float(mm.group(1))
+        if sum(where.values()) > 0:
+            r["where"] = where
+    c0 = dd_counters(os.path.join(d, "d0"))
+    c1 = dd_counters(os.path.join(d, "d1"))
+    if c0 and c1:
+        acc = c1[0] - c0[0]
+        r["accesses"] = acc / reads
+        r["misses"] = (acc - (c1[1] - c0[1])) / reads
+    return r
+
+
+def bench_formats(a, big_m, so, tmp, R):
+    elf_dir = fixture.build(a.suite, "big", "elf", timeout=a.timeout)
+    kdump_dir = fixture.build(a.suite, "big", "kdump", timeout=a.timeout)
+    made = dumpformats.derive(elf_dir)
+    fmts = [("ELF (QEMU)", os.path.join(elf_dir, "vmcore"), "QEMU"),
+            ("kdump-zlib, unfiltered (QEMU)",
+             os.path.join(kdump_dir, "vmcore"), "QEMU")]
+    for name, opt, _ in dumpformats.FORMATS:
+        if name in made:
+            fmts.append(("makedumpfile %s -d 31 (%s)" % (opt, name),
+                         made[name], made["made"][name]))
+    out = []
+    subbufs = 0
+    rawout = os.path.join(tmp, "raw.fmt")
+    for name, path, by in fmts:
+        sess = Session(dict(big_m, vmcore=path), so, tmp)
+        if path == big_m["vmcore"] and "raw" in R:
+            raw, cat = R["raw"], R["cat"]
+        else:
+            raw, cat = measure_pairs(
+                sess, ("ftrace trace -R", rawout, name),
+                ("ftrace cat trace", "/dev/null", name), a.format_runs,
+                repeat=2)
+            try:
+                with open(rawout) as f:
+                    mm = re.search(r"total: (\d+) sub-buffers read",
+                                   f.read())
+                subbufs = subbufs or (int(mm.group(1)) if mm else 0)
+            except OSError:
+                pass
+        prof = profile_read(sess, so, tmp)
+        out.append({"name": name, "by": by, "mb": os.path.getsize(path) /
+                    1e6, "raw": raw, "cat": cat, **prof})
+    against = None
+    if a.against and "zlib" in made:
+        # the read path's change against another build: the raw read of
+        # the zlib dump, old and new in alternated sessions
+        m = dict(big_m, vmcore=made["zlib"])
+        o, n = measure_pairs(
+            Session(m, os.path.abspath(a.against), tmp),
+            ("ftrace trace -R", "/dev/null", "old"),
+            ("ftrace trace -R", "/dev/null", "new"), a.format_runs,
+            repeat=2, sess_b=Session(m, so, tmp))
+        po = profile_read(Session(m, os.path.abspath(a.against), tmp),
+                          os.path.abspath(a.against), tmp)
+        against = {"old": o, "new": n, "old_misses": po["misses"],
+                   "so": a.against}
+    return {"formats": out, "subbufs": subbufs, "against": against,
+            "missing": [n for n, _, _ in dumpformats.FORMATS
+                        if n not in made]}
+
+
+def a_name(A):
+    return A.get("so", "the other build")
+
+
+def write_formats(w, F, subbufs):
+    w("")
+    w("## Dump formats (the same boot: the big fixture)")
+    w("")
+    w("Pairs of sessions (raw read, `cat trace`) on each format; the "
+      "pages crash read from the dump per raw read are the misses of its "
+      "page cache (`help -D`: accesses - cached_reads), against the %d "
+      "sub-buffers; where the time of a raw read goes: perf's samples of "
+      "crash over 5 raw reads in one session, after its start-up." % subbufs)
+    w("")
+    w("| format | MB | made by | raw read s: first / again | `cat trace` "
+      "s: first / again | cat / raw (median of the pairs): first / again "
+      "| pages read from the dump per sub-buffer | %s |"
+      % " / ".join(k for k, _ in WHERE))
+    w("|---|---|---|---|---|---|---|---|")
+    for f in F["formats"]:
+        raw, cat = f["raw"], f["cat"]
+        wh = f["where"]
+        w("| %s | %.0f | %s | %.3f / %.3f | %.3f / %.3f | %.2fx / %.2fx | "
+          "%s | %s |"
+          % (f["name"], f["mb"], f["by"], raw["t"], raw["again"], cat["t"],
+             cat["again"], cat["pair_ratio"], cat["pair_ratio_again"],
+             "%.3f (%d accesses)" % (f["misses"] / subbufs, f["accesses"])
+             if f["misses"] is not None and subbufs else "(not cached: "
+             "read in place)",
+             " / ".join("%.0f%%" % wh[k] for k, _ in WHERE) if wh else
+             "(no perf)"))
+    w("")
+    for k, what in WHERE:
+        w("- %s: %s" % (k, what))
+    for f in F["formats"]:
+        wh = f["where"]
+        if not wh or not f["misses"] or not subbufs:
+            continue
+        dec = wh["decompression"] / 100 * f["raw"]["again"]
+        once = dec * subbufs / f["misses"]
+        w("- %s: decompression %.3f s of the %.3f s raw read (again); "
+          "each sub-buffer's page decompressed once: %.3f s, the raw read "
+          "%.1fx that" % (f["name"], dec, f["raw"]["again"], once,
+                          f["raw"]["again"] / once if once else 0))
+    for n in F["missing"]:
+        w("- %s: no makedumpfile here with it" % n)
+    A = F.get("against")
+    if A:
+        o, n = A["old"], A["new"]
+        zl = [f for f in F["formats"] if "(zlib)" in f["name"]]
+        w("- against %s, `ftrace trace -R` of the zlib dump in %d "
+          "alternated pairs, this build / that one: first command %.3f, "
+          "again %.3f (medians %.3f / %.3f s, again %.3f / %.3f s); pages "
+          "read from the dump per sub-buffer %s (that build) -> %s"
+          % (a_name(A), n["runs"], n["pair_ratio"], n["pair_ratio_again"],
+             n["t"], o["t"], n["again"], o["again"],
+             "%.3f" % (A["old_misses"] / subbufs) if A["old_misses"] and
+             subbufs else "?",
+             "%.3f" % (zl[0]["misses"] / subbufs) if zl and
+             zl[0]["misses"] and subbufs else "?"))
 
 
 BATCH_SCENARIOS = ["modules", "events", "graph", "live", "wrap"]

@@ -715,9 +715,33 @@ def accel_args():
     return ["-accel", "tcg"]
 
 
-def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
+# The guest's shape: 2 vCPUs and 512 MB unless the scenario has a MACHINE
+# file ("smp 8", "mem 2G" lines): the same workload on more CPUs (issue 25).
+GUEST_SHAPE = {"smp": "2", "mem": "512M"}
+
+
+def guest_shape(scen_dir):
+    """{"smp": N, "mem": SIZE} of the scenario in SCEN_DIR."""
+    shape = dict(GUEST_SHAPE)
+    p = os.path.join(scen_dir, "MACHINE")
+    if os.path.exists(p):
+        with open(p) as f:
+            for line in f:
+                w = line.split("#")[0].split()
+                if len(w) == 2 and w[0] in shape and \
+                        re.fullmatch(r"\d+[MG]?", w[1]):
+                    shape[w[0]] = w[1]
+                elif w:
+                    raise FixtureError("%s: expected 'smp N' or 'mem SIZE'"
+                                       " lines, not %r" % (p, line))
+    return shape
+
+
+def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
+                  shape=None):
     """Boot, wait for the panic, then write each (path, format) of DUMPS
     (format "kdump-zlib" or "elf") from the same stopped guest."""
+    shape = shape or GUEST_SHAPE
     timeout = BOOT_TIMEOUT if timeout is None else timeout
     console = os.path.join(out, "console.log")
     truth = os.path.join(out, "truth.raw")
@@ -734,7 +758,8 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None):
         append += " nokaslr"
     # vmcoreinfo: the dump carries the guest's VMCOREINFO (KERNELOFFSET for
     # KASLR, what makedumpfile and crash read first).
-    cmd = ["qemu-system-x86_64", "-m", "512M", "-smp", "2", "-nographic",
+    cmd = ["qemu-system-x86_64", "-m", shape["mem"], "-smp", shape["smp"],
+           "-nographic",
            "-no-reboot", "-kernel", vmlinuz, "-initrd", initrd,
            "-append", append, "-serial", "file:" + console,
            "-serial", "file:" + truth, "-monitor", "none",
@@ -967,8 +992,9 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
         if v != "filtered":
             dumps.append((os.path.join(work, "vmcore." + v),
                           "elf" if v == "elf" else "kdump-zlib"))
+    shape = guest_shape(scen_dir)
     boot_and_dump(vmlinuz, initrd, work, variant == "kaslr", dumps,
-                  timeout)
+                  timeout, shape)
     with open(os.path.join(work, "truth.raw"), "rb") as f:
         raw = f.read()
     if b"@@TH-DONE" not in raw:
@@ -1024,6 +1050,8 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
             "modules": kos,
             "truth_files": names,
             "boot_seconds": round(time.time() - t0, 1),
+            "smp": int(shape["smp"]),
+            "mem": shape["mem"],
             "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         manifest = os.path.join(out, "manifest.json")

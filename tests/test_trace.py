@@ -8,10 +8,11 @@ from conftest import scenarios
 
 # Scenarios where tracing was stopped before the capture: every trace
 # file (global, per-CPU, instances, instances' per-CPU) is exact; on
-# "wrap" (a buffer overwritten many times) too.
-EXACT = ("events", "modules", "graph", "wrap", "options")
+# "wrap" (a buffer overwritten many times) too, and "wrap8" (the same on
+# 8 vCPUs, opt-in: SCENARIOS=wrap8).
+EXACT = ("events", "modules", "graph", "wrap", "wrap8", "options")
 # The header (counts, #P, column lines) is exact on these too.
-HEADER = ("events", "modules", "wrap", "graph", "options")
+HEADER = ("events", "modules", "wrap", "wrap8", "graph", "options")
 
 
 # Commands besides the "ftrace cat" of each truth file: run in ONE extra
@@ -109,7 +110,7 @@ def test_trace_header_matches_live(dump):
         thlib.assert_same(_header(live), _header(ours), name)
 
 
-@scenarios("wrap")
+@scenarios("wrap", "wrap8")
 def test_wrap_counts_and_first_entry(dump):
     """Overwritten buffer (issue #6 acceptance): the header's counts
     (entries-in-buffer/entries-written, #P) and the first surviving entry

@@ -223,7 +223,7 @@ def all_scenarios():
 # dumps of modules (hooks, module text, kprobes), events (symbolized
 # trace lines), graph (function names) and bpf (programs, trampolines).
 # Their elf and filtered dumps come from the kdump boot and do run.
-NO_KASLR_BOOT = ("options", "live", "wrap")
+NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8")
 
 
 def selected():

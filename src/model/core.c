@@ -16,6 +16,36 @@ int th_read(ulong addr, void *buf, long len, const char *what)
 	return TRUE;
 }
 
+int th_read_via(struct th_pagecopy *pc, ulong addr, void *buf, long len,
+		const char *what)
+{
+	ulong page = addr & ~((ulong)PAGESIZE() - 1);
+
+	if (!addr || len < 0 || (addr + len - 1) / PAGESIZE() !=
+	    addr / PAGESIZE())
+		return th_read(addr, buf, len, what);
+	if (pc->at != page) {
+		pc->at = 0;
+		if (!pc->page && !(pc->page = malloc(PAGESIZE())))
+			return th_read(addr, buf, len, what);
+		/* a page that cannot be read whole: as th_read() would */
+		if (!readmem(page, KVADDR, pc->page, PAGESIZE(), (char *)what,
+			     RETURN_ON_ERROR | QUIET))
+			return th_read(addr, buf, len, what);
+		pc->at = page;
+	}
+	memcpy(buf, pc->page + (addr - page), len);
+	th_readlog(addr, len, what);
+	return TRUE;
+}
+
+void th_pagecopy_free(struct th_pagecopy *pc)
+{
+	free(pc->page);
+	pc->page = NULL;
+	pc->at = 0;
+}
+
 int th_read_ulong(ulong addr, ulong *val, const char *what)
 {
 	*val = 0;

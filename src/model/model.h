@@ -25,6 +25,19 @@ int th_read_int(ulong addr, int *val, const char *what);
 int th_read_u64(ulong addr, uint64_t *val, const char *what);
 /* NUL-terminated string of at most len-1 bytes; "" and FALSE on failure. */
 int th_read_cstr(ulong addr, char *buf, int len, const char *what);
+/* A copy of one page of dump memory for many small reads from it: a
+ * compressed dump's page is then decompressed once, whatever crash's own
+ * 16-page cache evicted in between.  Zeroed to start; th_pagecopy_free()
+ * drops it. */
+struct th_pagecopy {
+	ulong at;			/* the page copied, 0: none */
+	char *page;
+};
+/* th_read() of LEN bytes at ADDR, within one page, through PC: the same
+ * result and the same read log as th_read(). */
+int th_read_via(struct th_pagecopy *pc, ulong addr, void *buf, long len,
+		const char *what);
+void th_pagecopy_free(struct th_pagecopy *pc);
 
 /* Symbol address, or 0 when the symbol does not exist. */
 ulong th_symbol(const char *name);

@@ -466,8 +466,10 @@ void th_rb_close(struct th_rb *rb)
 {
 	int i;
 
-	for (i = 0; i < rb->ncpus; i++)
+	for (i = 0; i < rb->ncpus; i++) {
 		free(rb->cpus[i].buf);
+		th_pagecopy_free(&rb->cpus[i].bp_copy);
+	}
 	free(rb->cpus);
 	rb->cpus = NULL;
 	rb->ncpus = 0;
@@ -507,7 +509,12 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 	struct rb_event ev;
 
 	c->bpage = bpage;
-	dpage = th_rd_ulong(bpage, rbo.bp_page, "buffer_page.page");
+	/* the buffer_pages' page (kzalloc_node() in order: many to a page)
+	 * is read once, not once per sub-buffer read in between */
+	dpage = 0;
+	if (!th_read_via(&c->bp_copy, bpage + rbo.bp_page, &dpage,
+			 sizeof(dpage), "buffer_page.page"))
+		dpage = 0;
 	c->dpage = dpage;
 	if (!dpage)
 		th_damaged("buffer_page", bpage, "no data page");
@@ -603,8 +610,8 @@ static int th_rb_next_page(struct th_rbcpu *c)
 		if (!next || next == c->reader)
 			return FALSE;
 	} else {
-		if (!th_read_ulong(c->bpage + rbo.bp_list, &next,
-				   "buffer_page.list.next"))
+		if (!th_read_via(&c->bp_copy, c->bpage + rbo.bp_list, &next,
+				 sizeof(next), "buffer_page.list.next"))
 			return FALSE;
 		next = (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		if (next == c->reader)

@@ -55,6 +55,7 @@ struct th_rbcpu {
 	ulong uncommitted;		/* bytes reserved past the commit */
 	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
 	int late;		/* th_rb_cpu_start_last() left entries behind */
+	struct th_pagecopy bp_copy;	/* the page of the buffer_pages */
 };
 
 /* The ring buffer of an array buffer. */

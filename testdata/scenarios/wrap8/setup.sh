@@ -1,0 +1,1 @@
+../wrap/setup.sh
