@@ -93,15 +93,18 @@ unit: $(UNIT_BIN)
 # The elf/kaslr/filtered variants run on VARIANT_SCENARIOS: by default on
 # every scenario (kaslr, a boot of its own, not on the scenarios
 # tests/thlib.py's NO_KASLR_BOOT names): 4 kernels x (7 scenarios x 3 + 4
-# kaslr) = 100 dumps from 44 boots (VARIANT_SCENARIOS=modules keeps the
-# other variants to the modules scenario: 40 dumps).
+# kaslr) + subbuf's 2 kernels x 3 + persist's sid x 4 = 110 dumps from 48
+# boots
+# (VARIANT_SCENARIOS=modules keeps the other variants to the modules
+# scenario: 42 dumps).
 MATRIX_SUITES := bullseye bookworm trixie sid
 HOST_SUITE := $(shell . /etc/os-release 2>/dev/null; echo $${VERSION_CODENAME:-bookworm})
 SUITES ?= $(MATRIX_SUITES)
 # (scenarios with a BENCH_ONLY file are built by "make bench" only; those
-# with a SUITES file run on a custom kernel only: tests/test_noftrace.py,
-# run by "make check-noftrace")
-SCENARIOS ?= $(filter-out $(notdir $(patsubst %/,%,$(dir $(wildcard testdata/scenarios/*/BENCH_ONLY testdata/scenarios/*/SUITES)))),$(notdir $(wildcard testdata/scenarios/*)))
+# with a SUITES file naming no Debian suite run on a custom kernel only:
+# tests/test_noftrace.py, run by "make check-noftrace"; one naming Debian
+# suites runs on those only: tests/thlib.py's scenario_on())
+SCENARIOS ?= $(filter-out $(notdir $(patsubst %/,%,$(dir $(wildcard testdata/scenarios/*/BENCH_ONLY) $(shell grep -LEwx 'bullseye|bookworm|trixie|sid' testdata/scenarios/*/SUITES)))),$(notdir $(wildcard testdata/scenarios/*)))
 VARIANTS ?= kdump elf kaslr filtered
 VARIANT_SCENARIOS ?= all
 export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS
@@ -168,7 +171,7 @@ clean:
 #                        crash with the runtime preloaded (fuzz/san/crash);
 #                        the run fails on any sanitizer report (give its own
 #                        SO: a plain .so at the same path is not relinked)
-FUZZ_TARGETS ?= ringbuf insn printfmt bprint walk
+FUZZ_TARGETS ?= ringbuf insn printfmt bprint walk btf
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \

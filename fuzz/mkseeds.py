@@ -10,6 +10,11 @@
   bprint    the fixture modules' trace_printk formats, arguments packed as
             vbin_printf() packs them
   walk      memory images: chains, cycles, garbage and NULL pointers
+  btf       a small BTF cut from the sid kernel's own (the functions of
+            the funcargs scenario, their parameters' types), both byte
+            orders; a small base and two split BTFs on it cut from the
+            modules' BTF as the dump holds it (relocated on vmlinux's);
+            also tests/unit/data/btf/ for tests/unit/test_btf.c
 
 Writes fuzz/corpus/TARGET/seed-*.  Run by hand (needs the fixtures); the
 seeds are kept in the repository.
@@ -28,9 +33,10 @@ PYTHON = "/usr/bin/python3"
 DATA = os.path.join(ROOT, "tests", "unit", "data", "printfmt")
 
 
-def fixture(scenario):
+def fixture(scenario, suite=None):
     d = subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "fixture.py"),
-                        scenario], check=True, capture_output=True,
+                        scenario] + (["--suite", suite] if suite else []),
+                       check=True, capture_output=True,
                        text=True).stdout.strip().splitlines()[-1]
     import json
     with open(os.path.join(d, "manifest.json")) as f:
@@ -228,8 +234,256 @@ def walk():
     put("walk", "stop-first", img(1, 64, [a(1), a(2), a(0)]))
 
 
+# BTF kinds: bytes after struct btf_type (by kind, times vlen when a pair)
+BTF_EXTRA = {1: (4, 0), 3: (12, 0), 4: (0, 12), 5: (0, 12), 6: (0, 8),
+             13: (0, 8), 14: (4, 0), 15: (0, 12), 17: (4, 0), 19: (0, 12)}
+BTF_FUNCS = ("task_work_add", "do_mmap", "vm_normal_page", "do_sys_openat2",
+             "vfs_statx", "ksys_read", "security_file_permission")
+
+
+def btf_types(data):
+    hdr_len, toff, tlen, soff, slen = struct.unpack_from("<IIIII", data, 4)
+    types = data[hdr_len + toff:hdr_len + toff + tlen]
+    strs = data[hdr_len + soff:hdr_len + soff + slen]
+    out, pos = [None], 0
+    while pos < len(types):
+        name_off, info, st = struct.unpack_from("<III", types, pos)
+        one, each = BTF_EXTRA.get((info >> 24) & 0x7f, (0, 0))
+        n = one + each * (info & 0xffffff)
+        out.append([name_off, info, st, types[pos + 12:pos + 12 + n]])
+        pos += 12 + n
+    return out, strs
+
+
+def btf_mini(data, funcs):
+    """The FUNCs named, their prototypes and their parameters' types down
+    to the first type that is not a modifier, renumbered: pointers point
+    to void, structs lose their members (their size stays)."""
+    types, strs = btf_types(data)
+    new, ids, tab = [None], {0: 0}, {b"": 0}
+    table = bytearray(b"\0")
+
+    def name(off):
+        s = strs[off:strs.index(b"\0", off)]
+        if s not in tab:
+            tab[s] = len(table)
+            table.extend(s + b"\0")
+        return tab[s]
+
+    def add(old):
+        if old in ids:
+            return ids[old]
+        ids[old] = len(new)
+        new.append(None)
+        name_off, info, st, extra = types[old]
+        kind = (info >> 24) & 0x7f
+        words = list(struct.unpack("<%dI" % (len(extra) // 4), extra))
+        if kind == 2:                           # PTR: to void
+            st = 0
+        elif kind in (8, 9, 10, 11, 18, 12):    # modifiers, FUNC
+            st = add(st)
+        elif kind in (4, 5):                    # STRUCT, UNION
+            info &= ~0xffffff
+            words = []
+        elif kind in (6, 19):                   # ENUM, ENUM64
+            step = 2 if kind == 6 else 3
+            for i in range(0, len(words), step):
+                words[i] = name(words[i])
+        elif kind == 13:                        # FUNC_PROTO
+            st = 0
+            for i in range(0, len(words), 2):
+                words[i] = name(words[i])
+                words[i + 1] = add(words[i + 1])
+        new[ids[old]] = (name(name_off), info, st, words)
+        return ids[old]
+
+    by_name = {}
+    for i in range(1, len(types)):
+        t = types[i]
+        if (t[1] >> 24) & 0x7f == 12:
+            by_name.setdefault(strs[t[0]:strs.index(b"\0", t[0])], i)
+    for f in funcs:
+        add(by_name[f.encode()])
+    return new, bytes(table)
+
+
+# The funcargs scenario's modules: the functions cut from each one's BTF
+# (th_fa2's cmdline_proc_show is vmlinux's: the kernel finds it there)
+BTF_MODS = (("th_fa1", ("th_fa_mixed", "th_fa_enums", "th_fa_many",
+                        "th_fa_small", "th_fa_void", "th_fa_same",
+                        "th_fa_outer", "th_fa_run_set")),
+            ("th_fa2", ("th_fa_same", "th_fa2_big", "th_fa2_run_set",
+                        "cmdline_proc_show")))
+
+
+def btf_split_mini(vmlinux, mods):
+    """A small base and the split BTFs on it: MODS is a list of (the
+    module's BTF as the kernel keeps it, split on VMLINUX, its FUNCs);
+    each FUNC found as the kernel does (the base first), the types it
+    reaches cut as btf_mini() does, the base's renumbered from 1 and each
+    module's after them."""
+    base, bstrs = btf_types(vmlinux)
+    nb = len(base)
+    chains, seen_b = [], set()
+    for data, funcs in mods:
+        own, ostrs = btf_types(data)
+        types, strs = base + own[1:], bstrs + ostrs
+        seen = set()
+
+        def reach(i):
+            if i == 0 or i in seen:
+                return
+            seen.add(i)
+            name_off, info, st, extra = types[i]
+            kind = (info >> 24) & 0x7f
+            if kind in (8, 9, 10, 11, 18, 12):
+                reach(st)
+            elif kind == 13:
+                words = struct.unpack("<%dI" % (len(extra) // 4), extra)
+                for j in range(1, len(words), 2):
+                    reach(words[j])
+
+        by_name = {}
+        for i in range(1, len(types)):
+            if (types[i][1] >> 24) & 0x7f == 12:
+                n = strs[types[i][0]:strs.index(b"\0", types[i][0])]
+                by_name.setdefault(n, i)
+        for f in funcs:
+            reach(by_name[f.encode()])
+        seen_b |= {i for i in seen if i < nb}
+        chains.append((types, strs, sorted(i for i in seen if i >= nb)))
+    ids = {0: 0}
+    for n, i in enumerate(sorted(seen_b), 1):
+        ids[i] = n
+    out_base = btf_emit(base, bstrs, sorted(seen_b), ids, 0)
+    outs = []
+    for types, strs, own in chains:
+        m = dict(ids)
+        for n, i in enumerate(own, len(seen_b) + 1):
+            m[i] = n
+        outs.append(btf_emit(types, strs, own, m, len(out_base[1])))
+    return out_base, outs
+
+
+def btf_emit(types, strs, which, ids, str_base):
+    """The types WHICH of TYPES renumbered by IDS, their names in a new
+    string table whose offsets start at STR_BASE (a split BTF's)."""
+    new, tab = [None], {}
+    table = bytearray(b"" if str_base else b"\0")
+    if not str_base:
+        tab[b""] = 0
+
+    def name(off):
+        s = strs[off:strs.index(b"\0", off)]
+        if s not in tab:
+            tab[s] = str_base + len(table)
+            table.extend(s + b"\0")
+        return tab[s]
+
+    for i in which:
+        name_off, info, st, extra = types[i]
+        kind = (info >> 24) & 0x7f
+        words = list(struct.unpack("<%dI" % (len(extra) // 4), extra))
+        if kind == 2:
+            st = 0
+        elif kind in (8, 9, 10, 11, 18, 12):
+            st = ids[st]
+        elif kind in (4, 5):
+            info &= ~0xffffff
+            words = []
+        elif kind in (6, 19):
+            step = 2 if kind == 6 else 3
+            for j in range(0, len(words), step):
+                words[j] = name(words[j])
+        elif kind == 13:
+            st = 0
+            for j in range(0, len(words), 2):
+                words[j] = name(words[j]) if words[j] else 0
+                words[j + 1] = ids[words[j + 1]]
+        new.append((name(name_off) if name_off else 0, info, st, words))
+    return new, bytes(table)
+
+
+def btf_module_data(d):
+    """Each module's BTF as the kernel keeps it (struct btf's data, on
+    btf_modules), read with the crash that opens the fixture in D (the
+    sid kernel's is run in its chroot): {module: bytes}."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import thlib
+    dump = thlib.Dump(None, None, None, directory=d)
+    c = "list -H btf_modules -o btf_module.list -s btf_module.btf"
+    addrs = re.findall(r"btf = (0x[0-9a-f]+)", dump.run([c])[c].decode())
+    cmds = []
+    for a in addrs:
+        cmds += ["p ((struct btf *)%s)->name" % a,
+                 "p/x ((struct btf *)%s)->data" % a,
+                 "p ((struct btf *)%s)->data_size" % a]
+    out = dump.run(cmds)
+    res, rds = {}, []
+    for i in range(0, len(cmds), 3):
+        name = re.search(r'= "([^"\\]*)', out[cmds[i]].decode()).group(1)
+        data = re.search(r"= (0x[0-9a-f]+)", out[cmds[i + 1]].decode())
+        size = int(re.search(r"= (\d+)", out[cmds[i + 2]].decode()).group(1))
+        rds.append((name, "rd -8 %s %d" % (data.group(1), size), size))
+    out = dump.run([r for _, r, _ in rds])
+    for name, r, size in rds:
+        b = bytearray()
+        for line in out[r].decode().splitlines():
+            m = re.match(r"^[0-9a-f]+:\s+((?:[0-9a-f]{2} ){1,16})", line + " ")
+            if m:
+                b += bytes.fromhex(m.group(1))[:size - len(b)]
+        res[name] = bytes(b)
+    return res
+
+def btf_bytes(new, table, big=False):
+    e = ">" if big else "<"
+    body = b"".join(struct.pack(e + "III%dI" % len(w), n, i, st, *w)
+                    for n, i, st, w in new[1:])
+    return struct.pack(e + "HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(body),
+                       len(body), len(table)) + body + table
+
+
+def btf():
+    d, man = fixture("funcargs", "sid")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "btf")
+        subprocess.run(["objcopy", "-O", "binary", "--only-section=.BTF",
+                        man["vmlinux"], out], check=True)
+        with open(out, "rb") as f:
+            vml = f.read()
+    new, table = btf_mini(vml, BTF_FUNCS)
+    unit = os.path.join(ROOT, "tests", "unit", "data", "btf")
+    os.makedirs(unit, exist_ok=True)
+    with open(os.path.join(unit, "funcargs-%s.btf" % man["release"]),
+              "wb") as f:
+        f.write(btf_bytes(new, table))
+    regs = struct.pack("<6Q", 0xffff8880046bb480, 0xffff888004deb208, 1,
+                       0xffffff9c, 0x100002, 0)
+    for name, flags, big in (("le", 0x0c, False), ("be", 0x0c, True),
+                             ("le-long4", 0x0d, False),
+                             ("le-short", 0x2c, False),
+                             ("le-noargs", 0x0e, False)):
+        put("btf", name, bytes([flags, 64]) + regs +
+            btf_bytes(new, table, big))
+    mdata = btf_module_data(d)
+    (bnew, btab), splits = btf_split_mini(
+        vml, [(mdata[m], funcs) for m, funcs in BTF_MODS])
+    with open(os.path.join(unit, "funcargs-base-%s.btf" % man["release"]),
+              "wb") as f:
+        f.write(btf_bytes(bnew, btab))
+    for (m, _), (snew, stab) in zip(BTF_MODS, splits):
+        with open(os.path.join(unit, "funcargs-%s-%s.btf" % (
+                m, man["release"])), "wb") as f:
+            f.write(btf_bytes(snew, stab))
+        for name, flags, big in (("le", 0x4c, False), ("be", 0x4c, True),
+                                 ("le-short", 0x6c, False)):
+            b = btf_bytes(bnew, btab, big)
+            put("btf", "split-%s-%s" % (m, name), bytes([flags, 64]) + regs
+                + struct.pack("<I", len(b)) + b + btf_bytes(snew, stab, big))
+
+
 def main():
-    which = sys.argv[1:] or ["ringbuf", "printfmt", "bprint", "walk"]
+    which = sys.argv[1:] or ["ringbuf", "printfmt", "bprint", "walk", "btf"]
     if "ringbuf" in which or "insn" in which:
         ringbuf_and_insn()
     if "printfmt" in which:
@@ -238,6 +492,8 @@ def main():
         bprint()
     if "walk" in which:
         walk()
+    if "btf" in which:
+        btf()
 
 
 if __name__ == "__main__":

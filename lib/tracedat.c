@@ -1,10 +1,14 @@
 /*
- * Crash-free pieces of a trace.dat (version 6) writer.  Layout as
- * trace-cmd's trace-input.c reads it: magic "\027\010\104tracing",
- * version string, endianness byte, long size byte, u32 page size, then
- * the sized sections, the CPU count, "options  " with its options, and
- * "flyrecord" with one (offset, size) pair per CPU.
+ * Crash-free pieces of a trace.dat writer.  Layout as trace-cmd's
+ * trace-input.c reads it: magic "\027\010\104tracing", version string,
+ * endianness byte, long size byte, u32 page size; then, version 6, the
+ * sized sections, the CPU count, "options  " with its options, and
+ * "flyrecord" with one (offset, size) pair per CPU; version 7, the
+ * compression ("none", ""), the offset of the first options section, and
+ * sections each under a header (id, flags, description, size): the same
+ * texts, one section per buffer, options naming where each is, strings.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "tracedat.h"
 
@@ -66,18 +70,23 @@ void td_pad(struct td_out *o, uint64_t align)
 	}
 }
 
-void td_header(struct td_out *o, int long_size, uint32_t page_size)
+void td_header(struct td_out *o, int version, int long_size,
+	       uint32_t page_size)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44 };
 	unsigned char b[2];
 
 	td_raw(o, magic, sizeof(magic));
 	td_raw(o, "tracing", 7);
-	td_str(o, "6");
+	td_str(o, version >= 7 ? "7" : "6");
 	b[0] = o->big_endian ? 1 : 0;
 	b[1] = (unsigned char)long_size;
 	td_raw(o, b, 2);
 	td_u32(o, page_size);
+	if (version >= 7) {
+		td_str(o, "none");
+		td_str(o, "");
+	}
 }
 
 void td_named_section(struct td_out *o, const char *name, const char *text,
@@ -118,6 +127,94 @@ void td_cpu_table(int big_endian, const uint64_t *offs, const uint64_t *sizes,
 		td_put(big_endian, offs[i], 8, buf + 16 * i);
 		td_put(big_endian, sizes[i], 8, buf + 16 * i + 8);
 	}
+}
+
+void td_put_u64(int big_endian, uint64_t v, unsigned char *b)
+{
+	td_put(big_endian, v, 8, b);
+}
+
+uint64_t td_section(struct td_out *o, uint16_t id, uint32_t desc)
+{
+	uint64_t at;
+
+	td_u16(o, id);
+	td_u16(o, 0);
+	td_u32(o, desc);
+	at = o->off;
+	td_u64(o, 0);
+	return at;
+}
+
+void td_section_size(const struct td_out *o, uint64_t size_at,
+		     unsigned char *b)
+{
+	uint64_t n = o->off >= size_at + 8 ? o->off - size_at - 8 : 0;
+
+	td_put(o->big_endian, n, 8, b);
+}
+
+void td_option_done7(struct td_out *o, uint64_t next)
+{
+	td_u16(o, TD_OPTION_DONE);
+	td_u32(o, 8);
+	td_u64(o, next);
+}
+
+size_t td_buffer_option(int big_endian, uint64_t section, const char *name,
+			const char *clock, uint32_t page_size, int ncpus,
+			const uint64_t *offs, const uint64_t *sizes,
+			unsigned char *buf, size_t buflen)
+{
+	size_t nl = strlen(name) + 1, cl = strlen(clock) + 1, n, p;
+	int i;
+
+	if (ncpus < 0)
+		ncpus = 0;
+	n = 8 + nl + cl + 4 + 4 + (size_t)ncpus * 20;
+	if (n > buflen)
+		return n;
+	td_put(big_endian, section, 8, buf);
+	memcpy(buf + 8, name, nl);
+	memcpy(buf + 8 + nl, clock, cl);
+	p = 8 + nl + cl;
+	td_put(big_endian, page_size, 4, buf + p);
+	td_put(big_endian, (uint32_t)ncpus, 4, buf + p + 4);
+	p += 8;
+	for (i = 0; i < ncpus; i++, p += 20) {
+		td_put(big_endian, (uint32_t)i, 4, buf + p);
+		td_put(big_endian, offs[i], 8, buf + p + 4);
+		td_put(big_endian, sizes[i], 8, buf + p + 12);
+	}
+	return n;
+}
+
+uint32_t td_string(struct td_strings *s, const char *str)
+{
+	size_t k = strlen(str) + 1, at;
+
+	for (at = 0; at < s->len; at += strlen(s->buf + at) + 1)
+		if (strcmp(s->buf + at, str) == 0)
+			return (uint32_t)at;
+	if (s->len + k > s->cap) {
+		size_t cap = (s->len + k) * 2 + 64;
+		char *nb = realloc(s->buf, cap);
+
+		if (!nb)
+			return TD_NO_STRING;
+		s->buf = nb;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, str, k);
+	at = s->len;
+	s->len += k;
+	return (uint32_t)at;
+}
+
+void td_strings_free(struct td_strings *s)
+{
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
 }
 
 size_t td_printk_escape(const char *str, char *out, size_t outlen)

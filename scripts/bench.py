@@ -236,6 +236,14 @@ def main():
                     help="the suite of the newest kernel (7.2: 119k "
                     "functions): 'ftrace sites -a' and 'hooks' on its "
                     "graph fixture, every call site patched ('': none)")
+    ap.add_argument("--subbuf-suite", default="sid",
+                    help="the suite of the bench-only 'bigsub' fixture "
+                    "(32 MB a CPU in 64 KB sub-buffers, kernels since "
+                    "6.8): the sub-buffers 'ftrace trace -n' reads grow "
+                    "with N, not with the buffer ('': none)")
+    ap.add_argument("--only-subbuf", action="store_true",
+                    help="run the 'bigsub' section alone, results in "
+                    "their own file")
     ap.add_argument("--cpus-scenario", default="",
                     help="a scenario on more vCPUs (wrap8: wrap's "
                     "workload on 8): raw read, cat trace and trace -n 50, "
@@ -253,6 +261,8 @@ def main():
     t_start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     rev = git_rev()
     la_start = open("/proc/loadavg").read().split()[:3]
+    if a.only_subbuf:
+        return main_subbuf(a, t_start, la_start)
     big_dir = fixture.build(a.suite, "big", a.variant, timeout=a.timeout)
     small_dir = fixture.build(a.suite, "events", a.variant)
     # function_graph on every function: every call site patched, the
@@ -320,13 +330,15 @@ def main():
                 repeat=2, sess_b=big)
     C = bench_cpus(a, so, tmp) if a.cpus_scenario else None
     N = bench_new_suite(a, tmp) if a.new_suite else None
+    S = bench_subbuf(a, tmp) if a.subbuf_suite else None
     F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
     la_end = open("/proc/loadavg").read().split()[:3]
     # the measurements themselves, whatever happens to the writing below
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, ".last-run.json"), "w") as f:
-        json.dump({"R": R, "C": C, "N": N, "F": F, "B": B}, f, default=str)
+        json.dump({"R": R, "C": C, "N": N, "S": S, "F": F, "B": B}, f,
+                  default=str)
     import shutil
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -444,6 +456,8 @@ def main():
         w("- crash peak RSS (VmHWM, median): `ftrace sites -a` %d MB, "
           "`hooks` %d MB" % (int(N["sites"]["hwm_kb"]) >> 10,
                              int(N["hooks"]["hwm_kb"]) >> 10))
+    if S:
+        write_subbuf(w, S, row, row2)
     if F:
         write_formats(w, F, subbufs or F["subbufs"])
     if B:
@@ -593,6 +607,117 @@ def bench_new_suite(a, tmp):
     r["nsites"] = count_sites(out)
     r["hooks"] = measure(sess, "hooks", a.runs, repeat=2)
     return r
+
+
+# ------------------------------------------- 64 KB sub-buffers (24) ---
+# "ftrace trace -n N" on a 32 MB-a-CPU buffer of 64 KB sub-buffers: the
+# data pages (sub-buffers) it reads from the dump, counted by the read log
+# (TRACEHUNT_READLOG, src/model/plausible.c), grow with N, not with the
+# buffer; each is read once however many passes the command makes.
+SUBBUF_COUNTS = ("ftrace trace -n 1", "ftrace trace -n 50",
+                 "ftrace trace -n 1000", "ftrace trace -n 10000",
+                 "ftrace cat trace")
+
+
+def data_pages_read(sess, cmd, tmp):
+    """Sub-buffers CMD reads from the dump (one session, read log on)."""
+    log = os.path.join(tmp, "readlog.txt")
+    if os.path.exists(log):
+        os.unlink(log)
+    os.environ["TRACEHUNT_READLOG"] = log
+    try:
+        sess.run(cmd)
+    finally:
+        del os.environ["TRACEHUNT_READLOG"]
+    with open(log) as f:
+        return sum(1 for l in f if l.rstrip().endswith(" buffer_data_page"))
+
+
+def bench_subbuf(a, tmp):
+    d = fixture.build(a.subbuf_suite, "bigsub", "kdump", timeout=a.timeout)
+    with open(os.path.join(d, "manifest.json")) as f:
+        m = json.load(f)
+    sess = Session(m, so_for(m.get("crash_suite") or m["suite"]), tmp)
+    r = {"suite": m["suite"], "release": m["release"],
+         "variant": m["variant"], "crash": m["crash_version"]}
+    rawout = os.path.join(tmp, "rawsub.out")
+    r["raw"] = measure(sess, "ftrace trace -R", a.runs, out=rawout,
+                       repeat=2)
+    with open(rawout) as f:
+        mm = re.search(r"total: (\d+) sub-buffers read, (\d+) bytes",
+                       f.read())
+    r["subbufs"], r["bytes"] = (int(mm.group(1)), int(mm.group(2))) \
+        if mm else (0, 0)
+    r["cat"] = measure(sess, "ftrace cat trace", a.runs, repeat=2)
+    r["n50"] = measure(sess, "ftrace trace -n 50", a.runs, repeat=2)
+    r["pages"] = [(c, data_pages_read(sess, c, tmp)) for c in SUBBUF_COUNTS]
+    return r
+
+
+def write_subbuf(w, S, row, row2):
+    w("")
+    w("## 64 KB sub-buffers: %s (%s, %s dump of the bigsub fixture; "
+      "crash %s)" % (S["release"], S["suite"], S["variant"], S["crash"]))
+    w("")
+    w("- %d sub-buffers, %.1f MB committed (`ftrace trace -R`)"
+      % (S["subbufs"], S["bytes"] / 1e6))
+    w("")
+    w("| measurement | N | median s | [min-max] | target | loadavg | "
+      "CPU s |")
+    w("|---|---|---|---|---|---|---|")
+    row("raw read (`ftrace trace -R`), first command", S["raw"])
+    row2("raw read, again", S["raw"])
+    row("`ftrace cat trace`, first command", S["cat"], "< 2x raw")
+    row2("`ftrace cat trace`, again", S["cat"], "< 2x raw")
+    row("`ftrace trace -n 50`, first command", S["n50"], "< 0.2")
+    row2("`ftrace trace -n 50`, again", S["n50"], "< 0.2")
+    w("")
+    w("| command | sub-buffers read from the dump |")
+    w("|---|---|")
+    for c, n in S["pages"]:
+        w("| `%s` | %d |" % (c, n))
+    w("")
+    w("- crash peak RSS (VmHWM, median): raw read %d MB, `cat trace` %d MB, "
+      "`trace -n 50` %d MB" % (S["raw"]["hwm_kb"] >> 10,
+                               S["cat"]["hwm_kb"] >> 10,
+                               S["n50"]["hwm_kb"] >> 10))
+
+
+def main_subbuf(a, t_start, la_start):
+    """--only-subbuf: the bigsub section alone, in its own results file."""
+    tmp = tempfile.mkdtemp(prefix="th-bench-")
+    try:
+        S = bench_subbuf(a, tmp)
+    finally:
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+    la_end = open("/proc/loadavg").read().split()[:3]
+    lines = []
+    w = lines.append
+
+    def row(name, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
+          % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
+             " ".join("%.1f" % x for x in r["loadavg"]), r["cpu"]))
+
+    def row2(name, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) | |"
+          % (name, r["runs"], r["again"], r["again_min"], r["again_max"],
+             target))
+    w("# tracehunt bench %s (the 64 KB sub-buffer section alone)" % t_start)
+    w("")
+    w("- machine: %s, %d cores, load average at start %s, at end %s"
+      % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
+    w("- extension: git %s" % git_rev())
+    write_subbuf(w, S, row, row2)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "%s-subbuf-%s.md" % (time.strftime(
+        "%Y%m%dT%H%M", time.gmtime()), S["release"]))
+    with open(path, "w") as f:
+        f.write(text)
+    print("bench: results in %s" % os.path.relpath(path, ROOT))
 
 
 # ------------------------------------------------------ dump formats ---

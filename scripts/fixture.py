@@ -31,11 +31,12 @@ import sys
 import tarfile
 import tempfile
 import time
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = os.path.join(ROOT, "testdata", "scenarios")
 GUEST = os.path.join(ROOT, "scripts", "guest")
-# The one table of tracefs files; the guest's capture list derives from it.
+# The one table of tracefs files (the tests compare the files of its rows).
 TRACEFS_TABLE = os.path.join(ROOT, "src", "tracefs", "table.c")
 CACHE = os.environ.get("TRACEHUNT_CACHE",
                        os.path.expanduser("~/.cache/tracehunt"))
@@ -43,6 +44,9 @@ VARIANTS = ("kdump", "elf", "kaslr", "filtered")
 # (the census capture, issue 22: some 2,700 more files take a loaded TCG
 # guest 5-10 minutes on top of its boot)
 BOOT_TIMEOUT = int(os.environ.get("TRACEHUNT_BOOT_TIMEOUT", "1500"))
+# Seconds of console silence after "Kernel panic - not syncing" that end a
+# panic on a kernel without the "---[ end Kernel panic" marker.
+PANIC_QUIET = 5
 # How long a resolved "current kernel of SUITE" is trusted without asking
 # apt again; TRACEHUNT_OFFLINE=1 never asks.
 RELEASE_TTL = int(os.environ.get("TRACEHUNT_RELEASE_TTL", str(12 * 3600)))
@@ -171,6 +175,30 @@ class Suite:
                 self._debootstrap(stamp)
             if not self._has_strings_wrapper():
                 self._strings_wrapper()
+
+    def ensure_package(self, package, binary):
+        """BINARY (a path in the suite) from Debian's PACKAGE, installed
+        into the chroot on first use (the tests read the trace.dat with
+        each suite's trace-cmd); the path, or FixtureError."""
+        if self.host:
+            if not os.path.exists(binary):
+                raise FixtureError("%s missing: scripts/install-deps "
+                                   "installs %s" % (binary, package))
+            return binary
+        self.ensure()
+        if os.path.exists(self.path(binary)):
+            return binary
+        with Lock(os.path.join(CACHE, "chroots", self.name + ".lock")):
+            if not os.path.exists(self.path(binary)):
+                try:
+                    self.sh("DEBIAN_FRONTEND=noninteractive apt-get "
+                            "install -y -qq --no-install-recommends %s "
+                            ">/dev/null" % shlex.quote(package))
+                except FixtureError as e:
+                    raise FixtureError("installing %s in the %s chroot "
+                                       "failed: %s" % (package, self.name,
+                                                       e))
+        return binary
 
     # crash 7.2.9 (bullseye; 8.0.1 reads the banner with libbfd instead)
     # checks that vmlinux matches the dump by reading "strings VMLINUX"
@@ -594,35 +622,44 @@ def row_pattern(row):
     """The shell pattern of a row's files, relative to an array's
     directory."""
     fam = row["family"]
+    if row["scope"] == "KPROBES":
+        return None     # debugfs: not relative to an array's directory
     if fam == "ONE":
         return row["name"]
     if fam == "OPTIONS":
         return row["name"] + "*"
     if fam in ("TRACING_CPUS", "POSSIBLE_CPUS"):
         return "per_cpu/cpu*/" + row["name"]
-    if fam == "EVENTS":
+    if fam in ("EVENTS", "EVENT_FILES"):
         return "events/*/*/" + row["name"]
+    if fam == "SYSTEMS":
+        return "events/*/" + row["name"]
     raise FixtureError("tracefs row %s: family %s has no capture pattern"
                        % (row["name"], fam))
 
 
-def capture_list():
-    """What the guest captures (scripts/guest/init reads it as /capture):
-    one line "SCOPE WHEN PATTERN" per row "ftrace cat" prints, in the
-    table's order; SCOPE "top" (the top-level directory) or "all"
-    (instances too; "top" for TH_TF_CAPTURE_TOP rows, whose instance
-    copies are the same bytes), WHEN "last" for TH_TF_CAPTURE_LAST rows
-    (captured after everything else) else "now"."""
-    lines = []
-    for row in tracefs_rows():
-        if not row["printed"]:
-            continue
-        lines.append("%s %s %s" % (
-            "all" if row["scope"] == "ALL" and
-            "TH_TF_CAPTURE_TOP" not in row["flags"] else "top",
-            "last" if "TH_TF_CAPTURE_LAST" in row["flags"] else "now",
-            row_pattern(row)))
-    return "\n".join(lines) + "\n"
+def capture_conf(scen_dir):
+    """The guest's /capture.conf: scripts/guest/capture.conf, then the
+    scenario's own capture.conf (its "mode census", its "head" lines)."""
+    text = ""
+    for d in (GUEST, scen_dir):
+        p = os.path.join(d, "capture.conf")
+        if os.path.isfile(p):
+            with open(p) as f:
+                text += f.read()
+    return text
+
+
+def build_capture(dest):
+    """scripts/guest/capture.c as a static binary at DEST (host gcc: the
+    guest runs no libc of its own)."""
+    r = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-o", dest,
+                        os.path.join(GUEST, "capture.c"), "-lz"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise FixtureError("cannot build scripts/guest/capture.c (gcc, "
+                           "libc6-dev and zlib1g-dev: scripts/install-deps):"
+                           "\n" + r.stderr)
 
 
 # -------------------------------------------------------------- initramfs ---
@@ -643,8 +680,9 @@ def build_initramfs(scen_dir, kos, mod_dir, dest, tracing_dir=None):
             if a != "busybox":
                 os.symlink("busybox", os.path.join(root, "bin", a))
         shutil.copy(os.path.join(GUEST, "init"), os.path.join(root, "init"))
-        with open(os.path.join(root, "capture"), "w") as f:
-            f.write(capture_list())
+        build_capture(os.path.join(root, "bin", "capture"))
+        with open(os.path.join(root, "capture.conf"), "w") as f:
+            f.write(capture_conf(scen_dir))
         os.chmod(os.path.join(root, "init"), 0o755)
         for f in os.listdir(scen_dir):
             p = os.path.join(scen_dir, f)
@@ -717,22 +755,34 @@ def accel_args():
 
 # The guest's shape: 2 vCPUs and 512 MB unless the scenario has a MACHINE
 # file ("smp 8", "mem 2G" lines): the same workload on more CPUs (issue 25).
-GUEST_SHAPE = {"smp": "2", "mem": "512M"}
+# "append WORD..." adds words to the kernel command line, "resets N" lets
+# the guest reset itself N times (QEMU keeps the RAM across a reset: the
+# persistent ring buffer of issue 24 is read in the boot after the one that
+# wrote it); only the last boot writes the truth and panics.
+GUEST_SHAPE = {"smp": "2", "mem": "512M", "append": "", "resets": 0}
 
 
 def guest_shape(scen_dir):
-    """{"smp": N, "mem": SIZE} of the scenario in SCEN_DIR."""
+    """{"smp": N, "mem": SIZE, "append": WORDS, "resets": N} of the
+    scenario in SCEN_DIR."""
     shape = dict(GUEST_SHAPE)
     p = os.path.join(scen_dir, "MACHINE")
     if os.path.exists(p):
         with open(p) as f:
             for line in f:
                 w = line.split("#")[0].split()
-                if len(w) == 2 and w[0] in shape and \
+                if len(w) == 2 and w[0] in ("smp", "mem") and \
                         re.fullmatch(r"\d+[MG]?", w[1]):
                     shape[w[0]] = w[1]
+                elif len(w) == 2 and w[0] == "resets" and w[1].isdigit():
+                    shape["resets"] = int(w[1])
+                elif len(w) >= 2 and w[0] == "append":
+                    shape["append"] = " ".join(
+                        ([shape["append"]] if shape["append"] else []) +
+                        w[1:])
                 elif w:
-                    raise FixtureError("%s: expected 'smp N' or 'mem SIZE'"
+                    raise FixtureError("%s: expected 'smp N', 'mem SIZE',"
+                                       " 'append WORD...' or 'resets N'"
                                        " lines, not %r" % (p, line))
     return shape
 
@@ -756,19 +806,27 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
     append = "console=ttyS0 panic=0 quiet loglevel=4 no_timer_check"
     if not kaslr:
         append += " nokaslr"
+    if shape["append"]:
+        append += " " + shape["append"]
     # vmcoreinfo: the dump carries the guest's VMCOREINFO (KERNELOFFSET for
     # KASLR, what makedumpfile and crash read first).
     cmd = ["qemu-system-x86_64", "-m", shape["mem"], "-smp", shape["smp"],
            "-nographic",
-           "-no-reboot", "-kernel", vmlinuz, "-initrd", initrd,
+           "-kernel", vmlinuz, "-initrd", initrd,
            "-append", append, "-serial", "file:" + console,
            "-serial", "file:" + truth, "-monitor", "none",
            "-device", "vmcoreinfo",
            "-qmp", "unix:%s,server,nowait" % sock, "-display", "none"]
     cmd[1:1] = accel_args()
+    # -no-reboot: a reset ends QEMU (a guest that reboots is a failure),
+    # unless the scenario resets on purpose: then the boots are counted
+    # by the line the init prints first (scripts/guest/init).
+    if not shape["resets"]:
+        cmd.insert(cmd.index("-kernel"), "-no-reboot")
     log("booting %s %s" % (os.path.basename(out.rstrip("/")),
                            "(kaslr)" if kaslr else ""))
     t0 = time.time()
+    quiet = [None, t0]
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL,
@@ -791,6 +849,19 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
                     text = f.read().decode(errors="replace")
             if "end Kernel panic" in text:
                 break
+            boots = text.count("@@TH-VMCOREINFO")
+            if shape["resets"] and boots > 1 + shape["resets"]:
+                raise FixtureError("the guest booted %d times (MACHINE "
+                                   "allows %d resets); console tail:\n%s"
+                                   % (boots, shape["resets"],
+                                      tail(console)))
+            # Kernels before d7c0847fe368 (3.10) print no end marker:
+            # their panic line, then a quiet console, is the end.
+            if "Kernel panic - not syncing" in text:
+                if text != quiet[0]:
+                    quiet[:] = [text, time.time()]
+                elif time.time() - quiet[1] > PANIC_QUIET:
+                    break
             if "@@TH-SCENARIO-FAILED" in text:
                 raise FixtureError("the scenario failed in the guest; "
                                    "console tail:\n%s" % tail(console))
@@ -833,14 +904,48 @@ def tail(path, n=25):
 
 BEGIN = b"@@TH-BEGIN "
 END = b"\n@@TH-END "
+ZBEGIN = b"@@TH-ZBEGIN\n"
+ZEND = b"\n@@TH-ZEND\n"
+ERROR = re.compile(rb"^@@TH-ERROR (\S+) (\S+)$", re.M)
+
+
+def expand_truth(data):
+    """The truth stream with every zlib segment (scripts/guest/capture.c)
+    replaced by its records.  A segment the guest did not finish (it
+    panicked early) gives what it holds."""
+    out, pos = [], 0
+    while True:
+        z = data.find(ZBEGIN, pos)
+        if z < 0:
+            out.append(data[pos:])
+            return b"".join(out)
+        out.append(data[pos:z])
+        d = zlib.decompressobj()
+        try:
+            out.append(d.decompress(data[z + len(ZBEGIN):]))
+        except zlib.error as e:
+            raise FixtureError("the guest's capture stream is corrupt (%s)"
+                               % e)
+        rest = d.unused_data
+        if not d.eof:
+            return b"".join(out)
+        if not rest.startswith(ZEND):
+            raise FixtureError("the guest's capture stream does not end "
+                               "with @@TH-ZEND")
+        pos = len(data) - len(rest) + len(ZEND)
 
 
 def split_truth(raw_path, truth_dir):
     """truth.raw holds, per captured file, '@@TH-BEGIN NAME\\n' + the file's
-    exact bytes + '\\n@@TH-END NAME\\n' (or '@@TH-MISSING NAME\\n')."""
+    exact bytes + '\\n@@TH-END NAME\\n' (or '@@TH-MISSING NAME\\n'), and
+    '@@TH-ERROR NAME ERRNO' when opening or reading it failed; the capture
+    program's records come zlib-compressed (expand_truth()).  Returns the
+    names written under TRUTH_DIR and {name: errno name} of the errors."""
     with open(raw_path, "rb") as f:
-        data = f.read()
+        data = expand_truth(f.read())
     names = []
+    errors = {m.group(1).decode(): m.group(2).decode()
+              for m in ERROR.finditer(data)}
     pos = 0
     while True:
         b = data.find(BEGIN, pos)
@@ -865,7 +970,7 @@ def split_truth(raw_path, truth_dir):
         pos = e + len(end_marker)
     if not names:
         raise FixtureError("the guest captured no truth files")
-    return names
+    return names, errors
 
 
 # ------------------------------------------------------------------ main ---
@@ -884,8 +989,6 @@ def scenario_hash(scen_dir):
         with open(p, "rb") as f:
             h.update(f.read())
         h.update(b"\0")
-    # the capture list the initramfs carries (a new table row: new truth)
-    h.update(b"capture\0" + capture_list().encode())
     return h.hexdigest()[:12]
 
 
@@ -1012,7 +1115,7 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
         if "elf" not in variants:
             os.unlink(os.path.join(work, "vmcore.elf"))
     truth = os.path.join(work, "truth")
-    names = split_truth(os.path.join(work, "truth.raw"), truth)
+    names, errors = split_truth(os.path.join(work, "truth.raw"), truth)
     os.unlink(initrd)
     crash_suite = Suite(CRASH_SUITE.get(suite.name, suite.name))
     for v in variants:
@@ -1049,9 +1152,14 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
             "vmcore": os.path.join(out, "vmcore"),
             "modules": kos,
             "truth_files": names,
+            # files the guest could not open or read: {name: errno}
+            "truth_errors": errors,
             "boot_seconds": round(time.time() - t0, 1),
             "smp": int(shape["smp"]),
             "mem": shape["mem"],
+            # (MACHINE: kernel command-line words, guest resets)
+            "append": shape["append"],
+            "resets": shape["resets"],
             "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         manifest = os.path.join(out, "manifest.json")
@@ -1095,8 +1203,10 @@ def guest_vmcoreinfo(elf, console):
     m = None
     try:
         with open(console, errors="replace") as f:
-            m = re.search(r"@@TH-VMCOREINFO (?:0x)?([0-9a-f]+) "
-                          r"(?:0x)?([0-9a-f]+)", f.read())
+            # (the last boot's, when the scenario resets the guest)
+            for m in re.finditer(r"@@TH-VMCOREINFO (?:0x)?([0-9a-f]+) "
+                                 r"(?:0x)?([0-9a-f]+)", f.read()):
+                pass
     except OSError:
         pass
     if not m:

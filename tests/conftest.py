@@ -118,7 +118,7 @@ def pytest_generate_tests(metafunc):
     if "dump" in metafunc.fixturenames:
         sel = thlib.selected()
         only = getattr(metafunc.function, "scenarios", None)
-        if only:
+        if only is not None:
             sel = [k for k in sel if k[1] in only]
         metafunc.parametrize("dump_key", sel,
                              ids=["-".join(k) for k in sel])

@@ -5,6 +5,7 @@ cannot be read is a line with its errors, never a stop."""
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,8 +81,15 @@ def test_sweep_line_is_the_dumps_hooks(dump, tmp_path):
                         _crash_wrapper(dump, str(tmp_path)),
                         dump.vmlinux(), dump.manifest["vmcore"]])
     assert len(lines) == 1, lines
-    line = lines[0]
-    assert rc == 0 and line["errors"] == [], line["errors"]
+    assert rc == 0
+    _is_the_dumps_line(lines[0], dump)
+    # the vmlinux the tests open has its index: used as it is, no copy
+    assert not os.path.exists(tmp_path / "cache")
+
+
+def _is_the_dumps_line(line, dump):
+    """LINE says what "hooks -j" and "ftrace -j" say in DUMP's session."""
+    assert line["errors"] == [], line["errors"]
     assert line["kernel"] == dump.manifest["release"]
     hooks = json.loads(dump.out("hooks -j"))
     s = hooks["summary"]
@@ -94,5 +102,60 @@ def test_sweep_line_is_the_dumps_hooks(dump, tmp_path):
     assert line["summary"] == {k: v for k, v in summary.items() if k not in
                                ("schema", "tracehunt", "command",
                                 "warnings")}
-    # the vmlinux the tests open has its index: used as it is, no copy
-    assert not os.path.exists(tmp_path / "cache")
+
+
+def _fake_ssh(tmp, rc=None):
+    """An ssh for GNU parallel's --sshlogin that runs the remote command
+    on this machine ("ssh [options] HOST COMMAND..." becomes sh -c
+    "COMMAND..."), or, with RC, a host that cannot be reached (ssh's
+    exit 255 and its message).  This machine runs no ssh server: the
+    stand-in checks what tracehunt-batch does around the transport."""
+    w = os.path.join(tmp, "ssh-unreachable" if rc else "ssh-local")
+    with open(w, "w") as f:
+        if rc:
+            f.write("#!/bin/sh\necho \"ssh: connect to host $1 port 22: "
+                    "Connection refused\" >&2\nexit %d\n" % rc)
+        else:
+            # options with a value, then the host, then the command
+            # (after a "--", which ssh's getopt takes as the end of its
+            # options: GNU parallel writes "HOST -- exec perl ...")
+            f.write("#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do\n"
+                    "  case $1 in\n"
+                    "  -[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;\n"
+                    "  -*) shift ;;\n"
+                    "  *) shift; break ;;\n"
+                    "  esac\n"
+                    "done\n"
+                    "[ \"$1\" = -- ] && shift\n"
+                    "exec sh -c \"$*\"\n")
+    os.chmod(w, 0o755)
+    return w
+
+
+@thlib.background
+def test_sshlogin_runs_jobs_on_the_hosts(dump, tmp_path):
+    """--sshlogin: the jobs go through parallel's remote mode (the command
+    quoted for a remote shell) and give the line of the dump's own
+    session; a host that cannot be reached gives each of its dumps a line
+    with the error, never a stop."""
+    if dump.scenario != "modules" or dump.variant != "kdump" or \
+            dump.suite != fixture.host_suite():
+        pytest.skip("one modules dump of the host suite")
+    if not shutil.which("parallel"):
+        pytest.fail("GNU parallel is missing (scripts/install-deps)")
+    pair = [dump.vmlinux(), dump.manifest["vmcore"]]
+    so = ["--so", thlib.so_for(dump.suite), "--crash",
+          _crash_wrapper(dump, str(tmp_path))]
+    ssh = _fake_ssh(str(tmp_path))
+    rc, remote = _lines(so + ["-j", "1", "--sshlogin", "1/%s otherhost"
+                              % ssh] + pair)
+    assert rc == 0 and len(remote) == 1, remote
+    _is_the_dumps_line(remote[0], dump)
+    bad = _fake_ssh(str(tmp_path), rc=255)
+    rc, lines = _lines(so + ["-j", "1", "--sshlogin", "1/%s nohost" % bad]
+                       + pair + pair)
+    assert rc == 1 and len(lines) == 2, lines
+    for l in lines:
+        assert l["dump"] == dump.manifest["vmcore"]
+        assert l["errors"] and l["verdicts"] is None, l

@@ -1,9 +1,14 @@
 """ftrace dump -t: the trace.dat read back by Debian's trace-cmd lists the
-same events as the live "trace" file of the same boot, field by field."""
+same events as the live "trace" file of the same boot, field by field:
+version 7 (the default: a section and a page size per buffer) and, with
+-V 6, version 6; read by the host's trace-cmd (bookworm's 3.1.6) and, with
+sid in the matrix, sid's (3.4) in its chroot."""
 
 import os
 import re
 import subprocess
+
+import pytest
 
 import thlib
 from conftest import scenarios
@@ -12,8 +17,14 @@ TRACE_CMD = "/usr/bin/trace-cmd"
 
 # live "trace": comm-pid [cpu] flags ts: text
 LIVE = re.compile(rb"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+): (.*)$")
-# trace-cmd report: comm-pid [cpu] ts: event: text
-TCMD = re.compile(rb"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+): (\S+):\s+(.*)$")
+# trace-cmd report: comm-pid [cpu] [latency flags] ts: event: text (3.4
+# prints the flags, 3.1 not)
+TCMD = re.compile(rb"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:[.a-zA-Z]\S*\s+)?"
+                  rb"(\d+\.\d+): (\S+):\s+(.*)$")
+# The readers of the trace.dat: the host's trace-cmd (bookworm: 3.1.6)
+# and, where sid is in the matrix, sid's (3.4), run in its chroot.
+READERS = ("host",) + (("sid",) if "sid" in thlib.env_list("SUITES", [])
+                       and thlib.fixture.host_suite() != "sid" else ())
 
 
 def _outdir(dump):
@@ -24,18 +35,34 @@ def _outdir(dump):
     return d
 
 
-def _report(path, *args):
-    p = subprocess.run([TRACE_CMD, "report", "-i", path, "-O", "parent=1"]
-                       + list(args), stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE)
-    assert p.returncode == 0, p.stderr.decode(errors="replace")
-    return [l for l in p.stdout.split(b"\n") if TCMD.match(l)]
+def _argv(reader, path, args):
+    """trace-cmd ARGS of READER on PATH (a chroot sees PATH's directory
+    at the same path)."""
+    if reader == "host":
+        return [TRACE_CMD] + list(args)
+    suite = thlib.fixture.make_suite(reader)
+    suite.ensure_package("trace-cmd", TRACE_CMD)
+    return suite.argv([TRACE_CMD] + list(args),
+                      binds=[os.path.dirname(os.path.realpath(path))])
 
 
-def _plain(path):
+def _report_all(path, *args, reader="host"):
+    p = subprocess.run(_argv(reader, path, ["report", "-i", path, "-O",
+                                            "parent=1"] + list(args)),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0, (reader, p.stderr.decode(errors="replace"))
+    return p.stdout.split(b"\n")
+
+
+def _report(path, *args, reader="host"):
+    return [l for l in _report_all(path, *args, reader=reader)
+            if TCMD.match(l)]
+
+
+def _plain(path, reader="host"):
     """trace-cmd report without plugins: every event through its own
     print fmt (the sched plugin, for one, re-renders sched_switch)."""
-    return _report(path, "-N")
+    return _report(path, "-N", reader=reader)
 
 
 def _kallsyms(path):
@@ -134,9 +161,13 @@ def _rm(path):
         os.unlink(path)
 
 
-def _dat_cmds(dump):
-    path = os.path.join(_outdir(dump), "%s.dat" % dump.id)
-    return path, ["ftrace dump -t %s" % path, "ftrace dump -t %s " % path,
+def _dat_cmds(dump, version=""):
+    """VERSION: "" (the default, 7) or "6" (-V 6)."""
+    path = os.path.join(_outdir(dump), "%s%s.dat" % (
+        dump.id, "-v" + version if version else ""))
+    opt = "-V %s " % version if version else ""
+    return path, ["ftrace dump %s-t %s" % (opt, path),
+                  "ftrace dump %s-t %s " % (opt, path),
                   "ftrace dump -x", "ftrace cat current_tracer"]
 
 
@@ -152,6 +183,7 @@ def _inst_cmds(dump, names):
     paths = {n: os.path.join(d, "%s-%s.dat" % (dump.id, n)) for n in names}
     cmds = ["ftrace dump -f -a -t %s" % allp] + \
         ["ftrace dump -f -i %s -t %s" % (n, paths[n]) for n in names] + \
+        ["ftrace dump -f -V 6 -a -t %s" % allp + ".v6"] + \
         ["ftrace dump -i no_such_instance -t %s" % allp + ".x"]
     return allp, paths, cmds
 
@@ -166,20 +198,47 @@ def _dat_path_cmds(dump, name):
     return path, ["ftrace dump -t %s" % path, "ftrace trace -r"]
 
 
+# "subbuf": the global buffer (8 KB sub-buffers) and instance "big" (64
+# KB): -a in one version 7 file, each alone, and version 6 of the global
+# one; version 6 cannot hold both.
+SUBBUF_INST = "big"
+
+
+def _subbuf_cmds(dump):
+    d = _outdir(dump)
+    p = {k: os.path.join(d, "%s-%s.dat" % (dump.id, k))
+         for k in ("all", "top", "inst", "v6", "v6all")}
+    p["dir"] = os.path.join(d, "%s-%s-dir" % (dump.id, SUBBUF_INST))
+    return p, {"dir": "ftrace dump -d %s -i %s" % (p["dir"], SUBBUF_INST),
+               "all": "ftrace dump -a -t %s" % p["all"],
+               "top": "ftrace dump -t %s" % p["top"],
+               "inst": "ftrace dump -i %s -t %s" % (SUBBUF_INST, p["inst"]),
+               "v6": "ftrace dump -V 6 -t %s" % p["v6"],
+               "v6all": "ftrace dump -V 6 -a -t %s" % p["v6all"],
+               "badv": "ftrace dump -V 5 -t %s" % p["v6all"],
+               "vdir": "ftrace dump -V 6 -d %s" % p["v6all"]}
+
+
 def _batch(dump):
     """The commands of the tests below for DUMP, in its one crash session
     (thlib.batch); what they write is removed first."""
     sc, out, files = dump.scenario, [], []
     if sc in ("events", "modules"):
-        path, cmds = _dat_cmds(dump)
-        out += cmds
-        files.append(path)
+        for version in ("", "6"):
+            path, cmds = _dat_cmds(dump, version)
+            out += [c for c in cmds if c not in out]
+            files.append(path)
+    if sc == "subbuf":
+        paths, cmds = _subbuf_cmds(dump)
+        out += list(cmds.values())
+        files += list(paths.values())
     if sc == "graph":
         names = _inst_names(dump)
         if names:
             allp, paths, cmds = _inst_cmds(dump, names)
             out += cmds
-            files += [allp, allp + ".x"] + list(paths.values())
+            files += [allp, allp + ".x", allp + ".v6"] + \
+                list(paths.values())
     if sc == "modules":
         d, cmds = _dir_cmds(dump)
         out += cmds
@@ -199,8 +258,9 @@ thlib.batch(_batch)
 
 
 @scenarios("events", "modules")
-def test_trace_dat_matches_live_trace(dump):
-    path, cmds = _dat_cmds(dump)
+@pytest.mark.parametrize("version", ["", "6"], ids=["v7", "v6"])
+def test_trace_dat_matches_live_trace(dump, version):
+    path, cmds = _dat_cmds(dump, version)
     outs = _run(dump, cmds)
     assert b"exists" in outs[cmds[1]], outs[cmds[1]]
     assert outs[cmds[2]].startswith(b"usage:"), outs[cmds[2]]
@@ -208,12 +268,145 @@ def test_trace_dat_matches_live_trace(dump):
     assert os.path.exists(path), outs[cmds[0]]
     assert not [f for f in os.listdir(_outdir(dump))
                 if f.startswith(os.path.basename(path) + ".tmp")]
+    assert _file_version(path) == int(version or 7)
 
-    _compare(dump.truth("tracing/trace"), _report(path), path, _plain(path))
+    for reader in READERS:
+        _compare(dump.truth("tracing/trace"), _report(path, reader=reader),
+                 path, _plain(path, reader=reader))
 
     # page size: the header_page's data size plus its offset
     _page_size_ok(path)
     os.unlink(path)
+
+
+def _file_version(path):
+    """The version string after the magic and "tracing"."""
+    with open(path, "rb") as f:
+        head = f.read(16)
+    assert head[:10] == b"\x17\x08\x44tracing", head
+    return int(head[10:head.index(b"\0", 10)])
+
+
+def _buffer_options(path):
+    """trace-cmd dump --options: every BUFFER option's name, page size and
+    CPU data (id, offset, size), as trace-cmd read them."""
+    p = subprocess.run([TRACE_CMD, "dump", "--options", "-i", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert p.returncode == 0, p.stdout
+    bufs = []
+    for m in re.finditer(rb"\[Option BUFFER, \d+ bytes\]\n(\d+) \[offset\]\n"
+                         rb"\"(.*)\" \[name\]\n\"(.*)\" \[clock\]\n"
+                         rb"(\d+) \[Page size, bytes\]\n(\d+) \[CPUs\]:\n"
+                         rb"((?:\s+\d+ \d+\s+\d+\s+\[id[^\n]*\n)*)",
+                         p.stdout):
+        cpus = [tuple(int(x) for x in l.split()[:3])
+                for l in m.group(6).split(b"\n") if l.strip()]
+        bufs.append({"name": m.group(2).decode(), "page": int(m.group(4)),
+                     "ncpus": int(m.group(5)), "cpus": cpus})
+    return bufs
+
+
+def _live_page(dump, array):
+    """The sub-buffer (page) size ARRAY's live events/header_page gives:
+    the data's offset plus its size."""
+    pre = "tracing/" + ("instances/%s/" % array if array else "")
+    hp = re.search(rb"char data;\s+offset:(\d+);\s+size:(\d+);",
+                   dump.truth(pre + "events/header_page"))
+    assert hp, pre
+    return int(hp.group(1)) + int(hp.group(2))
+
+
+@scenarios("subbuf")
+def test_trace_dat_subbuf_sizes(dump):
+    """Sub-buffers of 8 KB (the global buffer) and 64 KB (an instance):
+    version 7 carries each buffer with its own page size -- the one its
+    live header_page gives -- and trace-cmd lists each buffer's events as
+    the live trace files did, field by field; version 6 holds one of them
+    alone, and says why it cannot hold both."""
+    paths, cmds = _subbuf_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    top_page, inst_page = _live_page(dump, ""), \
+        _live_page(dump, SUBBUF_INST)
+    assert top_page != inst_page and min(top_page, inst_page) > 4096
+    live_top = dump.truth("tracing/trace")
+    live_inst = dump.truth("tracing/instances/%s/trace" % SUBBUF_INST)
+    for k in ("all", "top", "inst", "v6"):
+        assert os.path.exists(paths[k]), outs[cmds[k]]
+        assert _file_version(paths[k]) == (6 if k == "v6" else 7)
+
+    # -a: one BUFFER option per array, CPU data on page boundaries
+    bufs = _buffer_options(paths["all"])
+    assert [(b["name"], b["page"]) for b in bufs] == \
+        [("", top_page), (SUBBUF_INST, inst_page)], bufs
+    size = os.path.getsize(paths["all"])
+    for b in bufs:
+        assert b["ncpus"] == len(b["cpus"]) > 0
+        for cpu, off, n in b["cpus"]:
+            assert off % b["page"] == 0 and n % b["page"] == 0, b
+            assert off + n <= size
+    prefix = SUBBUF_INST.encode() + b":"
+
+    def split(*args, reader="host"):
+        """The -a file's report lines: the top buffer's, the instance's
+        (trace-cmd prefixes them with its name)."""
+        lines = _report_all(paths["all"], *args, reader=reader)
+        inst = [l[len(prefix):] for l in lines if l.startswith(prefix)]
+        return [l for l in lines if TCMD.match(l) and
+                not l.startswith(prefix)], \
+            [l for l in inst if TCMD.match(l)]
+    for reader in READERS:
+        (top, inst), (ptop, pinst) = split(reader=reader), \
+            split("-N", reader=reader)
+        _compare(live_inst, inst, paths["all"], pinst)
+        _compare(live_top, top, paths["all"], ptop)
+
+        # each alone (the instance as the file's top buffer)
+        _compare(live_top, _report(paths["top"], reader=reader),
+                 paths["top"], _plain(paths["top"], reader=reader))
+        _compare(live_inst, _report(paths["inst"], reader=reader),
+                 paths["inst"], _plain(paths["inst"], reader=reader))
+    # and version 6 of the global one
+    assert [b["page"] for b in _buffer_options(paths["inst"])] == \
+        [inst_page]
+    assert _page_size_ok(paths["top"]) == top_page
+    assert _page_size_ok(paths["inst"]) == inst_page
+    _compare(live_top, _report(paths["v6"]), paths["v6"],
+             _plain(paths["v6"]))
+    assert _page_size_ok(paths["v6"]) == top_page
+
+    # what version 6 cannot hold, and bad -V: one line each, no file
+    out = outs[cmds["v6all"]]
+    assert out.count(b"\n") == 1 and b"another sub-buffer size" in out, out
+    assert not os.path.exists(paths["v6all"])
+    assert outs[cmds["badv"]].startswith(b"usage:"), outs[cmds["badv"]]
+    assert outs[cmds["vdir"]].count(b"\n") == 1 and \
+        b"-V" in outs[cmds["vdir"]]
+    assert not os.path.exists(paths["v6all"])
+    for k in ("all", "top", "inst", "v6"):
+        os.unlink(paths[k])
+
+
+@scenarios("subbuf")
+def test_dump_dir_subbuf_instance(dump):
+    """-d DIR -i NAME of the 64 KB instance: its header_page and
+    buffer_subbuf_size_kb are the live instance's, and each per-CPU
+    trace_pipe_raw is whole 64 KB sub-buffers."""
+    import shutil
+    paths, cmds = _subbuf_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    d = paths["dir"]
+    assert os.path.isdir(d), outs[cmds["dir"]]
+    pre = "tracing/instances/%s/" % SUBBUF_INST
+    for f in ("events/header_page", "buffer_subbuf_size_kb"):
+        with open(os.path.join(d, f), "rb") as fh:
+            thlib.assert_same(dump.truth(pre + f), fh.read(), "-d " + f)
+    page = _live_page(dump, SUBBUF_INST)
+    sizes = [os.path.getsize(os.path.join(d, "per_cpu", c,
+                                          "trace_pipe_raw"))
+             for c in os.listdir(os.path.join(d, "per_cpu"))]
+    assert sizes and all(n % page == 0 for n in sizes) and any(sizes), \
+        (page, sizes)
+    shutil.rmtree(d)
 
 
 @scenarios("events")
@@ -277,7 +470,8 @@ def test_killed_dump_leaves_no_file(dump):
 @scenarios("graph")
 def test_instances_in_trace_dat(dump):
     """-i NAME: the instance's buffer alone; -a: every instance as an
-    extra buffer, its lines (prefixed "NAME:") equal to its live trace."""
+    extra buffer, its lines (prefixed "NAME:") equal to its live trace;
+    -V 6 -a: the same records as version 7 (-a)."""
     names = _inst_names(dump)
     assert names
     allp, paths, cmds = _inst_cmds(dump, names)
@@ -294,7 +488,18 @@ def test_instances_in_trace_dat(dump):
                 if l.startswith(prefix)]
         _compare(live, [l for l in mine if TCMD.match(l)], allp)
         os.unlink(paths[n])
+    # version 6 of the same arrays (one page size): trace-cmd reads the
+    # same records from it, rendered and raw
+    for args in ([], ["-R", "-t"]):
+        v7, v6 = (subprocess.run([TRACE_CMD, "report", "-i", f] + args,
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+                  for f in (allp, allp + ".v6"))
+        assert v7.returncode == 0 and v6.returncode == 0, v6.stderr
+        assert v7.stdout == v6.stdout, thlib.first_difference(v6.stdout,
+                                                              v7.stdout)
     os.unlink(allp)
+    os.unlink(allp + ".v6")
 
 
 @scenarios("modules")
@@ -335,7 +540,8 @@ def test_dump_dir(dump):
     checked = 0
     for name in dump.truth_names():
         rel = thlib.tracing_rel(name)
-        if rel is None or name.startswith("tracing/instances/") or \
+        if not thlib.table_file(name) or \
+                name.startswith("tracing/instances/") or \
                 rel == "saved_cmdlines":
             continue
         path = os.path.join(d, rel)
@@ -344,7 +550,8 @@ def test_dump_dir(dump):
             ours = f.read()
         want = dump.out(thlib.truth_to_command(name)) \
             if thlib.compared_elsewhere(name) else dump.truth(name)
-        thlib.assert_same(want, ours, "-d " + rel)
+        thlib.assert_same(thlib.comparable(name, want),
+                          thlib.comparable(name, ours), "-d " + rel)
         checked += 1
     assert checked > 100, checked
     shutil.rmtree(d)

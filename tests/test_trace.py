@@ -8,11 +8,16 @@ from conftest import scenarios
 
 # Scenarios where tracing was stopped before the capture: every trace
 # file (global, per-CPU, instances, instances' per-CPU) is exact; on
-# "wrap" (a buffer overwritten many times) too, and "wrap8" (the same on
-# 8 vCPUs, opt-in: SCENARIOS=wrap8).
-EXACT = ("events", "modules", "graph", "wrap", "wrap8", "options")
+# "wrap" (a buffer overwritten many times) too, "subbuf" (the same with
+# sub-buffers of 8 and 64 KB), "wrap8" (the same on 8 vCPUs, opt-in:
+# SCENARIOS=wrap8), "funcargs" (function and function_graph entries with
+# their arguments printed from the dump's BTF) and "persist" (a
+# boot-mapped instance holding the previous boot's trace).
+EXACT = ("events", "modules", "graph", "wrap", "wrap8", "options", "subbuf",
+         "funcargs", "persist")
 # The header (counts, #P, column lines) is exact on these too.
-HEADER = ("events", "modules", "wrap", "wrap8", "graph", "options")
+HEADER = ("events", "modules", "wrap", "wrap8", "graph", "options", "subbuf",
+          "funcargs", "persist")
 
 
 # Commands besides the "ftrace cat" of each truth file: run in ONE extra
@@ -22,6 +27,19 @@ EXTRA = ["ftrace trace -n %d" % n for n in LAST_N] + ["ftrace trace -n x",
          "ftrace trace -i no_such_instance", "ftrace trace -c 99x",
          "ftrace cat per_cpu/cpu7x/trace"]
 thlib.batch(EXTRA)
+# "subbuf": the last entries of its instance's 64 KB sub-buffers too
+SUBBUF_INST = "big"
+SUBBUF_N = (1, 10, 500)
+SUBBUF_EXTRA = ["ftrace trace -i %s -n %d" % (SUBBUF_INST, n)
+                for n in SUBBUF_N]
+thlib.batch(SUBBUF_EXTRA, scenarios=["subbuf"])
+# "persist" (issue 24): the boot-mapped instance, read in the boot after
+# the one that wrote it (testdata/scenarios/persist)
+PERSIST_INST = "boot_mapped"
+PERSIST_EXTRA = ["ftrace trace -i %s" % PERSIST_INST,
+                 "ftrace trace -i %s -n 5" % PERSIST_INST]
+thlib.batch(PERSIST_EXTRA, scenarios=["persist"])
+thlib.batch(["ftrace cat last_boot_info"], scenarios=["events"])
 
 
 def _out(dump, cmd):
@@ -110,7 +128,7 @@ def test_trace_header_matches_live(dump):
         thlib.assert_same(_header(live), _header(ours), name)
 
 
-@scenarios("wrap", "wrap8")
+@scenarios("wrap", "wrap8", "subbuf")
 def test_wrap_counts_and_first_entry(dump):
     """Overwritten buffer (issue #6 acceptance): the header's counts
     (entries-in-buffer/entries-written, #P) and the first surviving entry
@@ -128,12 +146,45 @@ def test_wrap_counts_and_first_entry(dump):
         assert ours is not None, name
         assert counts(live), name
         assert counts(ours) == counts(live), (name, counts(ours))
-        if name == "tracing/trace":
+        if name == "tracing/trace" or (
+                dump.scenario == "subbuf" and
+                name == "tracing/instances/%s/trace" % SUBBUF_INST):
             # the buffer did wrap: more entries written than kept
             m = counts(live)[0].split(b":")[1].split()[0].split(b"/")
             assert int(m[1]) > int(m[0]), (name, m)
         assert first(live) is not None, name
         assert first(ours) == first(live), (name, first(ours))
+
+
+@scenarios("subbuf")
+def test_subbuf_sizes_differ(dump):
+    """The scenario did what it is for: the live global buffer and the
+    instance had sub-buffers of other sizes (ftrace cat of each is held
+    to the live file by test_ftrace_files)."""
+    top = dump.truth("tracing/buffer_subbuf_size_kb")
+    inst = dump.truth("tracing/instances/%s/buffer_subbuf_size_kb" %
+                      SUBBUF_INST)
+    assert top.strip() and inst.strip() and top != inst, (top, inst)
+    assert int(top) * 1024 > 4096 and int(inst) * 1024 > 4096
+
+
+@scenarios("subbuf")
+def test_subbuf_instance_last_n(dump):
+    """"ftrace trace -i NAME -n N" on the 64 KB sub-buffers: the last N
+    entries of the instance's "cat trace" (held to the live file above)."""
+    name = "tracing/instances/%s/trace" % SUBBUF_INST
+    full = [l for l in dump.out(thlib.truth_to_command(name)).split(b"\n")
+            if l]
+    entries = [i for i, l in enumerate(full)
+               if not l.startswith(b"#") and not _NOTE.match(l)]
+    assert len(entries) > max(SUBBUF_N)
+    for n in SUBBUF_N:
+        last = [l for l in dump.out("ftrace trace -i %s -n %d" %
+                                    (SUBBUF_INST, n)).split(b"\n") if l]
+        start = entries[-n]
+        while start > 0 and _NOTE.match(full[start - 1]):
+            start -= 1
+        assert last == full[start:], (n, last[:3], full[start - 3:start + 3])
 
 
 @scenarios("live")
@@ -191,3 +242,80 @@ def test_trace_bad_options(dump):
     assert out.count(b"\n") == 1 and b"expected CPU numbers" in out
     out = _out(dump, "ftrace cat per_cpu/cpu7x/trace")
     assert out.count(b"\n") == 1
+
+
+def _modules_then_and_now(dump):
+    """{module: text address} of the boot that wrote the persistent
+    instance (its live last_boot_info) and of the boot that read it (the
+    live /proc/modules)."""
+    info = dump.truth("tracing/instances/%s/last_boot_info" %
+                      PERSIST_INST).decode().splitlines()
+    assert info and info[0].endswith("\t[kernel]"), info
+    then = dict((l.split("\t")[1], int(l.split("\t")[0], 16))
+                for l in info[1:])
+    now = dict((l.split()[0], int(l.split()[5], 16)) for l in
+               dump.truth("proc/modules").decode().splitlines())
+    return then, now
+
+
+@scenarios("persist")
+def test_persistent_instance_is_the_previous_boots(dump):
+    """The scenario did what it is for: the live last_boot_info names the
+    previous boot's kernel and modules (not "# Current"), one module loaded
+    elsewhere in the boot that read it and one not loaded at all; the
+    instance's trace (held to the live file above) names functions of
+    both; the "ftrace" summary says so on the instance's row.  ftrace cat
+    of last_boot_info is held to the live file by test_ftrace_files."""
+    then, now = _modules_then_and_now(dump)
+    moved = [m for m in then if m in now and now[m] != then[m]]
+    gone = [m for m in then if m not in now]
+    assert moved and gone, (then, now)
+    trace = dump.truth("tracing/instances/%s/trace" % PERSIST_INST)
+    for m in moved:
+        assert (b": %s_read <-" % m.encode()) in trace, m
+    row = [l for l in dump.out("ftrace").decode().splitlines()
+           if l.split()[:1] == [PERSIST_INST]]
+    assert row and row[0].endswith(
+        " (boot-mapped: the previous boot's trace)"), row
+
+
+@scenarios("persist")
+def test_persistent_instance_ftrace_trace(dump):
+    """"ftrace trace -i" of the persistent instance: a first line says
+    that it holds the previous boot's trace and gives each module's delta
+    (its address in the live /proc/modules minus the one in the live
+    last_boot_info; "not loaded now" for one /proc/modules lacks); then
+    every entry of the live "cat trace", and "-n 5" its last five."""
+    out = dump.out("ftrace trace -i %s" % PERSIST_INST).split(b"\n")
+    note = out[0].decode()
+    assert note.startswith("# tracehunt: instance %s holds the previous "
+                           "boot's trace" % PERSIST_INST), note
+    then, now = _modules_then_and_now(dump)
+    for m, a in then.items():
+        if m in now:
+            d = now[m] - a
+            want = "%s %s%#x" % (m, "-" if d < 0 else "+", abs(d))
+        else:
+            want = "%s (not loaded now: kept)" % m
+        assert ", " + want in note, (want, note)
+    live = [l for l in dump.truth("tracing/instances/%s/trace" %
+                                  PERSIST_INST).split(b"\n")
+            if l and not l.startswith(b"#")]
+    assert live
+    assert [l for l in out[1:] if l] == live
+    last = [l for l in dump.out("ftrace trace -i %s -n 5" %
+                                PERSIST_INST).split(b"\n") if l]
+    assert last[0] == out[0] and last[1:] == live[-5:], last
+
+
+@scenarios("events")
+def test_last_boot_info_absent(dump):
+    """A kernel or an array without a boot-mapped buffer: the live tree
+    has no last_boot_info, ftrace ls lists none, and ftrace cat says why
+    in one line (no boot-mapped arrays in this kernel, or not this
+    one)."""
+    assert not [n for n in dump.truth_names()
+                if n.endswith("/last_boot_info")]
+    assert b"last_boot_info" not in dump.out("ftrace ls")
+    out = dump.out("ftrace cat last_boot_info")
+    assert out.count(b"\n") == 1 and b"boot-mapped" in out, out

@@ -206,13 +206,23 @@ def env_list(name, default):
 def all_scenarios():
     """Every scenario directory, except those marked bench-only (a file
     BENCH_ONLY in the directory: built by "make bench", not by the tests)
-    and those for a custom kernel only (a file SUITES naming the pseudo
-    suites they run on, e.g. bookworm-noftrace: tests/test_noftrace.py)."""
+    and those for a custom kernel only (a file SUITES naming only the
+    pseudo suites they run on, e.g. bookworm-noftrace:
+    tests/test_noftrace.py).  A SUITES file naming Debian suites (subbuf:
+    trixie sid, the kernels with the feature) keeps the scenario, on those
+    suites only (scenario_on())."""
     return sorted(d for d in os.listdir(fixture.SCENARIOS)
                   if os.path.isdir(os.path.join(fixture.SCENARIOS, d)) and
-                  not any(os.path.exists(os.path.join(fixture.SCENARIOS, d,
-                                                      m))
-                          for m in ("BENCH_ONLY", "SUITES")))
+                  not os.path.exists(os.path.join(fixture.SCENARIOS, d,
+                                                  "BENCH_ONLY")) and
+                  not _custom_only(d))
+
+
+def _custom_only(scenario):
+    """The scenario's SUITES file names only custom kernels' suites."""
+    named = _suites_file(scenario)
+    return named is not None and \
+        all(s in fixture.CUSTOM_KERNELS for s in named)
 
 
 # Scenarios without a kaslr dump: that variant is a TCG boot of its own
@@ -223,7 +233,7 @@ def all_scenarios():
 # dumps of modules (hooks, module text, kprobes), events (symbolized
 # trace lines), graph (function names) and bpf (programs, trampolines).
 # Their elf and filtered dumps come from the kdump boot and do run.
-NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8")
+NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8", "subbuf")
 
 
 def selected():
@@ -404,6 +414,58 @@ COMPARED_ELSEWHERE = {
 }
 
 
+# Lines of captured files that the live kernel printed from a clock it
+# read at the read() itself: no dump holds that reading.  By pattern
+# relative to an array's directory: the line's regular expression and the
+# reason.  Only that line's value is left out of the comparisons
+# (comparable()); the rest of the file must be exact.
+READ_TIME_LINES = {
+    "per_cpu/cpu*/stats": (
+        re.compile(rb"^(now ts: ).*$", re.M),
+        '"now ts" is ring_buffer_time_stamp(), the trace clock when the '
+        'file was read (tracehunt prints the time stamp of the CPU\'s '
+        'last event)'),
+}
+
+
+def comparable(name, data):
+    """DATA (a captured file NAME, or tracehunt's) with the values of its
+    READ_TIME_LINES replaced by one marker."""
+    rel = tracing_rel(name)
+    for pattern, (rx, _why) in READ_TIME_LINES.items():
+        if data is not None and rel is not None and \
+                fnmatch.fnmatchcase(rel, pattern):
+            return rx.sub(rb"\1(the clock at the read)", data)
+    return data
+
+
+# Files of a row that "ftrace cat" answers, for now, with one line saying
+# what tracehunt does not reconstruct yet (issue 22), by pattern relative
+# to an array's directory: test_ftrace_files.py ends as an expected
+# failure naming them (never a pass), the census counts them "not
+# written".
+NOT_YET = {
+    "events/*/*/trigger": "a hist trigger's text "
+                          "(event_hist_trigger_print())",
+    "events/*/*/hist": "the histogram of a hist trigger (hist_show())",
+}
+
+
+def not_yet(name, ours):
+    """Why OURS, "ftrace cat" of the captured file NAME, is the one line
+    of a file tracehunt does not reconstruct yet; None if it is not."""
+    rel = tracing_rel(name)
+    lines = (ours or b"").split(b"\n")
+    if rel is None or len(lines) != 2 or lines[1] or \
+            not lines[0].startswith(b"ftrace cat: ") or \
+            b"does not reconstruct yet" not in lines[0]:
+        return None
+    for pattern, why in NOT_YET.items():
+        if fnmatch.fnmatchcase(rel, pattern):
+            return why
+    return None
+
+
 def tracing_rel(name):
     """tracing/instances/X/F -> F, tracing/F -> F; None if not tracing/."""
     if not name.startswith("tracing/"):
@@ -413,6 +475,7 @@ def tracing_rel(name):
     return m.group(1) if m else f
 
 
+@functools.lru_cache(maxsize=None)
 def compared_elsewhere(name):
     """Why a captured file is compared by another module than
     test_ftrace_files.py, or None."""
@@ -423,11 +486,40 @@ def compared_elsewhere(name):
     return None
 
 
+@functools.lru_cache(maxsize=None)
+def table_patterns():
+    """The files of the tracefs table's printed rows, as globs relative to
+    an array's directory (src/tracefs/table.c through scripts/fixture.py)."""
+    return tuple(fixture.row_pattern(r) for r in fixture.tracefs_rows()
+                 if r["printed"] and r["scope"] != "KPROBES")
+
+
+@functools.lru_cache(maxsize=None)
+def debugfs_rows():
+    """The table's rows of debugfs' kprobes directory, by their captured
+    names (debug/kprobes/X)."""
+    pre = "/sys/kernel/"
+    return tuple(r["name"][len(pre):] for r in fixture.tracefs_rows()
+                 if r["printed"] and r["scope"] == "KPROBES")
+
+
+@functools.lru_cache(maxsize=None)
+def table_file(name):
+    """Whether a captured file is one of the table's rows (the guest
+    captures every readable file; "ftrace cat" prints the table's)."""
+    rel = tracing_rel(name)
+    return rel is not None and any(fnmatch.fnmatchcase(rel, p)
+                                   for p in table_patterns())
+
+
 def truth_to_command(name):
-    """The tracehunt command that reproduces a captured live file."""
+    """The tracehunt command that reproduces a captured live file (None:
+    not a file of the tracefs table)."""
     if name == "debug/kprobes/list":
         return "kprobes"
-    if name.startswith("tracing/"):
+    if name in debugfs_rows():
+        return "ftrace cat /sys/kernel/" + name
+    if table_file(name):
         return "ftrace cat " + name[len("tracing/"):]
     return None
 

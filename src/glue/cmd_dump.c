@@ -7,9 +7,12 @@
 #include "tracefs/tracefs.h"
 #include "render/trace_dump.h"
 
+#define TH_DUMP_USAGE "usage: ftrace dump -t FILE [-V 6|7] [-i INSTANCE | " \
+	"-a] [-f] | -d DIR [-i INSTANCE | -a]\n"
+
 /**
- * th_ftrace_dump - "ftrace dump -t FILE [-i INSTANCE | -a] [-f] |
- * -d DIR [-i INSTANCE]"
+ * th_ftrace_dump - "ftrace dump -t FILE [-V 6|7] [-i INSTANCE | -a] [-f] |
+ * -d DIR [-i INSTANCE | -a]"
  * @argc: argument count, argv[0] being "dump"
  * @argv: the arguments
  */
@@ -20,8 +23,16 @@ void th_ftrace_dump(int argc, char **argv)
 	const char *dir = NULL;
 
 	memset(&opt, 0, sizeof(opt));
-	while ((c = getopt(argc, argv, "t:d:i:af")) != EOF) {
+	while ((c = getopt(argc, argv, "t:d:i:afV:")) != EOF) {
 		switch (c) {
+		case 'V':
+			if (strcmp(optarg, "6") == 0)
+				opt.version = 6;
+			else if (strcmp(optarg, "7") == 0)
+				opt.version = 7;
+			else
+				bad = TRUE;
+			break;
 		case 't': opt.file = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'i': opt.inst = optarg; break;
@@ -32,16 +43,18 @@ void th_ftrace_dump(int argc, char **argv)
 	}
 	if (bad || optind < argc || (!opt.file && !dir) ||
 	    (opt.file && dir)) {
-		fprintf(fp, "usage: ftrace dump -t FILE [-i INSTANCE | -a] [-f] | "
-			"-d DIR [-i INSTANCE]\n");
+		fprintf(fp, TH_DUMP_USAGE);
 		return;
 	}
 	if (dir) {
-		if (all)
-			fprintf(fp, "ftrace dump: -d takes one array "
-				"(-i INSTANCE), not -a\n");
+		if (opt.version)
+			fprintf(fp, "ftrace dump: -V is the version of a "
+				"trace.dat (-t FILE), not of -d\n");
+		else if (all && opt.inst)
+			fprintf(fp, "ftrace dump: -a and -i exclude each "
+				"other\n");
 		else
-			th_dump_dir(opt.inst, dir, opt.force);
+			th_dump_dir(opt.inst, all, dir, opt.force);
 		return;
 	}
 	if (all && opt.inst) {

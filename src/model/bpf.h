@@ -153,8 +153,6 @@ int th_bpf_maps_ok(const char **why);
 long th_bpf_maps(struct th_bpf_map **out);
 /* The id of the map at MAP; 0 when unreadable. */
 unsigned int th_bpf_map_id(ulong map);
-/* The id of the struct btf at BTF; 0 when unreadable. */
-unsigned int th_bpf_btf_id(ulong btf);
 
 /* -------------------------------------------------------- bpf_holders.c */
 

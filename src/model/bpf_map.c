@@ -1,16 +1,15 @@
 /*
- * tracehunt: the model's one reader of struct bpf_map (and of struct
- * btf's id): the maps of map_idr with what bpftool's "map show" prints
+ * tracehunt: the model's one reader of struct bpf_map: the maps of map_idr with what bpftool's "map show" prints
  * of them (bpf_map_get_info_by_fd(), kernel/bpf/syscall.c).
  */
 #include "model/bpf.h"
 #include "model/xarray.h"
+#include "model/btf_vmlinux.h"
 
 static struct {
 	int filled;
 	ulong idr;
 	long type, key, value, max, flags, id, name, btf, frozen;
-	long btf_id;
 } bm_off;
 
 static void bm_off_fill(void)
@@ -28,7 +27,6 @@ static void bm_off_fill(void)
 	bm_off.name = th_member("bpf_map", "name");
 	bm_off.btf = th_member("bpf_map", "btf");
 	bm_off.frozen = th_member("bpf_map", "frozen");
-	bm_off.btf_id = th_member("btf", "id");
 }
 
 int th_bpf_maps_ok(const char **why)
@@ -52,17 +50,6 @@ unsigned int th_bpf_map_id(ulong map)
 
 	bm_off_fill();
 	if (bm_off.id < 0 || !th_read_uint(map + bm_off.id, &id, "bpf_map.id"))
-		return 0;
-	return id;
-}
-
-unsigned int th_bpf_btf_id(ulong btf)
-{
-	unsigned int id;
-
-	bm_off_fill();
-	if (bm_off.btf_id < 0 ||
-	    !th_read_uint(btf + bm_off.btf_id, &id, "btf.id"))
 		return 0;
 	return id;
 }

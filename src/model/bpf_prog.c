@@ -7,6 +7,7 @@
  */
 #include "model/bpf.h"
 #include "model/xarray.h"
+#include "model/btf_vmlinux.h"
 #include "bpfinsn.h"
 
 static struct {

@@ -233,6 +233,40 @@ static void th_cu_hint(const char *name)
 	}
 }
 
+/*
+ * Structs the kernel renamed, looked up under their old tag when the dump
+ * has no struct of the new one (a probe of the type, not of a version).
+ */
+static struct th_struct_rename {
+	const char *now, *was;
+	int state;		/* 0 unprobed, 1 the new tag, 2 the old */
+} th_renames[] = {
+	/* Linux kernel commit 2425bcb9240f ("tracing: Rename
+	 * ftrace_event_{call,class} to trace_event_{call,class}") (v4.2) */
+	{ "trace_event_call", "ftrace_event_call", 0 },
+	{ "trace_event_class", "ftrace_event_class", 0 },
+	/* its parent, "tracing: Rename ftrace_event_file to
+	 * trace_event_file" (v4.2) */
+	{ "trace_event_file", "ftrace_event_file", 0 },
+};
+
+static const char *th_struct_tag(const char *sname)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(th_renames) / sizeof(th_renames[0]); i++) {
+		struct th_struct_rename *r = &th_renames[i];
+
+		if (strcmp(r->now, sname))
+			continue;
+		if (!r->state)
+			r->state = STRUCT_SIZE((char *)r->now) < 0 &&
+				STRUCT_SIZE((char *)r->was) >= 0 ? 2 : 1;
+		return r->state == 2 ? r->was : r->now;
+	}
+	return sname;
+}
+
 long th_member(const char *sname, const char *mname)
 {
 	char key[128];
@@ -242,6 +276,7 @@ long th_member(const char *sname, const char *mname)
 	if (th_tc_get(key, &v))
 		return v;
 	th_cu_hint(sname);
+	sname = th_struct_tag(sname);
 	v = MEMBER_OFFSET((char *)sname, (char *)mname);
 	if (v < 0)
 		v = -1;
@@ -258,6 +293,7 @@ long th_size(const char *sname)
 	if (th_tc_get(key, &v))
 		return v;
 	th_cu_hint(sname);
+	sname = th_struct_tag(sname);
 	v = STRUCT_SIZE((char *)sname);
 	if (v < 0)
 		v = -1;

@@ -21,8 +21,10 @@ static struct th_event_off {
 	long class_system, class_fields, class_reg;
 	/* struct ftrace_event_field */
 	long field_link, field_name, field_type, field_offset, field_size,
-	     field_is_signed, field_len;
+	     field_is_signed, field_len, field_filter_type;
 	int field_is_signed_bit;
+	/* enum filter_type's value of each TH_FT_* (-1: none) */
+	long ftypes[TH_FT_CPU + 1];
 	/* struct syscall_metadata */
 	long meta_nb_args_size;		/* int, u8 since 7.x */
 	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
@@ -34,6 +36,37 @@ static struct th_event_off {
 	/* and for uprobes, eprobes and synthetic events */
 	ulong print_uprobe, print_eprobe, print_synth;
 } evo;
+
+/* enum filter_type (kernel/trace/trace.h) by name, for TH_FT_* */
+static void th_event_ftypes(void)
+{
+	static const char *const names[] = {
+		[TH_FT_OTHER] = "FILTER_OTHER",
+		[TH_FT_STATIC_STRING] = "FILTER_STATIC_STRING",
+		[TH_FT_DYN_STRING] = "FILTER_DYN_STRING",
+		[TH_FT_RDYN_STRING] = "FILTER_RDYN_STRING",
+		[TH_FT_PTR_STRING] = "FILTER_PTR_STRING",
+		[TH_FT_TRACE_FN] = "FILTER_TRACE_FN",
+		[TH_FT_COMM] = "FILTER_COMM",
+		[TH_FT_CPU] = "FILTER_CPU",
+	};
+	int i;
+
+	evo.ftypes[TH_FT_UNKNOWN] = -1;
+	for (i = TH_FT_OTHER; i <= TH_FT_CPU; i++)
+		evo.ftypes[i] = th_enum(names[i], -1);
+}
+
+/* TH_FT_* of the filter_type value V */
+static enum th_filter_type th_event_ftype(int v)
+{
+	int i;
+
+	for (i = TH_FT_OTHER; i <= TH_FT_CPU; i++)
+		if (evo.ftypes[i] >= 0 && evo.ftypes[i] == v)
+			return i;
+	return TH_FT_UNKNOWN;
+}
 
 static const struct th_event_off *th_event_off(void)
 {
@@ -67,6 +100,9 @@ static const struct th_event_off *th_event_off(void)
 	evo.field_is_signed_bit = evo.field_is_signed >= 0 &&
 		th_member("ftrace_event_field", "needs_test") ==
 		evo.field_is_signed;
+	evo.field_filter_type = th_member("ftrace_event_field",
+					  "filter_type");
+	th_event_ftypes();
 	evo.meta_name = th_member("syscall_metadata", "name");
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
 	evo.meta_nb_args_size = MEMBER_SIZE("syscall_metadata", "nb_args");
@@ -128,6 +164,21 @@ int th_event_names_ok(void)
 	const struct th_event_off *o = th_event_off();
 
 	return o->call_class >= 0 && o->class_system >= 0;
+}
+
+/**
+ * th_event_call_class - trace_event_call.class (0 when unreadable)
+ * @call: struct trace_event_call
+ */
+ulong th_event_call_class(ulong call)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong class = 0;
+
+	if (o->call_class < 0 ||
+	    !th_read_ulong(call + o->call_class, &class, "call.class"))
+		return 0;
+	return class;
 }
 
 int th_event_call_system(ulong call, char *sys, size_t len)
@@ -382,6 +433,7 @@ static void th_event_field_list(struct th_event *e, ulong head, int *cap)
 	struct th_walk w;
 	ulong p;
 	long i;
+	int ft;
 
 	th_list_walk(head, 1000, &w);
 	*cap += w.n + 1;
@@ -409,6 +461,10 @@ static void th_event_field_list(struct th_event *e, ulong head, int *cap)
 		f->len = -1;
 		if (o->field_len >= 0)
 			th_read_int(fa + o->field_len, &f->len, "field.len");
+		if (o->field_filter_type >= 0 &&
+		    th_read_int(fa + o->field_filter_type, &ft,
+				"field.filter_type"))
+			f->ftype = th_event_ftype(ft);
 	}
 	th_walk_free(&w);
 }

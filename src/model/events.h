@@ -18,6 +18,8 @@
  * not CUSTOM.  "" and FALSE when there is none or it cannot be read. */
 int th_event_call_name(ulong call, char *name, size_t len);
 /* call->class->system into SYS ("" and FALSE when unreadable). */
+/* trace_event_call.class, 0 when unreadable */
+ulong th_event_call_class(ulong call);
 int th_event_call_system(ulong call, char *sys, size_t len);
 /* FALSE when the dump lacks trace_event_call.class or its system. */
 int th_event_names_ok(void);
@@ -34,12 +36,20 @@ enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,
  * funcs->trace); TH_EVK_TRACEPOINT when none of the others. */
 enum th_event_kind th_event_call_kind(ulong call);
 
+/* What a field's filter_type (enum filter_type's FILTER_*) says it is
+ * (print_event_fields() prints by it); TH_FT_UNKNOWN: another value, or
+ * none could be read. */
+enum th_filter_type { TH_FT_UNKNOWN, TH_FT_OTHER, TH_FT_STATIC_STRING,
+		      TH_FT_DYN_STRING, TH_FT_RDYN_STRING, TH_FT_PTR_STRING,
+		      TH_FT_TRACE_FN, TH_FT_COMM, TH_FT_CPU };
+
 /* struct ftrace_event_field */
 struct th_event_field {
 	char name[64];
 	char type[64];
 	int offset, size, is_signed;
 	int len;		/* an array's length; -1: no such member */
+	enum th_filter_type ftype;
 };
 
 /* struct probe_arg with its fetch_type's name and size */

@@ -49,8 +49,13 @@ enum th_tr_list {
 	TH_TR_FUNC_PROBES,	/* ftrace_func_probe: function probes */
 	TH_TR_TRACERS,		/* struct tracers: per-array tracer flags */
 	TH_TR_ERR_LOG,		/* struct tracing_log_err: error_log */
+	TH_TR_SYSTEMS,		/* struct trace_subsystem_dir: events/SYSTEM */
 };
 ulong th_tr_list(ulong tr, enum th_tr_list list);
+/* trace_array_is_readonly() */
+int th_tr_readonly(ulong tr);
+/* trace_array.trace_marker_file (0: none) */
+ulong th_tr_marker_file(ulong tr);
 /* trace_array.buffer_percent, .max_latency: FALSE when absent */
 int th_tr_buffer_percent(ulong tr, int *val);
 int th_tr_max_latency(ulong tr, ulong *val);
@@ -93,6 +98,8 @@ int th_core_options(char names[][32], int max);
 uint64_t th_top_level_flags(void);
 /* trace_clocks[]' names: their number, -1 without it. */
 int th_trace_clocks(char names[][64], int max);
+/* trace_clocks[ID].in_ns: 1, 0, -1 when unknown */
+int th_trace_clock_in_ns(int id);
 
 /* ----------------------------------------------------- event_files.c --- */
 
@@ -118,6 +125,71 @@ struct th_mod_event {
 void th_tr_mod_events(struct th_tr *tr,
 		      void (*fn)(const struct th_mod_event *, void *),
 		      void *arg);
+
+/* One event file of an array: its event and what its "enable" shows. */
+struct th_evfile {
+	ulong file;		/* struct trace_event_file */
+	ulong call;		/* its trace_event_call */
+	char system[64];
+	char name[128];
+	int reg, ignore_enable;	/* th_event_call_enablable() */
+	int state_ok;		/* the flags (and soft-mode count) were read */
+	int enabled;		/* EVENT_FILE_FL_ENABLED */
+	int soft_disabled;	/* EVENT_FILE_FL_SOFT_DISABLED */
+	int soft_mode;		/* in soft mode (a trigger's enable_event,
+				 * a hist trigger, an eprobe on it) */
+};
+/* TR's event files (read once for the session); -1 when the layout is
+ * not known. */
+int th_tr_evfiles(struct th_tr *tr, const struct th_evfile **out);
+/* The first event file of SYSTEM/NAME in TR, NULL when none. */
+const struct th_evfile *th_tr_evfile(struct th_tr *tr, const char *system,
+				     const char *name);
+/* One events/SYSTEM directory of an array. */
+struct th_evsystem {
+	ulong dir;		/* struct trace_subsystem_dir */
+	ulong subsystem;	/* its struct event_subsystem */
+	char name[64];
+};
+int th_tr_evsystems(struct th_tr *tr, const struct th_evsystem **out);
+/* The filter string of an event file, of an event system: 1 with it in
+ * BUF, 0 when none, -1 when unreadable. */
+int th_event_file_filter(ulong file, char *buf, size_t len);
+int th_subsystem_filter(ulong subsystem, char *buf, size_t len);
+/* &trace_event_file.triggers, 0 when the kernel has none */
+ulong th_event_file_triggers(ulong file);
+
+/* -------------------------------------------------- event_triggers.c --- */
+
+/* What a trigger's print function prints. */
+enum th_trigger_kind {
+	TH_TRIG_PLAIN,		/* event_trigger_print(): traceon, traceoff,
+				 * snapshot, stacktrace */
+	TH_TRIG_ENABLE,		/* event_enable_trigger_print() */
+	TH_TRIG_HIST,		/* event_hist_trigger_print() */
+	TH_TRIG_PROBE,		/* an eprobe's: nothing */
+	TH_TRIG_OTHER,		/* a command tracehunt does not know */
+};
+/* One struct event_trigger_data. */
+struct th_trigger {
+	ulong data;
+	char cmd[32];			/* its event_command's name */
+	enum th_trigger_kind kind;
+	int probe;			/* EVENT_TRIGGER_FL_PROBE */
+	long count;			/* -1: unlimited */
+	const char *filter;		/* NULL: none */
+	int paused;
+	/* TH_TRIG_ENABLE: enable_trigger_data */
+	int enable, hist;
+	char esystem[64], ename[128];
+	char filter_buf[4096];
+};
+/* FILE's triggers, in list order (NULL: unreadable); -1 when the kernel's
+ * layout is not known. */
+int th_event_triggers(ulong file, void (*fn)(const struct th_trigger *,
+					      void *), void *arg);
+/* The names of trigger_commands in list order; -1 when unknown. */
+int th_trigger_commands(char names[][32], int max);
 
 /* --------------------------------------------------- ftrace_probes.c --- */
 

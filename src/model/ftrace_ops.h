@@ -113,6 +113,8 @@ void thf_ops_release(struct thf_ops *op);
 /* The filter (NOTRACE: notrace) hash pointer of the ftrace_ops at OPS, as
  * ops->func_hash->filter_hash reads (0 when none or unreadable). */
 ulong thf_ops_hash(ulong ops, int notrace);
+/* The stack tracer's ops (stack_trace_filter), 0 when none. */
+ulong thf_stack_trace_ops(void);
 /* hash_contains_ip() over an ops' filter and notrace hashes */
 int thf_ops_contains(const struct thf_ops *op, ulong ip);
 /* FTRACE_OPS_FL_<NAME> from the dump's enum, 0 when absent */

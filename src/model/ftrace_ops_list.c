@@ -164,6 +164,31 @@ ulong thf_ops_hash(ulong ops, int notrace)
 	return notrace ? nt : filter;
 }
 
+/**
+ * thf_stack_trace_ops - the stack tracer's ftrace_ops (trace_stack.c's
+ * static trace_ops, whose filter stack_trace_filter shows)
+ *
+ * Return: its address, 0 when this kernel has no such ops (no stack tracer
+ * or no dynamic ftrace) or when the symbol is not that ops: its func must
+ * be stack_trace_call, as the static initializer sets it.
+ */
+ulong thf_stack_trace_ops(void)
+{
+	ulong ops = th_ksymbol("trace_ops"), call = th_ksymbol(
+		"stack_trace_call"), func = 0;
+
+	if (!ops || !call || thf_ops_off()->func < 0 ||
+	    !th_read_ulong(ops + thf_ops_off()->func, &func,
+			   "ftrace_ops.func"))
+		return 0;
+	if (func != call) {
+		th_damaged("ftrace_ops", ops, "trace_ops.func is not "
+			   "stack_trace_call");
+		return 0;
+	}
+	return ops;
+}
+
 /*
  * thf_ops_initialized - FLAGS carry FTRACE_OPS_FL_INITIALIZED (set by
  * ftrace_ops_init() on every registered ops); TRUE on a kernel without

@@ -761,9 +761,18 @@ static int th_ks_ftrace_map(ulong map, ulong addr, struct th_sym *s)
 		s->size = size;
 		s->offset = addr - ip;
 		s->module[0] = '\0';
-		if (th_read_ulong(map + ks_fmod_off.map_mod, &mod,
-				  "ftrace_mod_map.mod"))
-			th_module_name(mod, s->module, sizeof(s->module));
+		/* the map lives as long as its module (ftrace_release_mod()
+		 * frees it), and ftrace_mod_address_lookup() names it by
+		 * mod->name: a module with a name */
+		mod = 0;
+		if (!th_read_ulong(map + ks_fmod_off.map_mod, &mod,
+				   "ftrace_mod_map.mod") || !th_kptr(mod) ||
+		    !th_module_name(mod, s->module, sizeof(s->module)) ||
+		    !s->module[0] || !th_printable(s->module)) {
+			th_damaged("ftrace_mod_map", map, "mod %lx is no module "
+				   "with a name", mod);
+			s->module[0] = '\0';
+		}
 		found = TRUE;
 		break;
 	}

@@ -25,6 +25,11 @@ const char *th_kprobes_missing(void);
 /* Every probe of kprobe_table, aggregate children expanded, in the order
  * kprobes/list prints them; *out is malloc'd. */
 long th_kprobes_collect(struct kp_probe **out);
+/* kprobes_all_disarmed: 1, 0, -1 when unknown */
+int th_kprobes_all_disarmed(void);
+/* kprobe_blacklist's entries in list order; -1 when the dump has none */
+long th_kprobe_blacklist(void (*fn)(ulong start, ulong end, void *arg),
+			 void *arg);
 /* 'k', 'r' or 'j' */
 char th_kprobe_type(struct kp_probe *k);
 

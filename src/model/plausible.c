@@ -276,7 +276,8 @@ static void th_dmg_emit(const char *line)
 	th_dmg_newcmd();
 	th_dmg_count++;
 	th_dmg_serial++;
-	for (i = 0; i < th_dmg_nhash; i++)
+	/* (th_dmg_nhash is TH_DMG_SEEN + 1 once "more damage" is said) */
+	for (i = 0; i < th_dmg_nhash && i < TH_DMG_SEEN; i++)
 		if (th_dmg_hash[i] == h)
 			return;
 	if (th_dmg_nhash < TH_DMG_SEEN)

@@ -189,6 +189,34 @@ const struct th_graph_layout *th_graph_layout(void)
 	return &gl;
 }
 
+static struct th_fnargs_layout fa;
+
+const struct th_fnargs_layout *th_fnargs_layout(void)
+{
+	long size, off;
+
+	if (fa.init)
+		return &fa;
+	fa.init = 1;
+	/*
+	 * ftrace_entry.args and ftrace_graph_ent_entry.args (dynamic arrays
+	 * after ip/parent_ip and graph_ent) came with the function-argument
+	 * tracing of v6.16, printed by print_function_args() from BTF.
+	 */
+	fa.printed = th_ksymbol("print_function_args") != 0;
+	fa.fn_off = th_member("ftrace_entry", "args");
+	fa.graph_off = th_member("ftrace_graph_ent_entry", "args");
+	/* struct fgraph_ent_args (trace_functions_graph.c) sizes its
+	 * args[] to FTRACE_REGS_MAX_ARGS; 6 on x86_64 otherwise */
+	size = th_size("fgraph_ent_args");
+	off = th_member("fgraph_ent_args", "args");
+	fa.max = size > 0 && off >= 0 && size > off ?
+		 (int)((size - off) / sizeof(ulong)) : 6;
+	if (fa.max > 32)
+		fa.max = 6;
+	return &fa;
+}
+
 long th_stack_caller_off(void)
 {
 	static long off = -2;

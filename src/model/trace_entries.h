@@ -36,6 +36,23 @@ struct th_graph_layout {
 };
 const struct th_graph_layout *th_graph_layout(void);
 
+/*
+ * The argument registers the function and function_graph tracers record
+ * with func-args / funcgraph-args (CONFIG_FUNCTION_TRACE_ARGS, v6.16):
+ * where args[] starts in struct ftrace_entry and struct
+ * ftrace_graph_ent_entry (-1: the kernel records none), how many there
+ * are (FTRACE_REGS_MAX_ARGS), and whether the kernel prints them
+ * (print_function_args()).  An entry holds them when it is at least
+ * that many longs longer than the offset (trace_fn_trace()).
+ */
+struct th_fnargs_layout {
+	int init;
+	int printed;
+	int max;
+	long fn_off, graph_off;
+};
+const struct th_fnargs_layout *th_fnargs_layout(void);
+
 /* Offset of struct stack_entry's caller[] in a TRACE_STACK entry, or -1. */
 long th_stack_caller_off(void);
 /* Offset of struct userstack_entry's caller[] in a TRACE_USER_STACK

@@ -22,6 +22,14 @@ static struct {
 
 static int tk_init(void)
 {
+	/* Before Linux kernel commit c31ffb3ff633 ("tracing/kprobes: Factor
+	 * out struct trace_probe") (v3.14) a kprobe event was one struct
+	 * trace_probe, with list, rp, nhit, symbol, call and args[] of its
+	 * own: its trace_probe is itself (tp at offset 0). */
+	const char *tk = th_size("trace_kprobe") < 0 &&
+		th_member("trace_probe", "rp") >= 0 ? "trace_probe" :
+		"trace_kprobe";
+
 	if (tk_off.inited)
 		return tk_off.ok;
 	tk_off.inited = 1;
@@ -34,17 +42,17 @@ static int tk_init(void)
 		tk_off.ev_ops = th_member("dyn_event", "ops");
 		tk_off.tk_list = th_member("trace_kprobe", "devent");
 	} else if ((tk_off.head = th_symbol("probe_list"))) {
-		tk_off.tk_list = th_member("trace_kprobe", "list");
+		tk_off.tk_list = th_member(tk, "list");
 	}
-	tk_off.tk_rp = th_member("trace_kprobe", "rp");
-	tk_off.tk_nhit = th_member("trace_kprobe", "nhit");
+	tk_off.tk_rp = th_member(tk, "rp");
+	tk_off.tk_nhit = th_member(tk, "nhit");
 	/* A plain counter until Linux kernel commit a7636d9ecfa3
 	 * ("kprobes: Optimize hot path by using percpu counter to collect
 	 * 'nhit' statistics") (in v4.6). */
 	tk_off.nhit_percpu = tk_off.tk_nhit >= 0 &&
-		MEMBER_TYPE("trace_kprobe", "nhit") == TYPE_CODE_PTR;
-	tk_off.tk_symbol = th_member("trace_kprobe", "symbol");
-	tk_off.tk_tp = th_member("trace_kprobe", "tp");
+		MEMBER_TYPE((char *)tk, "nhit") == TYPE_CODE_PTR;
+	tk_off.tk_symbol = th_member(tk, "symbol");
+	tk_off.tk_tp = strcmp(tk, "trace_probe") ? th_member(tk, "tp") : 0;
 	/* the event's system and name: model/events.c, the one reader of
 	 * struct trace_event_call */
 	if (!tk_off.head || tk_off.tk_list < 0 || tk_off.tk_rp < 0 ||
@@ -144,6 +152,31 @@ long th_trace_kprobes(ulong **out)
 ulong th_tk_kprobe(ulong tk)
 {
 	return th_kretprobe_kprobe(tk + tk_off.tk_rp);
+}
+
+/**
+ * th_tk_shows_maxactive - whether kprobe_events prints a kretprobe's
+ * maxactive ("r4:...")
+ *
+ * Linux kernel commit 696ced4fb1d7 ("tracing/kprobes: expose maxactive
+ * for kretprobe in kprobe_events") (v4.12) added it, and the
+ * "r[maxactive]" of the tracing README (readme_msg) with it.
+ */
+int th_tk_shows_maxactive(void)
+{
+	static int shows = -1;
+	static char readme[16384];
+	ulong p;
+
+	if (shows >= 0)
+		return shows;
+	shows = 1;
+	if (!(p = th_symbol("readme_msg")))
+		return shows;
+	th_read_cstr(p, readme, sizeof(readme), "readme_msg");
+	if (strlen(readme) > 100)
+		shows = strstr(readme, "r[maxactive]") != NULL;
+	return shows;
 }
 
 /**

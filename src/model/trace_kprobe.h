@@ -19,6 +19,8 @@ ulong th_tk_of_probe(ulong tp);
 ulong th_tk_kprobe(ulong tk);
 /* The event's system and name; FALSE when it has no name. */
 int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen);
+/* Whether kprobe_events shows a kretprobe's maxactive (v4.12+) */
+int th_tk_shows_maxactive(void);
 /* trace_kprobe.nhit, summed over the CPUs when per-CPU */
 ulong th_tk_nhit(ulong tk);
 /* trace_kprobe.symbol into BUF: FALSE (BUF "") when the probe was

@@ -4,6 +4,7 @@
  * what kprobe (and uprobe) events have in common.
  */
 #include "model/trace_probe.h"
+#include "model/events.h"
 
 /* Offsets, -1 when absent; filled once. */
 static struct {
@@ -84,6 +85,18 @@ ulong th_trace_probe_of_call(ulong call)
 	ulong tpe, first = 0;
 
 	tpr_off_fill();
+	/* Before 60d53e2c3b75 (v5.4) the event's call is inside its one
+	 * trace_probe (inside trace_kprobe/trace_uprobe since c31ffb3ff633,
+	 * v3.14; the kprobe event itself before): a call whose class is the
+	 * probe's own embedded class is that probe's. */
+	if (tpr_off.tp_event < 0 && tpr_off.tp_call >= 0) {
+		long cls = th_member("trace_probe", "class");
+
+		if (cls < 0 ||
+		    th_event_call_class(call) != call - tpr_off.tp_call + cls)
+			return 0;
+		return call - tpr_off.tp_call;
+	}
 	if (tpr_off.tpe_call < 0 || tpr_off.tpe_probes < 0 ||
 	    tpr_off.tp_list < 0 || tpr_off.tp_args < 0 ||
 	    tpr_off.arg_size <= 0)

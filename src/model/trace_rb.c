@@ -10,6 +10,9 @@
 
 #define RB_PAGE_FLAGS	3UL	/* RB_PAGE_HEAD | RB_PAGE_UPDATE in list.next */
 #define RB_PAGE_HEAD	1UL
+/* the largest sub-buffer: buffer_page.write's 20-bit index (RB_WRITE_MASK)
+ * counts its bytes; ring_buffer_subbuf_order_set() refuses larger ones */
+#define TH_RB_SUBBUF_MAX	(1L << 20)
 
 /*
  * struct array_buffer was struct trace_buffer, and struct trace_buffer was
@@ -82,9 +85,12 @@ int th_array_buffer(ulong tr, int max, struct th_abuf *ab)
 /* The ring buffer's own structures, filled once. */
 static struct th_rb_off {
 	int init;
-	long tb_buffers, tb_subbuf, tb_cpus;
+	long tb_buffers, tb_subbuf, tb_subbuf_order, tb_cpus;
 	long pc_reader, pc_head, pc_commit, pc_nr_pages;
 	long pc_entries, pc_overrun, pc_read;
+	long pc_tail, pc_entries_bytes, pc_commit_overrun, pc_dropped;
+	long pc_read_bytes, pc_write_stamp;
+	long bdp_time_stamp;
 	long bp_list, bp_read, bp_page, bp_write;
 	long bdp_commit, bdp_data;
 	long tac_skipped;
@@ -105,8 +111,13 @@ static int th_rb_layout(char *err, size_t elen)
 	rbo.init = -1;
 	rbo.tb_buffers = th_member(ab->tb_struct, "buffers");
 	rbo.tb_cpus = th_member(ab->tb_struct, "cpus");
-	/* sub-buffers larger than a page (subbuf_size, v6.8) */
+	/* sub-buffers larger than a page: Linux kernel commit 139f84002145
+	 * ("ring-buffer: Page size per ring buffer") (in v6.8) added
+	 * subbuf_size, Linux kernel commit 2808e31ec12e ("ring-buffer: Add
+	 * interface for configuring trace sub buffer size") (in v6.8) its
+	 * order, which buffer_subbuf_size_kb shows */
 	rbo.tb_subbuf = th_member_any(ab->tb_struct, sub_names, NULL);
+	rbo.tb_subbuf_order = th_member(ab->tb_struct, "subbuf_order");
 	rbo.pc_reader = th_member("ring_buffer_per_cpu", "reader_page");
 	rbo.pc_head = th_member("ring_buffer_per_cpu", "head_page");
 	rbo.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
@@ -114,6 +125,17 @@ static int th_rb_layout(char *err, size_t elen)
 	rbo.pc_entries = th_member("ring_buffer_per_cpu", "entries");
 	rbo.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
 	rbo.pc_read = th_member("ring_buffer_per_cpu", "read");
+	/* the counters of per_cpu/cpuN/stats */
+	rbo.pc_tail = th_member("ring_buffer_per_cpu", "tail_page");
+	rbo.pc_entries_bytes = th_member("ring_buffer_per_cpu",
+					 "entries_bytes");
+	rbo.pc_commit_overrun = th_member("ring_buffer_per_cpu",
+					  "commit_overrun");
+	rbo.pc_dropped = th_member("ring_buffer_per_cpu", "dropped_events");
+	rbo.pc_read_bytes = th_member("ring_buffer_per_cpu", "read_bytes");
+	/* a u64, or an rb_time_t of one 64-bit word (v5.10) on 64-bit */
+	rbo.pc_write_stamp = th_member("ring_buffer_per_cpu", "write_stamp");
+	rbo.bdp_time_stamp = th_member("buffer_data_page", "time_stamp");
 	rbo.bp_list = th_member("buffer_page", "list");
 	rbo.bp_read = th_member("buffer_page", "read");
 	rbo.bp_page = th_member("buffer_page", "page");
@@ -160,6 +182,40 @@ int th_rb_time_stamp_abs(ulong tr, int *abs)
 		return FALSE;
 	*abs = v != 0;
 	return TRUE;
+}
+
+/**
+ * th_rb_subbuf_kb - buffer_subbuf_size_read(): a sub-buffer's size in KB,
+ * (PAGE_SIZE << trace_buffer.subbuf_order) / 1024, of TR's buffer
+ * @tr: the struct trace_array
+ * @kb: set to the size
+ *
+ * Return: TH_RB_SUBBUF_OK; TH_RB_SUBBUF_NONE when the kernel has no
+ * subbuf_order (so no buffer_subbuf_size_kb file); TH_RB_SUBBUF_UNREAD
+ * when the dump does not hold it (or it is not an order the kernel sets:
+ * ring_buffer_subbuf_order_set() refuses a sub-buffer whose size the
+ * 20-bit write counter cannot count).
+ */
+int th_rb_subbuf_kb(ulong tr, ulong *kb)
+{
+	struct th_abuf ab;
+	int order;
+	char err[8];
+
+	*kb = 0;
+	if (!th_rb_layout(err, sizeof(err)) || rbo.tb_subbuf_order < 0)
+		return TH_RB_SUBBUF_NONE;
+	if (!th_array_buffer(tr, FALSE, &ab) || !ab.ring_ok || !ab.ring ||
+	    !th_read_int(ab.ring + rbo.tb_subbuf_order, &order,
+			 "trace_buffer.subbuf_order"))
+		return TH_RB_SUBBUF_UNREAD;
+	if (order < 0 || order >= 31 ||
+	    (PAGESIZE() << order) > TH_RB_SUBBUF_MAX) {
+		th_damaged("trace_buffer", ab.ring, "subbuf_order %d", order);
+		return TH_RB_SUBBUF_UNREAD;
+	}
+	*kb = (PAGESIZE() << order) / 1024;
+	return TH_RB_SUBBUF_OK;
 }
 
 void th_rb_bdp_offsets(long *commit, long *data)
@@ -254,16 +310,31 @@ static void th_rb_cpu_plausible(struct th_rbcpu *c)
 			   c->entries, c->overrun, c->read, c->nr_pages + 1);
 }
 
-/* A sub-buffer's data size: trace_buffer.subbuf_size where the kernel
- * has it (v6.8), else a page less the buffer_data_page header. */
+/*
+ * A sub-buffer's data size: trace_buffer.subbuf_size where the kernel has
+ * it (v6.8), else what ring_buffer_subbuf_order_set() makes of the order
+ * (PAGE_SIZE << subbuf_order, less the buffer_data_page header): Debian's
+ * 6.12.118 and 7.2.13 keep subbuf_order and max_data_size but no
+ * subbuf_size (seen in their debuginfo); else a page less the header.
+ */
 static ulong th_rb_subbuf(ulong ring)
 {
 	unsigned int v = 0;
+	int order;
 
 	if (rbo.tb_subbuf >= 0 &&
 	    th_read_uint(ring + rbo.tb_subbuf, &v, "trace_buffer.subbuf_size")
 	    && v)
 		return v;
+	if (rbo.tb_subbuf < 0 && rbo.tb_subbuf_order >= 0 &&
+	    th_read_int(ring + rbo.tb_subbuf_order, &order,
+			"trace_buffer.subbuf_order")) {
+		if (order >= 0 && order < 31 &&
+		    (PAGESIZE() << order) <= TH_RB_SUBBUF_MAX)
+			return (PAGESIZE() << order) - rbo.bdp_data;
+		/* believed no further than a page */
+		th_damaged("trace_buffer", ring, "subbuf_order %d", order);
+	}
 	return PAGESIZE() - rbo.bdp_data;
 }
 
@@ -342,6 +413,8 @@ static void th_rb_cpu_fill_state(struct th_rb *rb, struct th_rbcpu *c,
 	c->read = th_rd_ulong(pc, rbo.pc_read, "read");
 	c->buf = malloc(rbo.bdp_data + subbuf);
 	c->pg.data_size = subbuf;
+	c->memo_n = -1;
+	c->keep_left = &rb->keep_left;
 	if (rb->data && rbo.tac_skipped >= 0)
 		c->skipped = th_rd_ulong(th_percpu_ptr(rb->data, cpu),
 					 rbo.tac_skipped,
@@ -381,6 +454,7 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 	ulong unread = 0;
 
 	memset(rb, 0, sizeof(*rb));
+	rb->keep_left = TH_RB_KEEP_MAX;
 	if (!th_rb_layout(err, elen))
 		return FALSE;
 	if (!th_array_buffer(tr, max, &ab)) {
@@ -467,8 +541,14 @@ void th_rb_close(struct th_rb *rb)
 	int i;
 
 	for (i = 0; i < rb->ncpus; i++) {
-		free(rb->cpus[i].buf);
-		th_pagecopy_free(&rb->cpus[i].bp_copy);
+		struct th_rbcpu *c = &rb->cpus[i];
+		int k;
+
+		free(c->buf);
+		th_pagecopy_free(&c->bp_copy);
+		for (k = 0; k < c->nkeep; k++)
+			free(c->keep[k].bytes);
+		free(c->keep);
 	}
 	free(rb->cpus);
 	rb->cpus = NULL;
@@ -500,18 +580,53 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 	return c->head;
 }
 
-/* Load bpage's sub-buffer; skip records before SKIP bytes. */
-static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
+/* The copy of BPAGE's sub-buffer th_rb_cpu_start_last() kept, or NULL;
+ * the passes after it go forward through what it read backward. */
+static const unsigned char *th_rb_kept(struct th_rbcpu *c, ulong bpage)
 {
-	ulong dpage;
-	size_t sz = rbo.bdp_data + c->pg.data_size;
-	size_t data_size = c->pg.data_size;
-	struct rb_event ev;
+	int i, h = c->keep_hint;
 
-	c->bpage = bpage;
+	if (h >= 0 && h < c->nkeep && c->keep[h].bpage == bpage)
+		i = h;
+	else
+		for (i = c->nkeep - 1; i >= 0; i--)
+			if (c->keep[i].bpage == bpage)
+				break;
+	if (i < 0)
+		return NULL;
+	c->keep_hint = i - 1;
+	c->dpage = c->keep[i].dpage;
+	return c->keep[i].bytes;
+}
+
+/* Where to read a sub-buffer of SZ bytes: a new kept copy while C keeps
+ * and the budget allows, else C's one buffer. */
+static unsigned char *th_rb_keep_slot(struct th_rbcpu *c, size_t sz)
+{
+	unsigned char *b;
+
+	if (!c->keeping || !c->keep_left || *c->keep_left < sz)
+		return c->buf;
+	if (c->nkeep == c->capkeep) {
+		int cap = c->capkeep ? 2 * c->capkeep : 8;
+		struct th_rbkeep *k = realloc(c->keep, cap * sizeof(*k));
+
+		if (!k)
+			return c->buf;
+		c->keep = k;
+		c->capkeep = cap;
+	}
+	b = malloc(sz);
+	return b ? b : c->buf;
+}
+
+/* The dpage of BPAGE, checked; 0 when it cannot be believed. */
+static ulong th_rb_dpage(struct th_rbcpu *c, ulong bpage)
+{
+	ulong dpage = 0;
+
 	/* the buffer_pages' page (kzalloc_node() in order: many to a page)
 	 * is read once, not once per sub-buffer read in between */
-	dpage = 0;
 	if (!th_read_via(&c->bp_copy, bpage + rbo.bp_page, &dpage,
 			 sizeof(dpage), "buffer_page.page"))
 		dpage = 0;
@@ -527,14 +642,41 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 			   "aligned", dpage);
 		dpage = 0;
 	}
-	if (!dpage || !th_read(dpage, c->buf, sz, "buffer_data_page")) {
-		c->bad++;
-		memset(&c->pg, 0, sizeof(c->pg));
-		c->pg.data_size = data_size;
-		rb_iter_init(&c->it, &c->pg);
-		return FALSE;
+	return dpage;
+}
+
+/* Load bpage's sub-buffer; skip records before SKIP bytes. */
+static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
+{
+	size_t sz = rbo.bdp_data + c->pg.data_size;
+	size_t data_size = c->pg.data_size;
+	const unsigned char *src;
+	struct rb_event ev;
+
+	c->bpage = bpage;
+	src = c->nkeep ? th_rb_kept(c, bpage) : NULL;
+	if (!src) {
+		ulong dpage = th_rb_dpage(c, bpage);
+		unsigned char *dst = th_rb_keep_slot(c, sz);
+
+		if (!dpage || !th_read(dpage, dst, sz, "buffer_data_page")) {
+			if (dst != c->buf)
+				free(dst);
+			c->bad++;
+			memset(&c->pg, 0, sizeof(c->pg));
+			c->pg.data_size = data_size;
+			rb_iter_init(&c->it, &c->pg);
+			return FALSE;
+		}
+		if (dst != c->buf) {
+			c->keep[c->nkeep].bpage = bpage;
+			c->keep[c->nkeep].dpage = dpage;
+			c->keep[c->nkeep++].bytes = dst;
+			*c->keep_left -= sz;
+		}
+		src = dst;
 	}
-	if (rb_page_parse(&c->pg, c->buf, sz, rbo.local_size, rbo.bdp_data,
+	if (rb_page_parse(&c->pg, src, sz, rbo.local_size, rbo.bdp_data,
 			  data_size, 0) != 0)
 		c->bad++;
 	c->pg.data_size = data_size;
@@ -624,14 +766,43 @@ static int th_rb_next_page(struct th_rbcpu *c)
 	return TRUE;
 }
 
+/* Start C at page P, found for N by th_rb_cpu_start_last() (0: from the
+ * reader page), LATE as it found it. */
+static void th_rb_cpu_start_at(struct th_rbcpu *c, long n, ulong p, int late)
+{
+	c->memo_n = n;
+	c->memo_p = p;
+	c->memo_late = late;
+	if (!p) {
+		th_rb_cpu_start(c);
+		return;
+	}
+	c->late = late;
+	c->done = FALSE;
+	c->have = FALSE;
+	c->bad = 0;
+	c->uncommitted = 0;
+	c->on_reader = FALSE;
+	c->pages_left = c->nr_pages + 2;
+	th_rb_load(c, p, 0);
+}
+
 void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
 {
 	struct rb_event ev;
 	ulong p, head, prev = 0;
 	long count = 0, i, max = c->nr_pages + 2;
+	int late;
 
+	if (n >= 0 && n == c->memo_n) {
+		/* the same start again: no sub-buffer read twice */
+		c->keep_hint = c->nkeep - 1;
+		th_rb_cpu_start_at(c, n, c->memo_p, c->memo_late);
+		return;
+	}
+	c->keeping = TRUE;
 	if (!c->reader || !c->commit || c->commit == c->reader) {
-		th_rb_cpu_start(c);
+		th_rb_cpu_start_at(c, n, 0, FALSE);
 		return;
 	}
 	head = th_rb_find_head(c);
@@ -647,26 +818,20 @@ void th_rb_cpu_start_last(struct th_rbcpu *c, long n)
 		    !th_read_ulong(p + rbo.bp_list + sizeof(ulong), &prev,
 				   "buffer_page.list.prev")) {
 			/* everything back to the head: the reader page too */
-			th_rb_cpu_start(c);
+			th_rb_cpu_start_at(c, n, 0, FALSE);
 			return;
 		}
 		p = (prev & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		if (p == c->reader) {
-			th_rb_cpu_start(c);
+			th_rb_cpu_start_at(c, n, 0, FALSE);
 			return;
 		}
 	}
 	/* Whether a whole read meets an entry before page P: "cat trace"
 	 * has then printed this CPU already (test_cpu_buff_start()). */
 	th_rb_cpu_start(c);
-	c->late = th_rb_cpu_peek(c) && c->bpage != p;
-	c->done = FALSE;
-	c->have = FALSE;
-	c->bad = 0;
-	c->uncommitted = 0;
-	c->on_reader = FALSE;
-	c->pages_left = max;
-	th_rb_load(c, p, 0);
+	late = th_rb_cpu_peek(c) && c->bpage != p;
+	th_rb_cpu_start_at(c, n, p, late);
 }
 
 int th_rb_cpu_fill(struct th_rbcpu *c)
@@ -689,80 +854,6 @@ int th_rb_cpu_fill(struct th_rbcpu *c)
 		return TRUE;
 	}
 	return FALSE;
-}
-
-/* get_total_entries_cpu() */
-/**
- * th_rb_cpu_skip_early - skip C's events older than RB's time_start, as
- * tracing_iter_reset() does; their number in c->skipped
- * @rb: the ring buffer
- * @c: one of its CPUs, started
- */
-void th_rb_cpu_skip_early(struct th_rb *rb, struct th_rbcpu *c)
-{
-	c->skipped = 0;
-	while (th_rb_cpu_peek(c) && c->ev.ts < rb->time_start) {
-		c->skipped++;
-		th_rb_cpu_advance(c);
-	}
-}
-
-/**
- * th_rb_check_time_start - time_start against the events, after
- * th_rb_cpu_skip_early() on every CPU of RB
- * @rb: the ring buffer
- *
- * tracing_reset_online_cpus() empties the buffers before it sets
- * time_start: only a racing write can predate it, never all.  Returns
- * FALSE (with the warning) when time_start is after every event.
- */
-int th_rb_check_time_start(struct th_rb *rb)
-{
-	long skipped = 0;
-	int i, left = FALSE;
-
-	for (i = 0; i < rb->ncpus; i++) {
-		skipped += rb->cpus[i].skipped;
-		left |= th_rb_cpu_peek(&rb->cpus[i]);
-	}
-	if (skipped && !left) {
-		th_damaged("array_buffer", rb->array_buffer, "time_start %llu "
-			   "is after all %ld events",
-			   (unsigned long long)rb->time_start, skipped);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total)
-{
-	int i;
-
-	*entries = *total = 0;
-	for (i = 0; i < rb->ncpus; i++) {
-		struct th_rbcpu *c = &rb->cpus[i];
-		ulong count;
-
-		if (cpu >= 0 && c->cpu != cpu)
-			continue;
-		count = c->entries - (c->overrun + c->read);
-		if (c->skipped) {
-			count -= c->skipped;
-			*total += count;
-		} else
-			*total += count + c->overrun;
-		*entries += count;
-	}
-}
-
-long th_rb_overruns(struct th_rb *rb)
-{
-	long n = 0;
-	int i;
-
-	for (i = 0; i < rb->ncpus; i++)
-		n += rb->cpus[i].overrun;
-	return n;
 }
 
 /*
@@ -822,4 +913,68 @@ void th_rb_cpu_raw(struct th_rbcpu *c, long max)
 		n++;
 	}
 	c->done = TRUE;
+}
+
+/**
+ * th_rb_cpu_stats - the counters tracing_stats_read() prints for one CPU
+ * of an array's ring buffer
+ * @tr: the struct trace_array
+ * @cpu: the CPU
+ * @st: filled (zeros for a CPU without a per-CPU buffer, as the kernel's
+ *      ring_buffer_*_cpu() give)
+ * @err: why not
+ * @elen: room in @err
+ *
+ * Return: FALSE (and @err) when the buffer or its counters cannot be read.
+ */
+int th_rb_cpu_stats(ulong tr, int cpu, struct th_rb_stats *st, char *err,
+		    size_t elen)
+{
+	struct th_rbcpu *c = NULL;
+	struct th_rb rb;
+	ulong pc, bpage, dpage, tail;
+	int i, ok = TRUE;
+
+	memset(st, 0, sizeof(*st));
+	if (!th_rb_open(tr, FALSE, &rb, err, elen))
+		return FALSE;
+	for (i = 0; i < rb.ncpus; i++)
+		if (rb.cpus[i].cpu == cpu)
+			c = &rb.cpus[i];
+	if (c && (c->cpu_unreadable || rbo.pc_entries_bytes < 0 ||
+		  rbo.pc_commit_overrun < 0 || rbo.pc_dropped < 0 ||
+		  rbo.pc_read_bytes < 0 || rbo.pc_tail < 0 ||
+		  rbo.bdp_time_stamp < 0)) {
+		snprintf(err, elen, "the per-CPU buffer's counters cannot be "
+			 "read (ring_buffer_per_cpu at %lx)", c->cpu_buffer);
+		ok = FALSE;
+	} else if (c) {
+		pc = c->cpu_buffer;
+		/* rb_num_of_entries() */
+		st->entries = c->entries - (c->overrun + c->read);
+		st->overrun = c->overrun;
+		st->commit_overrun = th_rd_ulong(pc, rbo.pc_commit_overrun,
+						 "commit_overrun");
+		st->bytes = th_rd_ulong(pc, rbo.pc_entries_bytes,
+					"entries_bytes") -
+			th_rd_ulong(pc, rbo.pc_read_bytes, "read_bytes");
+		st->dropped = th_rd_ulong(pc, rbo.pc_dropped,
+					  "dropped_events");
+		st->read = c->read;
+		/* ring_buffer_oldest_event_ts(): the reader page's when the
+		 * tail is on it, else the head page's */
+		tail = th_rd_ulong(pc, rbo.pc_tail, "tail_page");
+		bpage = tail == c->reader ? c->reader : th_rb_find_head(c);
+		dpage = bpage ? th_rd_ulong(bpage, rbo.bp_page,
+					    "buffer_page.page") : 0;
+		if (dpage && !th_read_u64(dpage + rbo.bdp_time_stamp,
+					  &st->oldest_ts,
+					  "buffer_data_page.time_stamp"))
+			st->oldest_ts = 0;
+		st->have_last = rbo.pc_write_stamp >= 0 &&
+			th_read_u64(pc + rbo.pc_write_stamp, &st->last_ts,
+				    "ring_buffer_per_cpu.write_stamp");
+	}
+	th_rb_close(&rb);
+	return ok;
 }

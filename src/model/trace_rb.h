@@ -31,6 +31,12 @@ int th_array_buffer(ulong tr, int max, struct th_abuf *ab);
 
 /* ------------------------------------------------------- ring buffer --- */
 
+/* A sub-buffer kept by th_rb_cpu_start_last() for the passes after it. */
+struct th_rbkeep {
+	ulong bpage, dpage;
+	unsigned char *bytes;
+};
+
 /* One per-CPU buffer being read in the order of the kernel's iterator:
  * the reader page from its read offset, then head page .. commit page. */
 struct th_rbcpu {
@@ -56,6 +62,17 @@ struct th_rbcpu {
 	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
 	int late;		/* th_rb_cpu_start_last() left entries behind */
 	struct th_pagecopy bp_copy;	/* the page of the buffer_pages */
+	/* th_rb_cpu_start_last(): where it started for N (memo_n, -1 for
+	 * none; memo_p 0: from the reader page), and the sub-buffers it
+	 * read, kept within the ring buffer's budget so that the counting
+	 * and printing passes read none of them from the dump again */
+	long memo_n;
+	ulong memo_p;
+	int memo_late;
+	int keeping;
+	struct th_rbkeep *keep;
+	int nkeep, capkeep, keep_hint;
+	size_t *keep_left;
 };
 
 /* The ring buffer of an array buffer. */
@@ -66,6 +83,7 @@ struct th_rb {
 	uint64_t time_start;
 	int ncpus;
 	struct th_rbcpu *cpus;		/* ncpus entries, cpu numbers inside */
+	size_t keep_left;		/* bytes the CPUs may still keep */
 };
 
 /* tr's main buffer (max buffer when MAX is set); FALSE + message. */
@@ -78,7 +96,11 @@ void th_rb_close(struct th_rb *rb);
 /* Start (or restart) reading one CPU. */
 void th_rb_cpu_start(struct th_rbcpu *c);
 /* Start so that at least the last N data events are ahead: sub-buffers
- * are decoded backward from the commit page only as far as needed. */
+ * are decoded backward from the commit page only as far as needed.  A
+ * second call with the same N starts at the same place without reading
+ * those sub-buffers again (kept up to TH_RB_KEEP_MAX bytes per ring
+ * buffer, whatever its size: beyond that they are read again). */
+#define TH_RB_KEEP_MAX	(32UL << 20)
 void th_rb_cpu_start_last(struct th_rbcpu *c, long n);
 /* Load the next data event into c->ev (c->have); FALSE at the end. */
 int th_rb_cpu_fill(struct th_rbcpu *c);
@@ -138,8 +160,22 @@ static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
 	}
 	return best;
 }
+/* What per_cpu/cpuN/stats shows of one CPU's buffer. */
+struct th_rb_stats {
+	ulong entries, overrun, commit_overrun, bytes, dropped, read;
+	uint64_t oldest_ts;		/* ring_buffer_oldest_event_ts() */
+	uint64_t last_ts;		/* the last event's (write_stamp) */
+	int have_last;
+};
+/* The counters of TR's main buffer for CPU; FALSE + ERR when unreadable. */
+int th_rb_cpu_stats(ulong tr, int cpu, struct th_rb_stats *st, char *err,
+		    size_t elen);
 /* ring_buffer_time_stamp_abs() of TR's buffer; FALSE: unknown. */
 int th_rb_time_stamp_abs(ulong tr, int *abs);
+/* buffer_subbuf_size_kb of TR's buffer (trace_buffer.subbuf_order,
+ * v6.8): TH_RB_SUBBUF_OK, or why not */
+enum { TH_RB_SUBBUF_OK, TH_RB_SUBBUF_NONE, TH_RB_SUBBUF_UNREAD };
+int th_rb_subbuf_kb(ulong tr, ulong *kb);
 /* Offsets of struct buffer_data_page's commit and data (-1: absent). */
 void th_rb_bdp_offsets(long *commit, long *data);
 /* events/header_page's overwrite line declares "char" (the format string

@@ -71,6 +71,30 @@ const struct th_tr_off *th_tr_off(void)
 	 * set_event_notrace_pid to not trace tasks") (in v5.8) */
 	o->filtered_no_pids = th_member("trace_array", "filtered_no_pids");
 	o->err_log = th_member("trace_array", "err_log");
+	/* the event system directories (struct trace_subsystem_dir) */
+	o->systems = th_member("trace_array", "systems");
+	/* the ftrace/print event that trace_marker writes fire triggers on
+	 * (v4.17: its events/ftrace/print/trigger file) */
+	o->trace_marker_file = th_member("trace_array", "trace_marker_file");
+	/* a read-only array: the backup instance of a persistent buffer,
+	 * whose events have only format and id (trace_array_is_readonly(),
+	 * 7.x) */
+	o->flags = th_member("trace_array", "flags");
+	o->flags_size = MEMBER_SIZE("trace_array", "flags");
+	o->fl_rdonly = th_enum("TRACE_ARRAY_FL_RDONLY", 0);
+	/* boot-mapped arrays: Linux kernel commit e645535a954a ("tracing:
+	 * Add option to use memmapped memory for trace boot instance") (in
+	 * v6.10) gave range_addr_start, its series text_delta; Linux kernel
+	 * commit
+	 * b65334825fb1 ("tracing: Have persistent trace instances save KASLR
+	 * offset") (in v6.15) the scratch area, and Linux kernel commit
+	 * 35a380ddbc65 ("tracing: Show last module text symbols in the
+	 * stacktrace") (in v6.15) module_delta */
+	o->range_addr_start = th_member("trace_array", "range_addr_start");
+	o->text_delta = th_member("trace_array", "text_delta");
+	o->module_delta = th_member("trace_array", "module_delta");
+	o->scratch = th_member("trace_array", "scratch");
+	o->scratch_size = th_member("trace_array", "scratch_size");
 	return o;
 }
 
@@ -324,9 +348,47 @@ ulong th_tr_list(ulong tr, enum th_tr_list list)
 		[TH_TR_FUNC_PROBES] = o->func_probes,
 		[TH_TR_TRACERS] = o->tracers,
 		[TH_TR_ERR_LOG] = o->err_log,
+		[TH_TR_SYSTEMS] = o->systems,
 	};
 
 	return off[list] >= 0 ? tr + off[list] : 0;
+}
+
+/**
+ * th_tr_marker_file - trace_array.trace_marker_file: the ftrace/print
+ * event file that has a "trigger" file though its event cannot be enabled
+ * @tr: the struct trace_array
+ *
+ * Return: the struct trace_event_file, 0 when none or unreadable.
+ */
+ulong th_tr_marker_file(ulong tr)
+{
+	return th_ptr_at(tr, th_tr_off()->trace_marker_file,
+			 "trace_array.trace_marker_file");
+}
+
+/**
+ * th_tr_readonly - trace_array_is_readonly()
+ * @tr: the struct trace_array
+ *
+ * Return: TRUE for a read-only array (FALSE where the kernel has none).
+ */
+int th_tr_readonly(ulong tr)
+{
+	const struct th_tr_off *o = th_tr_off();
+	ulong fl = 0;
+
+	if (!o->fl_rdonly || o->flags < 0)
+		return FALSE;
+	if (o->flags_size == sizeof(int)) {
+		unsigned int f32 = 0;
+
+		th_read_uint(tr + o->flags, &f32, "trace_array.flags");
+		fl = f32;
+	} else {
+		th_read_ulong(tr + o->flags, &fl, "trace_array.flags");
+	}
+	return (fl & o->fl_rdonly) != 0;
 }
 
 /**

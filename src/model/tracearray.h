@@ -20,6 +20,12 @@ struct th_tr_off {
 	int tracing_cpumask_ptr;	/* a pointer (CPUMASK_OFFSTACK) */
 	long function_pids, function_no_pids, filtered_pids, filtered_no_pids;
 	long err_log;
+	long systems, trace_marker_file;
+	long flags, flags_size;
+	ulong fl_rdonly;	/* TRACE_ARRAY_FL_RDONLY, 0: none */
+	/* boot-mapped ("persistent") arrays (model/last_boot.c) */
+	long range_addr_start, text_delta, module_delta;
+	long scratch, scratch_size;
 };
 
 const struct th_tr_off *th_tr_off(void);

@@ -392,3 +392,26 @@ int th_trace_clocks(char names[][64], int max)
 	}
 	return i;
 }
+
+/**
+ * th_trace_clock_in_ns - trace_clocks[ID].in_ns: whether the clock counts
+ * nanoseconds (tracing_stats_read() then prints seconds)
+ * @id: the index (trace_array.clock_id)
+ *
+ * Return: 1, 0, or -1 when unknown.
+ */
+int th_trace_clock_in_ns(int id)
+{
+	ulong clocks = th_symbol("trace_clocks");
+	long stride, n;
+	int in_ns;
+
+	n = ff_array_info("trace_clocks", &stride);
+	/* { u64 (*func)(void); const char *name; int in_ns; } */
+	if (!clocks || id < 0 || id >= n ||
+	    stride < (long)(2 * sizeof(ulong) + sizeof(int)) ||
+	    !th_read_int(clocks + id * stride + 2 * sizeof(ulong), &in_ns,
+			 "trace_clocks.in_ns"))
+		return -1;
+	return in_ns != 0;
+}

@@ -463,13 +463,200 @@ static void th_bprint_text(struct th_tctx *t, struct th_sb *b)
 	free(out);
 }
 
+/* The kernel's isprint() (lib/ctype.c: Latin-1 above 0xa0 too) and
+ * isascii() */
+static int th_kisprint(unsigned char c)
+{
+	return (c >= 0x20 && c <= 0x7e) || c >= 0xa0;
+}
+
+static int th_kisascii(unsigned char c)
+{
+	return c <= 0x7f;
+}
+
+/* print_array(): the bytes of a __data_loc (REL: __rel_loc, relative to
+ * the end of the field F) array at OFF of T's entry */
+static void th_fields_array(struct th_tctx *t, const struct th_event_field *f,
+			    int rel, struct th_sb *b)
+{
+	unsigned int loc = 0, off, len, i;
+
+	memcpy(&loc, t->ent + f->offset, 4);
+	off = (loc & 0xffff) + (rel ? f->offset + 4 : 0);
+	len = loc >> 16;
+	if (off + len > t->len) {
+		th_sb_printf(b, "<OVERFLOW>");
+		return;
+	}
+	for (i = 0; i < len; i++)
+		th_sb_printf(b, "%s%02x", i ? "," : "", t->ent[off + i]);
+}
+
+/* print_fields(): a __data_loc or __rel_loc string */
+static void th_fields_dyn_string(struct th_tctx *t,
+				 const struct th_event_field *f, int rel,
+				 struct th_sb *b)
+{
+	unsigned int loc = 0, off, len, i;
+	const char *str;
+
+	memcpy(&loc, t->ent + f->offset, 4);
+	off = (loc & 0xffff) + (rel ? f->offset + 4 : 0);
+	len = loc >> 16;
+	if (off + len > t->len) {
+		th_sb_printf(b, "<OVERFLOW>");
+		return;
+	}
+	str = (const char *)t->ent + off;
+	for (i = 0; i < len; i++)
+		if (str[i] && !(th_kisascii(str[i]) && th_kisprint(str[i])))
+			break;
+	if (i == len) {
+		th_sb_printf(b, "%.*s", (int)len, str);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		th_sb_printf(b, "%c", th_kisascii(str[i]) &&
+			     th_kisprint(str[i]) ? str[i] : '.');
+	th_sb_printf(b, " (");
+	/* (a char: one above 0x7f prints as a negative int) */
+	for (i = 0; i < len; i++)
+		th_sb_printf(b, "%s%02x", i ? ":" : "", (signed char)str[i]);
+	th_sb_printf(b, ")");
+}
+
+/* print_fields(): a FILTER_OTHER or FILTER_CPU field of SIZE bytes at P */
+static void th_fields_other(struct th_tctx *t, const struct th_event_field *f,
+			    struct th_sb *b)
+{
+	const unsigned char *p = t->ent + f->offset;
+	unsigned short u16;
+	unsigned int u32;
+	unsigned long long u64;
+	char s1[512];
+
+	switch (f->size) {
+	case 1:
+		if (th_kisprint(p[0]))
+			th_sb_printf(b, "'%c'", p[0]);
+		th_sb_printf(b, "(%d)", p[0]);
+		break;
+	case 2:
+		memcpy(&u16, p, 2);
+		th_sb_printf(b, "0x%x (%d)", u16, u16);
+		break;
+	case 4:
+		if (strstr(f->type, "__data_loc")) {
+			th_fields_array(t, f, FALSE, b);
+			break;
+		}
+		if (strstr(f->type, "__rel_loc")) {
+			th_fields_array(t, f, TRUE, b);
+			break;
+		}
+		memcpy(&u32, p, 4);
+		/* offsets from _stext */
+		if (!strcmp(f->name, "caller_offs") ||
+		    !strcmp(f->name, "parent_offs"))
+			th_sb_printf(b, "%s ", th_ksym_pS(th_adjust(t, u32 +
+					th_symbol("_stext")), s1, sizeof(s1)));
+		th_sb_printf(b, "0x%x (%d)", u32, (int)u32);
+		break;
+	case 8:
+		memcpy(&u64, p, 8);
+		u64 = th_adjust(t, (ulong)u64);
+		th_sb_printf(b, "%s (%lld)", th_ksym_pS((ulong)u64, s1,
+							 sizeof(s1)),
+			     (long long)u64);
+		break;
+	default:
+		th_sb_printf(b, "<INVALID-SIZE>");
+	}
+}
+
+/* print_fields(): one field, after its " NAME=" */
+static void th_fields_one(struct th_tctx *t, const struct th_event_field *f,
+			  struct th_sb *b)
+{
+	const char *p = (const char *)t->ent + f->offset;
+	char s1[512];
+	ulong v;
+
+	switch (f->ftype) {
+	case TH_FT_COMM:
+	case TH_FT_STATIC_STRING:
+		th_sb_printf(b, "%.*s", f->size, p);
+		break;
+	case TH_FT_DYN_STRING:
+	case TH_FT_RDYN_STRING:
+		th_fields_dyn_string(t, f, f->ftype == TH_FT_RDYN_STRING, b);
+		break;
+	case TH_FT_PTR_STRING:
+		/* "(0x%px:%s)" of the field's place in the kernel's own copy
+		 * of the entry: an address the dump does not keep */
+		th_sb_printf(b, "(tracehunt: a string pointer, printed with "
+			     "the address of the kernel's copy of the entry)");
+		break;
+	case TH_FT_TRACE_FN:
+		memcpy(&v, p, sizeof(v));
+		th_sb_printf(b, "%s", th_ksym_pS(th_adjust(t, v), s1,
+						 sizeof(s1)));
+		break;
+	case TH_FT_CPU:
+	case TH_FT_OTHER:
+		th_fields_other(t, f, b);
+		break;
+	default:
+		th_sb_printf(b, "<INVALID-TYPE>");
+	}
+}
+
+/*
+ * print_trace_fmt(): while an array holds a previous boot's trace and
+ * the kernel's text moved since (text_delta), an event of a type above
+ * __TRACE_LAST_TYPE but the syscalls' is printed by its fields
+ * (print_event_fields(): its print_fmt may name what moved): the
+ * class's fields (not the common ones), each " NAME=" and its value.
+ */
+static int th_by_fields(struct th_tctx *t, struct th_event *e,
+			unsigned type, struct th_sb *b)
+{
+	long last;
+	int i;
+
+	if (!t->text_delta || e->kind == TH_EVK_SYS_ENTER ||
+	    e->kind == TH_EVK_SYS_EXIT ||
+	    (last = th_trace_type("__TRACE_LAST_TYPE")) < 0 ||
+	    (long)type <= last)
+		return FALSE;
+	th_event_fields(e);
+	th_sb_printf(b, "%s:", e->name);
+	if (e->nfields <= e->nfields_common) {
+		th_sb_printf(b, "No fields found\n");
+		return TRUE;
+	}
+	for (i = e->nfields_common; i < e->nfields; i++) {
+		const struct th_event_field *f = &e->fields[i];
+
+		th_sb_printf(b, " %s=", f->name);
+		if (f->offset < 0 || f->size < 0 ||
+		    (unsigned)(f->offset + f->size) > t->len)
+			th_sb_printf(b, "<OVERFLOW>");
+		else
+			th_fields_one(t, f, b);
+	}
+	th_sb_printf(b, "\n");
+	return TRUE;
+}
+
 void th_event_text(struct th_tctx *t, char *buf, size_t len)
 {
 	struct th_sb b = { buf, len, 0, FALSE };
 	const unsigned char *ent = t->ent;
 	unsigned type = th_ent_type(ent);
 	int sym_flags = 0;
-	struct th_event *e;
+	struct th_event *e = NULL;
 	char s1[512];
 
 	buf[0] = '\0';
@@ -477,14 +664,24 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 	sym_flags = t->sym_flags;
 
 	if (type == th_ttypes.fn) {
-		ulong ip = th_get_ul(ent, t->len, 8);
-		ulong parent = th_get_ul(ent, t->len, 8 + sizeof(ulong));
+		/* print_fn_trace() */
+		ulong ip = th_adjust(t, th_get_ul(ent, t->len, 8));
+		ulong parent = th_adjust(t, th_get_ul(ent, t->len,
+						      8 + sizeof(ulong)));
 		unsigned mode = sym_flags & 3;	/* TH_SYMC_OFFSET, _ADDR */
 		const char *s;
 		size_t l;
 
 		s = th_sym_text(ip, mode, &l, s1);
 		th_sb_put(&b, s, l);
+		/* print_fn_trace(): the arguments when the entry holds them */
+		if (t->len >= t->fn_args_len) {
+			char args[512];
+			size_t n = th_fn_args_text(ip, ent, t->len, FALSE, args,
+						   sizeof(args));
+
+			th_sb_put(&b, args, n);
+		}
 		if ((sym_flags & 4) && parent) {
 			th_sb_put(&b, " <-", 3);
 			s = th_sym_text(parent, mode, &l, s1);
@@ -496,7 +693,9 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		int max = t->len > off ? t->len - off : 0;
 		const char *s = (const char *)ent + off;
 
-		th_ip_sym(s1, sizeof(s1), th_get_ul(ent, t->len, 8),
+		/* trace_print_print(): its ip mapped */
+		th_ip_sym(s1, sizeof(s1),
+			  th_adjust(t, th_get_ul(ent, t->len, 8)),
 			  sym_flags & 1, sym_flags & 2);
 		if (t->msg_only)
 			th_sb_printf(&b, "%.*s", (int)strnlen(s, max), s);
@@ -535,15 +734,16 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 
 			if (!ip || ip == ~0UL)
 				break;
-			th_ip_sym(s1, sizeof(s1), ip, sym_flags & 1,
-				  sym_flags & 2);
+			th_ip_sym(s1, sizeof(s1), th_adjust(t, ip),
+				  sym_flags & 1, sym_flags & 2);
 			th_sb_printf(&b, " => %s\n", s1);
 		}
 	} else if (type == th_ttypes.user_stack) {
 		th_print_user_stack(t, &b);
 	} else if ((long)type == th_raw_data_type()) {
 		th_print_raw_data(t, &b);
-	} else if ((e = th_event_by_type(type)) != NULL) {
+	} else if ((e = th_event_by_type(type)) != NULL &&
+		   !th_by_fields(t, e, type, &b)) {
 		switch (e->kind) {
 		case TH_EVK_KPROBE:
 		case TH_EVK_KRETPROBE:
@@ -563,6 +763,6 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 			th_print_tracepoint(t, e, &b);
 			break;
 		}
-	} else
+	} else if (!e)
 		th_sb_printf(&b, "Unknown type %u\n", type);
 }

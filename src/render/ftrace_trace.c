@@ -339,6 +339,61 @@ static void th_trace_emit(struct th_tctx *t, struct th_lat_pend *p,
 	p->have = TRUE;
 }
 
+/* Whether a module of NAME is loaded in the dump's boot. */
+static int th_mod_loaded(const char *name)
+{
+	struct th_module *m;
+	int n = th_modules(&m), i;
+
+	for (i = 0; i < n; i++)
+		if ((m[i].flags & TH_MOD_LISTED) && strcmp(m[i].name, name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * "ftrace trace" of a boot-mapped array that holds the previous boot's
+ * trace: a line says so, with what its addresses are mapped by (the
+ * kernel's text_delta and each module's delta, trace_adjust_address()).
+ */
+static void th_last_boot_note(const struct th_tr *tr, const struct th_tctx *t)
+{
+	const struct th_last_boot *lb = t->lb;
+	int i;
+
+	if (lb->state != TH_LB_LAST) {
+		fprintf(fp, "# tracehunt: %s%s is boot-mapped, but whether it "
+			"holds the previous boot's trace cannot be told (%s): "
+			"its addresses printed as they are\n",
+			tr->name[0] ? "instance " : "",
+			tr->name[0] ? tr->name : "trace", lb->why);
+		return;
+	}
+	fprintf(fp, "# tracehunt: %s%s holds the previous boot's trace",
+		tr->name[0] ? "instance " : "", tr->name[0] ? tr->name : "trace");
+	if (lb->have_scratch)
+		fprintf(fp, " (kernel text then at %lx)", lb->text_addr);
+	fprintf(fp, "; its addresses mapped as trace_adjust_address() does: "
+		"kernel %c%#lx", lb->text_delta < 0 ? '-' : '+',
+		lb->text_delta < 0 ? -(ulong)lb->text_delta :
+		(ulong)lb->text_delta);
+	for (i = 0; i < lb->nmods; i++) {
+		const struct th_lb_mod *m = &lb->mods[i];
+
+		if (!lb->have_deltas)
+			fprintf(fp, ", %s (no module deltas: kept)", m->name);
+		else if (m->delta || th_mod_loaded(m->name))
+			fprintf(fp, ", %s %c%#lx", m->name,
+				m->delta < 0 ? '-' : '+', m->delta < 0 ?
+				-(ulong)m->delta : (ulong)m->delta);
+		else
+			fprintf(fp, ", %s (not loaded now: kept)", m->name);
+	}
+	fprintf(fp, "\n");
+	if (lb->why[0])
+		fprintf(fp, "# tracehunt: %s\n", lb->why);
+}
+
 /*
  * Print the entries of TR's buffer selected by S: all of them, or the
  * last LAST when LAST >= 0 (a first pass counts them).
@@ -369,9 +424,12 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	th_trace_start(&rb, s, header ? -1 : last);
 	if (header)
 		th_trace_header(&t, &rb);
+	else if (t.lb)
+		th_last_boot_note(tr, &t);
 	if (last >= 0)
 		skip = th_trace_skip(&t, &rb, s, last);
 	if (t.graph) {
+		th_graph_check_opts(tr);
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
 	} else {
 		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;

@@ -89,6 +89,31 @@ int th_tflag(struct th_tctx *t, const char *bit)
 	return b >= 0 && b < 32 && (t->trace_flags & (1U << b));
 }
 
+/* A boot-mapped array whose buffer the previous boot wrote: its
+ * addresses are that boot's, mapped to this one's as the kernel's
+ * printers do (trace_adjust_address(), and text_delta for
+ * function_graph and the events printed by their fields); kept too when
+ * which boot wrote it cannot be read. */
+static void th_tctx_last_boot(struct th_tctx *t)
+{
+	struct th_last_boot *lb = malloc(sizeof(*lb));
+
+	if (!lb)
+		return;
+	switch (th_last_boot_read(t->tr, lb)) {
+	case TH_LB_LAST:
+		t->text_delta = lb->text_delta;
+		/* fall through */
+	case TH_LB_UNKNOWN:	/* (for "ftrace trace" to say so) */
+		t->lb = lb;
+		return;
+	default:
+		break;
+	}
+	th_last_boot_free(lb);
+	free(lb);
+}
+
 int th_tctx_init(struct th_tctx *t, ulong tr)
 {
 	struct th_tr_opts o;
@@ -116,11 +141,18 @@ int th_tctx_init(struct th_tctx *t, ulong tr)
 	t->sym_flags = (th_tflag(t, "TRACE_ITER_PRINT_PARENT_BIT") ? 4 : 0) |
 		       (th_tflag(t, "TRACE_ITER_SYM_OFFSET_BIT") ? 1 : 0) |
 		       (th_tflag(t, "TRACE_ITER_SYM_ADDR_BIT") ? 2 : 0);
+	t->fn_args_len = th_fn_args_min(FALSE);
+	th_tctx_last_boot(t);
 	return TRUE;
 }
 
 void th_tctx_done(struct th_tctx *t)
 {
+	if (t->lb) {
+		th_last_boot_free(t->lb);
+		free(t->lb);
+		t->lb = NULL;
+	}
 	free(t->graph_state);
 	t->graph_state = NULL;
 }

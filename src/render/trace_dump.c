@@ -1,11 +1,14 @@
 /*
- * tracehunt: "ftrace dump -t FILE": a trace.dat (version 6) that
- * trace-cmd reads: header_page/header_event as the kernel prints them,
- * every event format (events/SYSTEM/EVENT/format, f_show()), the kallsyms
- * and printk formats the recorded events need (read from the dump,
- * modules included), saved cmdlines, and the per-CPU sub-buffers in the
- * reader's order, streamed page by page into FILE.tmpXXXXXX, renamed to
- * FILE when complete.
+ * tracehunt: "ftrace dump -t FILE": a trace.dat that trace-cmd reads
+ * (version 7, or 6 for readers older than trace-cmd 3.0):
+ * header_page/header_event as the kernel prints them, every event format
+ * (events/SYSTEM/EVENT/format, f_show()), the kallsyms and printk formats
+ * the recorded events need (read from the dump, modules included), saved
+ * cmdlines, and the per-CPU sub-buffers in the reader's order, streamed
+ * page by page into FILE.tmpXXXXXX, renamed to FILE when complete.
+ * Version 7 gives every buffer (the array's, and with -a each instance's)
+ * a section and a BUFFER option of its own, with its own sub-buffer size
+ * (buffer_subbuf_size_kb); version 6 has one page size for the file.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,7 +16,7 @@
 #include <fcntl.h>
 #include "render/trace_priv.h"
 #include "render/trace_dump.h"
-#include "tracedat.h"
+#include "render/trace_dat.h"
 
 /* ------------------------------------------------------ event formats --- */
 
@@ -131,11 +134,6 @@ static struct th_devent *th_dev(unsigned type)
 
 /* ------------------------------------------------------- value sets --- */
 
-struct th_set {
-	ulong *v;
-	size_t n, cap;		/* open addressing, cap a power of two */
-};
-
 static int th_set_add(struct th_set *s, ulong v)
 {
 	size_t i;
@@ -186,13 +184,6 @@ static ulong *th_set_sorted(struct th_set *s)
 }
 
 /* --------------------------------------------------------- pre-pass --- */
-
-/* What the recorded events refer to: pids (cmdlines), code addresses
- * (kallsyms), format strings (printk formats). */
-struct th_refs {
-	struct th_set pids, addrs, strs;
-	long events;
-};
 
 static ulong th_get_ul(const unsigned char *ent, uint32_t len, int off)
 {
@@ -272,10 +263,6 @@ static void th_refs_printk_tables(struct th_refs *r)
 
 /* ------------------------------------------------------------ writer --- */
 
-struct th_fdout {
-	int fd;
-};
-
 static int th_fd_write(void *arg, const void *buf, size_t len)
 {
 	struct th_fdout *f = arg;
@@ -320,8 +307,8 @@ static int th_char_signed(void)
 	return 1;
 }
 
-static void th_text_header_page(struct th_sb *b, long data_off,
-				ulong data_size)
+void th_text_header_page(struct th_sb *b, long data_off,
+			 ulong data_size)
 {
 	long o_commit, o_data, ls = sizeof(long);
 	int char_signed = th_char_signed();
@@ -342,7 +329,7 @@ static void th_text_header_page(struct th_sb *b, long data_off,
 		  "signed:%d;\n", data_off, data_size, char_signed);
 }
 
-static void th_text_header_event(struct th_sb *b)
+void th_text_header_event(struct th_sb *b)
 {
 	th_sb_printf(b, "# compressed entry header\n"
 		  "\ttype_len    :    5 bits\n"
@@ -356,7 +343,7 @@ static void th_text_header_event(struct th_sb *b)
 		  RB_TYPE_DATA_MAX);
 }
 
-static void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
+void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
 {
 	struct th_set seen = { 0 };
 	ulong *a = th_set_sorted(&r->addrs);
@@ -399,7 +386,7 @@ static void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
 	free(seen.v);
 }
 
-static void th_text_printk(struct th_sb *b, struct th_refs *r)
+void th_text_printk(struct th_sb *b, struct th_refs *r)
 {
 	ulong *a = th_set_sorted(&r->strs);
 	char *str = malloc(4096), *esc = malloc(16384);
@@ -416,7 +403,7 @@ static void th_text_printk(struct th_sb *b, struct th_refs *r)
 	free(esc);
 }
 
-static void th_text_cmdlines(struct th_sb *b, struct th_refs *r)
+void th_text_cmdlines(struct th_sb *b, struct th_refs *r)
 {
 	ulong *a = th_set_sorted(&r->pids);
 	char comm[32];
@@ -440,7 +427,7 @@ static int th_sys_cmp(const void *a, const void *b)
 		       (x->ev->type < y->ev->type);
 }
 
-static void th_write_formats(struct td_out *o)
+void th_write_formats(struct td_out *o, int parts)
 {
 	struct th_devent **v;
 	int i, j, nftrace = 0, nsys = 0;
@@ -460,10 +447,16 @@ static void th_write_formats(struct td_out *o)
 			nftrace++;
 		else if (!i || strcmp(v[i]->system, v[i - 1]->system))
 			nsys++;
-	td_u32(o, nftrace);
-	for (i = 0; i < ndev; i++)
-		if (!strcmp(v[i]->system, "ftrace"))
-			td_sized8(o, v[i]->fmt.buf, v[i]->fmt.pos);
+	if (parts & TH_FMT_FTRACE) {
+		td_u32(o, nftrace);
+		for (i = 0; i < ndev; i++)
+			if (!strcmp(v[i]->system, "ftrace"))
+				td_sized8(o, v[i]->fmt.buf, v[i]->fmt.pos);
+	}
+	if (!(parts & TH_FMT_SYSTEMS)) {
+		free(v);
+		return;
+	}
 	td_u32(o, nsys);
 	for (i = 0; i < ndev; i = j) {
 		for (j = i + 1; j < ndev && !strcmp(v[j]->system,
@@ -489,8 +482,8 @@ static void th_write_formats(struct td_out *o)
  * under a time stamp that gives that event its own time.  Sub-buffers
  * holding no shown event are left out.  Returns the bytes written.
  */
-static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
-			     uint64_t time_start, long data_off, size_t page)
+uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
+		      uint64_t time_start, long data_off, size_t page)
 {
 	unsigned char *pg = malloc(page);
 	uint64_t start = o->off;
@@ -529,8 +522,6 @@ static uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 	return o->off - start;
 }
 
-#define TH_DUMP_MAXBUF	64
-
 /* One CPU table ("flyrecord" + (offset, size) per CPU) and its data. */
 static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
 			    struct th_rb *rb, int ncpu, long data_off,
@@ -563,18 +554,6 @@ static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
 	}
 }
 
-/* A trace.dat being written: its arrays, their buffers, what they need. */
-struct th_dat {
-	struct th_tr *trs[TH_DUMP_MAXBUF];
-	struct th_rb rbs[TH_DUMP_MAXBUF];
-	uint64_t opt_at[TH_DUMP_MAXBUF];	/* where each BUFFER option's
-						 * offset goes */
-	int nbuf, nopen, ncpu;
-	long data_off;
-	size_t page;
-	struct th_refs refs;
-	long nevents;
-};
 
 /* The arrays OPT names opened, one sub-buffer size, their events
  * scanned; FALSE (said why) when there is nothing to write. */
@@ -618,14 +597,15 @@ static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
 	}
 	if (d->data_off < 0)
 		d->data_off = 16;
-	d->page = d->data_off + d->rbs[0].cpus[0].pg.data_size;
+	d->page = th_dat_page(d, 0);
 	for (k = 0; k < d->nbuf; k++) {
 		struct th_rb *rb = &d->rbs[k];
 
-		if (d->data_off + rb->cpus[0].pg.data_size != d->page) {
+		if (d->version < 7 && th_dat_page(d, k) != d->page) {
 			fprintf(fp, "ftrace dump: instance %s has another "
-				"sub-buffer size: not in one trace.dat\n",
-				d->trs[k]->name);
+				"sub-buffer size: not in one trace.dat of "
+				"version 6 (version 7, the default, gives "
+				"each buffer its own)\n", d->trs[k]->name);
 			return FALSE;
 		}
 		for (i = 0; i < rb->ncpus; i++)
@@ -647,13 +627,13 @@ static void th_dat_sections(struct td_out *o, struct th_dat *d, char *obuf)
 	struct th_sb b = TH_SB_GROW;
 	int k;
 
-	td_header(o, sizeof(long), d->page);
+	td_header(o, 6, sizeof(long), d->page);
 	th_text_header_page(&b, d->data_off, d->rbs[0].cpus[0].pg.data_size);
 	td_named_section(o, "header_page", b.buf, b.pos);
 	b.pos = 0;
 	th_text_header_event(&b);
 	td_named_section(o, "header_event", b.buf, b.pos);
-	th_write_formats(o);
+	th_write_formats(o, TH_FMT_FTRACE | TH_FMT_SYSTEMS);
 	b.pos = 0;
 	th_text_kallsyms(&b, &d->refs);
 	td_sized4(o, b.buf ? b.buf : "", b.pos);
@@ -718,6 +698,7 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 		fprintf(fp, "ftrace dump: out of memory\n");
 		return;
 	}
+	d->version = opt->version ? opt->version : 7;
 	if (!th_dat_open(opt, d))
 		goto out;
 	tmp = malloc(strlen(opt->file) + 16);
@@ -738,8 +719,12 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 	}
 	fchmod(fo.fd, 0644);
 	td_init(&o, th_fd_write, &fo, 0);
-	th_dat_sections(&o, d, obuf);
-	th_dat_buffers(&o, &fo, d, offs, sizes, tab);
+	if (d->version >= 7) {
+		th_dat7_write(&o, &fo, d);
+	} else {
+		th_dat_sections(&o, d, obuf);
+		th_dat_buffers(&o, &fo, d, offs, sizes, tab);
+	}
 	if (!o.err && fsync(fo.fd) < 0)
 		o.err = errno;
 	if (close(fo.fd) < 0 && !o.err)
@@ -750,11 +735,20 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 		unlink(tmp);
 		fprintf(fp, "ftrace dump: writing %s failed: %s\n", opt->file,
 			strerror(o.err));
-	} else
+	} else if (d->version < 7) {
 		fprintf(fp, "ftrace dump: %s: %d CPUs, %ld events, "
 			"%d buffer%s, sub-buffer %zu bytes, %lu bytes\n",
 			opt->file, d->ncpu, d->nevents, d->nbuf,
 			d->nbuf > 1 ? "s" : "", d->page, (ulong)o.off);
+	} else {
+		char pages[160];
+
+		th_dat_page_text(d, pages, sizeof(pages));
+		fprintf(fp, "ftrace dump: %s: trace.dat version 7, %d CPUs, "
+			"%ld events, %d buffer%s, %s, %lu bytes\n",
+			opt->file, d->ncpu, d->nevents, d->nbuf,
+			d->nbuf > 1 ? "s" : "", pages, (ulong)o.off);
+	}
 out:
 	free(tmp);
 	free(obuf);

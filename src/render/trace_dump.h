@@ -13,6 +13,7 @@ struct th_dump_opts {
 	const char *inst;
 	int force;
 	int all;		/* -a: instances as extra buffers */
+	int version;		/* -V: trace.dat version 6 or 7 (0: 7) */
 };
 
 /* "-t FILE": a trace.dat of the array (or of every array with -a). */

@@ -360,8 +360,11 @@ th_fn_line(struct th_tctx *t)
 /* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
 static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
 {
+	/* (not for the previous boot's addresses: th_event_text() maps
+	 * them) */
 	return type == th_ttypes.fn && t->f_context && !t->f_lat_fmt &&
-	       t->len >= 8 + 2 * sizeof(ulong) &&
+	       !t->lb &&
+	       t->len >= 8 + 2 * sizeof(ulong) && t->len < t->fn_args_len &&
 	       (!t->annotate ||
 		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
 }
@@ -428,6 +431,7 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		 * (th_fn_fast() holds for the same CPU and type) */
 		if (!rb_iter_peek_quick(&it, &ev) ||
 		    ev.len < 8 + 2 * sizeof(ulong) ||
+		    ev.len >= t->fn_args_len ||
 		    th_ent_type(ev.payload) != fn ||
 		    ev.ts > lim || (ev.ts == lim && !tie))
 			break;

@@ -17,6 +17,7 @@
 #include "model/trace_rb.h"
 #include "model/events.h"
 #include "model/cmdlines.h"
+#include "model/last_boot.h"
 
 /* -------------------------------------------------------- outbuf.c --- */
 
@@ -126,7 +127,18 @@ struct th_tctx {
 	 * the entry printed after this one (trace_find_next_entry()) */
 	uint64_t time_start, next_ts;
 	int sym_flags;			/* 1 sym-offset, 2 sym-addr, 4 parent */
+	uint32_t fn_args_len;		/* th_fn_args_min(0) */
+	/* a boot-mapped array holding the previous boot's trace: its
+	 * deltas (trace_adjust_address()), else NULL and 0 */
+	struct th_last_boot *lb;
+	long text_delta;
 };
+
+/* trace_adjust_address() of ADDR in T's array */
+static inline ulong th_adjust(const struct th_tctx *t, ulong addr)
+{
+	return t->lb ? th_last_boot_adjust(t->lb, addr) : addr;
+}
 
 int th_tctx_init(struct th_tctx *t, ulong tr);
 void th_tctx_done(struct th_tctx *t);
@@ -149,6 +161,18 @@ static inline int th_ent_pid(const unsigned char *ent)
 	return pid;
 }
 
+/* ------------------------------------------------------- fn_args.c --- */
+
+/* The length from which a function (GRAPH 0) or function_graph entry
+ * (GRAPH 1) holds its call's argument registers; UINT32_MAX when the
+ * kernel never records or prints them. */
+uint32_t th_fn_args_min(int graph);
+/* print_function_args() of the call of FUNC whose entry ENT (LEN bytes)
+ * holds them, "(name=value, ...)", into OUT (at least 3 bytes); its
+ * length, 0 (nothing written) when the entry holds no arguments. */
+size_t th_fn_args_text(ulong func, const unsigned char *ent, uint32_t len,
+		       int graph, char *out, size_t outlen);
+
 /* ---------------------------------------------------- event_text.c --- */
 
 /* The event's text as the kernel's funcs->trace prints it, without the
@@ -168,6 +192,9 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 /* --------------------------------------------------- trace_graph.c --- */
 
 void th_graph_header(struct th_tctx *t);
+/* One warning per function_graph option set on TR whose output the
+ * printer does not make (funcgraph-retval, funcgraph-retaddr). */
+void th_graph_check_opts(struct th_tr *tr);
 long th_graph_count(struct th_rb *rb,
 		    int (*want)(const unsigned char *ent, void *arg), void *arg);
 void th_graph_print(struct th_tctx *t, struct th_rb *rb,

@@ -256,17 +256,76 @@ static int th_dump_dir_rows(struct th_dump_dir *d)
 	return e;
 }
 
+/* Write TR's rows into TMP/SUB (SUB "" for the global array, else
+ * instances/NAME, created here), and say so under DIR/SUB; an errno
+ * value, or -1 when the reason is said already. */
+static int th_dump_dir_array(struct th_tr *tr, const char *tmp,
+			     const char *dir, const char *sub)
+{
+	struct th_dump_dir d;
+	char err[256], path[PATH_MAX];
+	int e;
+
+	if (snprintf(path, sizeof(path), "%s%s%s", tmp, *sub ? "/" : "",
+		     sub) >= (int)sizeof(path))
+		return ENAMETOOLONG;
+	if (*sub && ((mkdir(path, 0755) < 0 && errno != EEXIST)))
+		return errno;
+	if (!th_dump_src_open(tr, &d.src, err, sizeof(err))) {
+		fprintf(fp, "ftrace dump: %s%s%s: %s\n", dir, *sub ? "/" : "",
+			sub, err);
+		return -1;	/* said */
+	}
+	d.tmp = path;
+	d.tr = tr;
+	e = th_dump_dir_rows(&d);
+	if (!e)
+		fprintf(fp, "ftrace dump: %s%s%s: %d event formats, %d CPUs, "
+			"%ld events\n", dir, *sub ? "/" : "", sub,
+			th_dump_nformats(), d.src.rb.ncpus,
+			th_dump_src_events(&d.src));
+	th_dump_src_close(&d.src);
+	return e;
+}
+
+/* The instances of -a, each under TMP/instances/NAME. */
+static int th_dump_dir_instances(const char *tmp, const char *dir)
+{
+	struct th_tr *all = NULL;
+	char sub[PATH_MAX];
+	int i, n, e;
+
+	if (snprintf(sub, sizeof(sub), "%s/instances", tmp) >=
+	    (int)sizeof(sub))
+		return ENAMETOOLONG;
+	n = th_trace_arrays(&all);
+	if (n > 1 && mkdir(sub, 0755) < 0 && errno != EEXIST)
+		return errno;
+	for (i = 1, e = 0; i < n && !e; i++) {
+		if (!all[i].name[0] || strchr(all[i].name, '/') ||
+		    !strcmp(all[i].name, ".") || !strcmp(all[i].name, "..")) {
+			fprintf(fp, "ftrace dump: an instance at %lx has no name "
+				"that makes a path: skipped\n", all[i].addr);
+			continue;
+		}
+		snprintf(sub, sizeof(sub), "instances/%s", all[i].name);
+		e = th_dump_dir_array(&all[i], tmp, dir, sub);
+	}
+	return e;
+}
+
 /**
- * th_dump_dir - "ftrace dump -d DIR [-i INSTANCE]"
+ * th_dump_dir - "ftrace dump -d DIR [-i INSTANCE | -a]"
  * @inst: the instance, NULL for the global array
+ * @all: -a: the global array and every instance under DIR/instances/NAME,
+ *	as tracefs lays them out
  * @dir: the directory to create (never replaced)
  * @force: -f was given (it replaces files only: said so)
  */
-void th_dump_dir(const char *inst, const char *dir, int force)
+void th_dump_dir(const char *inst, int all, const char *dir, int force)
 {
 	struct th_tr *tr = th_trace_array_by_name(inst ? inst : "");
-	struct th_dump_dir d;
-	char err[256], *tmp = NULL;
+	char *tmp = NULL;
 	int e;
 
 	if (!tr) {
@@ -279,35 +338,28 @@ void th_dump_dir(const char *inst, const char *dir, int force)
 			" (use -f to replace a file)");
 		return;
 	}
-	if (!th_dump_src_open(tr, &d.src, err, sizeof(err))) {
-		fprintf(fp, "ftrace dump: %s\n", err);
-		return;
-	}
 	tmp = malloc(strlen(dir) + 16);
 	if (!tmp)
-		goto out;
+		return;
 	sprintf(tmp, "%s.tmpXXXXXX", dir);
 	if (!mkdtemp(tmp)) {
 		fprintf(fp, "ftrace dump: cannot create %s: %s\n", tmp,
 			strerror(errno));
-		goto out;
+		free(tmp);
+		return;
 	}
 	chmod(tmp, 0755);
-	d.tmp = tmp;
-	d.tr = tr;
-	e = th_dump_dir_rows(&d);
+	e = th_dump_dir_array(tr, tmp, dir, "");
+	if (!e && all)
+		e = th_dump_dir_instances(tmp, dir);
 	if (!e && rename(tmp, dir) < 0)
 		e = errno;
 	if (e) {
-		fprintf(fp, "ftrace dump: writing %s failed: %s\n", dir,
-			strerror(e));
+		if (e > 0)
+			fprintf(fp, "ftrace dump: writing %s failed: %s\n",
+				dir, strerror(e));
 		/* remove the partial tree (our own temporary name) */
 		th_rm_tree(tmp, 0);
-	} else
-		fprintf(fp, "ftrace dump: %s: %d event formats, %d CPUs, "
-			"%ld events\n", dir, th_dump_nformats(),
-			d.src.rb.ncpus, th_dump_src_events(&d.src));
-out:
+	}
 	free(tmp);
-	th_dump_src_close(&d.src);
 }

@@ -88,9 +88,19 @@ void th_cat_event_header(struct th_tr *tr, const struct th_tref *ref)
 
 /* ------------------------------------------ events/SYSTEM/EVENT/FILE --- */
 
-/* "events/SYSTEM/EVENT/LEAF" into SYS, NAME; FALSE when not that shape. */
-static int th_event_path(const char *file, const char *leaf, char *sys,
-			 size_t slen, char *name, size_t nlen)
+/**
+ * th_event_path - "events/SYSTEM/EVENT/LEAF" into SYS and NAME
+ * @file: the file named
+ * @leaf: the last component it must have, NULL for any (with no '/')
+ * @sys: room for the system
+ * @slen: its size
+ * @name: room for the event
+ * @nlen: its size
+ *
+ * Return: FALSE when FILE is not of that shape.
+ */
+int th_event_path(const char *file, const char *leaf, char *sys,
+		  size_t slen, char *name, size_t nlen)
 {
 	const char *s, *n, *l;
 
@@ -102,7 +112,7 @@ static int th_event_path(const char *file, const char *leaf, char *sys,
 		return FALSE;
 	l = strchr(n + 1, '/');
 	if (!l || l == n + 1 || (size_t)(l - n - 1) >= nlen ||
-	    strcmp(l + 1, leaf) != 0)
+	    (leaf ? strcmp(l + 1, leaf) != 0 : strchr(l + 1, '/') != NULL))
 		return FALSE;
 	memcpy(sys, s, n - s);
 	sys[n - s] = '\0';

@@ -1,7 +1,7 @@
 /*
  * tracehunt: the ring-buffer state files: tracing_on, buffer_size_kb
- * (global and per CPU), buffer_total_size_kb, trace_clock, and the
- * "ftrace" summary.
+ * (global and per CPU), buffer_total_size_kb, buffer_subbuf_size_kb,
+ * per_cpu/cpuN/stats, trace_clock, and the "ftrace" summary.
  *
  * Each file is printed the way the kernel's show/read function prints it
  * (kernel/trace/trace.c); the function named in each comment is the one
@@ -11,6 +11,8 @@
 #include "tracefs/kprobes.h"
 #include "model/ftrace_ops.h"
 #include "model/ftrace_files.h"
+#include "model/trace_rb.h"
+#include "model/last_boot.h"
 
 /* ----------------------------------------------------------- tracing_on --- */
 
@@ -104,6 +106,130 @@ void th_cat_buffer_total_size_kb(struct th_tr *tr,
 }
 
 /**
+ * th_missing_subbuf_size - buffer_subbuf_size_kb exists where the ring
+ * buffer has a sub-buffer order (v6.8), and needs it in the dump
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
+const char *th_missing_subbuf_size(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len)
+{
+	ulong kb;
+
+	switch (th_rb_subbuf_kb(tr->addr, &kb)) {
+	case TH_RB_SUBBUF_OK:
+		return NULL;
+	case TH_RB_SUBBUF_NONE:
+		snprintf(buf, len, "ftrace cat: %s: this kernel has no "
+			 "trace_buffer.subbuf_order (sub-buffers of other "
+			 "sizes came in v6.8), so no such file", ref->file);
+		break;
+	default:
+		snprintf(buf, len, "ftrace cat: %s: the ring buffer's "
+			 "subbuf_order cannot be read", ref->file);
+	}
+	return buf;
+}
+
+/**
+ * th_cat_buffer_subbuf_size_kb - buffer_subbuf_size_read()
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_buffer_subbuf_size_kb(struct th_tr *tr,
+				  const struct th_tref *ref)
+{
+	char why[160];
+	ulong kb;
+
+	if (th_rb_subbuf_kb(tr->addr, &kb) == TH_RB_SUBBUF_OK)
+		fprintf(fp, "%lu\n", kb);
+	else
+		fprintf(fp, "%s\n", th_missing_subbuf_size(tr, ref, why,
+							    sizeof(why)));
+}
+
+/* ------------------------------------------------------- last_boot_info --- */
+
+/**
+ * th_missing_last_boot - last_boot_info exists in a boot-mapped array
+ * (init_tracer_tracefs(): tr->range_addr_start set); tracehunt prints the
+ * form of v6.15 (the scratch area's _text and modules)
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
+const char *th_missing_last_boot(struct th_tr *tr, const struct th_tref *ref,
+				 char *buf, size_t len)
+{
+	struct th_last_boot lb;
+	enum th_lb_state st = th_last_boot_read(tr->addr, &lb);
+	int layout = lb.scratch_layout;
+
+	th_last_boot_free(&lb);
+	if (st == TH_LB_NO_FEATURE)
+		snprintf(buf, len, "ftrace cat: %s: this kernel has no "
+			 "boot-mapped trace arrays (trace_array."
+			 "range_addr_start came in v6.10), so no such file",
+			 ref->file);
+	else if (st == TH_LB_NOT_MAPPED)
+		snprintf(buf, len, "ftrace cat: %s: only a boot-mapped "
+			 "instance (trace_instance=NAME@...) has this file",
+			 ref->file);
+	else if (!layout)
+		snprintf(buf, len, "ftrace cat: %s: this kernel keeps no "
+			 "trace_array.scratch: its last_boot_info (before "
+			 "v6.15) is not reconstructed", ref->file);
+	else
+		return NULL;
+	return buf;
+}
+
+/**
+ * th_cat_last_boot_info - l_show() of last_boot_info: the previous boot's
+ * _text and modules while the array holds its trace, else "# Current"
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_last_boot_info(struct th_tr *tr, const struct th_tref *ref)
+{
+	struct th_last_boot lb;
+	char why[200];
+	int i;
+
+	if (th_missing_last_boot(tr, ref, why, sizeof(why))) {
+		fprintf(fp, "%s\n", why);
+		return;
+	}
+	switch (th_last_boot_read(tr->addr, &lb)) {
+	case TH_LB_LAST:
+		if (lb.have_scratch) {
+			fprintf(fp, "%lx\t[kernel]\n", lb.text_addr);
+			for (i = 0; i < lb.nmods; i++)
+				fprintf(fp, "%lx\t%s\n", lb.mods[i].addr,
+					lb.mods[i].name);
+		} else if (lb.why[0])
+			fprintf(fp, "ftrace cat: %s: %s\n", ref->file, lb.why);
+		else
+			fprintf(fp, "# Current\n");
+		if (lb.have_scratch && lb.why[0])
+			fprintf(fp, "ftrace cat: %s: %s\n", ref->file, lb.why);
+		break;
+	case TH_LB_CURRENT:
+		fprintf(fp, "# Current\n");
+		break;
+	default:
+		fprintf(fp, "ftrace cat: %s: %s\n", ref->file,
+			lb.why[0] ? lb.why : "which boot wrote the buffer "
+			"cannot be read");
+	}
+	th_last_boot_free(&lb);
+}
+
+/**
  * th_missing_tracing_cpu - per_cpu/cpuN/buffer_size_kb exists for the CPUs of
  * tracing_buffer_mask
  * @tr: the trace array
@@ -119,6 +245,56 @@ const char *th_missing_tracing_cpu(struct th_tr *tr, const struct th_tref *ref,
 	snprintf(buf, len, "ftrace cat: %s: cpu%d has no trace buffer (not in "
 		 "tracing_buffer_mask)", ref->file, ref->cpu);
 	return buf;
+}
+
+/* --------------------------------------------------- per_cpu/cpuN/stats --- */
+
+/* TS, in the array's clock, as tracing_stats_read() prints it: seconds
+ * with microseconds for a clock counting nanoseconds (ns2usecs() rounds),
+ * the raw count for the others (counter, x86-tsc). */
+static void th_stats_ts(const char *label, uint64_t ts, int in_ns)
+{
+	if (in_ns) {
+		ts = (ts + 500) / 1000;
+		fprintf(fp, "%s: %5llu.%06lu\n", label,
+			(unsigned long long)(ts / 1000000),
+			(unsigned long)(ts % 1000000));
+	} else {
+		fprintf(fp, "%s: %llu\n", label, (unsigned long long)ts);
+	}
+}
+
+/**
+ * th_cat_stats - tracing_stats_read(): one CPU's ring-buffer counters.
+ * "now ts" is the clock when the file is read: a dump has no such
+ * reading, and it prints the time stamp of the CPU's last event
+ * (write_stamp) instead
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_stats(struct th_tr *tr, const struct th_tref *ref)
+{
+	struct th_rb_stats st;
+	char err[256];
+	int in_ns = th_trace_clock_in_ns(th_tr_clock_id(tr->addr));
+
+	if (in_ns < 0) {
+		fprintf(fp, "ftrace cat: %s: the array's trace clock "
+			"(trace_clocks[]) cannot be read\n", ref->file);
+		return;
+	}
+	if (!th_rb_cpu_stats(tr->addr, ref->cpu, &st, err, sizeof(err))) {
+		fprintf(fp, "ftrace cat: %s: %s\n", ref->file, err);
+		return;
+	}
+	fprintf(fp, "entries: %ld\n", (long)st.entries);
+	fprintf(fp, "overrun: %ld\n", (long)st.overrun);
+	fprintf(fp, "commit overrun: %ld\n", (long)st.commit_overrun);
+	fprintf(fp, "bytes: %ld\n", (long)st.bytes);
+	th_stats_ts("oldest event ts", st.oldest_ts, in_ns);
+	th_stats_ts("now ts", st.have_last ? st.last_ts : 0, in_ns);
+	fprintf(fp, "dropped events: %ld\n", (long)st.dropped);
+	fprintf(fp, "read events: %ld\n", (long)st.read);
 }
 
 /* ---------------------------------------------------------- trace_clock --- */
@@ -209,6 +385,25 @@ static void ff_summary_counts(void)
 			th_kprobes_missing());
 }
 
+/* A boot-mapped array's buffer from the previous boot: said on its row */
+static void th_summary_last_boot(struct th_tr *tr)
+{
+	struct th_last_boot lb;
+
+	switch (th_last_boot_read(tr->addr, &lb)) {
+	case TH_LB_LAST:
+		fprintf(fp, " (boot-mapped: the previous boot's trace)");
+		break;
+	case TH_LB_UNKNOWN:
+		fprintf(fp, " (boot-mapped: which boot's trace cannot be "
+			"told)");
+		break;
+	default:
+		break;
+	}
+	th_last_boot_free(&lb);
+}
+
 /**
  * th_ftrace_summary_print - "ftrace": every trace array's state, the
  * counts of ops, call sites and kprobes, and where to look next.
@@ -244,6 +439,7 @@ void th_ftrace_summary_print(void)
 		}
 		if (!expanded)
 			fprintf(fp, " (not expanded)");
+		th_summary_last_boot(&trs[t]);
 		fputc('\n', fp);
 	}
 	ff_summary_counts();

@@ -120,31 +120,21 @@ const char *th_missing_tr_ops(struct th_tr *tr, const struct th_tref *ref,
 	return buf;
 }
 
-/**
- * th_cat_set_ftrace_filter - set_ftrace_filter / set_ftrace_notrace:
- * t_start()/t_func_next()/t_show() of ftrace.c.  With an empty hash one line
- * says so; else the dyn_ftrace records in ftrace_pages order whose ip is in
- * the hash; then the pending ":mod:" entries.
- * @tr: the trace array
- * @ref: the file
- */
-void th_cat_set_ftrace_filter(struct th_tr *tr, const struct th_tref *ref)
+/* The records in OPS' filter (NOTRACE: notrace) hash, t_show()'s lines,
+ * or its one line for an empty hash; FALSE when the hash is unreadable
+ * (said). */
+static int ff_print_ops_hash(ulong ops, int notrace, const char *file)
 {
-	int notrace = strcmp(ref->file, "set_ftrace_notrace") == 0;
-	ulong ops = th_tr_ops(tr->addr), hash;
+	ulong hash = thf_ops_hash(ops, notrace);
 	struct thf_hash h;
 	char sym[256];
 	ulong *ips;
 	long n, i;
 
-	if (!ops)
-		return;
-	hash = thf_ops_hash(ops, notrace);
 	if (!th_ftrace_hash_read(hash, &h)) {
 		fprintf(fp, "ftrace cat %s: cannot read the hash at %lx\n",
-			notrace ? "set_ftrace_notrace" : "set_ftrace_filter",
-			hash);
-		return;
+			file, hash);
+		return FALSE;
 	}
 	if (thf_hash_empty(&h)) {
 		fprintf(fp, "%s\n", notrace ? "#### no functions disabled ####" :
@@ -160,9 +150,62 @@ void th_cat_set_ftrace_filter(struct th_tr *tr, const struct th_tref *ref)
 			fprintf(fp, "ftrace cat: cannot walk ftrace_pages\n");
 	}
 	thf_hash_free(&h);
+	return TRUE;
+}
+
+/**
+ * th_cat_set_ftrace_filter - set_ftrace_filter / set_ftrace_notrace:
+ * t_start()/t_func_next()/t_show() of ftrace.c.  With an empty hash one line
+ * says so; else the dyn_ftrace records in ftrace_pages order whose ip is in
+ * the hash; then the pending ":mod:" entries.
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_set_ftrace_filter(struct th_tr *tr, const struct th_tref *ref)
+{
+	int notrace = strcmp(ref->file, "set_ftrace_notrace") == 0;
+	ulong ops = th_tr_ops(tr->addr);
+
+	if (!ops || !ff_print_ops_hash(ops, notrace, ref->file))
+		return;
 	th_tr_mod_funcs(tr, notrace, ff_mod_func, NULL);
 	if (!notrace)	/* FTRACE_ITER_DO_PROBES: the filter file only */
 		th_tr_func_probes(tr, ff_func_probe, NULL);
+}
+
+/**
+ * th_missing_stack_trace_filter - stack_trace_filter needs the stack
+ * tracer's ops (CONFIG_STACK_TRACER with dynamic ftrace)
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
+const char *th_missing_stack_trace_filter(struct th_tr *tr,
+					  const struct th_tref *ref,
+					  char *buf, size_t len)
+{
+	if (thf_stack_trace_ops())
+		return NULL;
+	return "ftrace cat: stack_trace_filter: this kernel has no stack "
+		"tracer ops (trace_ops calling stack_trace_call), so no such "
+		"file";
+}
+
+/**
+ * th_cat_stack_trace_filter - stack_trace_filter: trace_stack.c opens it
+ * with ftrace_regex_open(&trace_ops, FTRACE_ITER_FILTER): the ops' filter
+ * hash as set_ftrace_filter prints one, with no array behind it (no
+ * ":mod:" entries, no function probes)
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_stack_trace_filter(struct th_tr *tr, const struct th_tref *ref)
+{
+	ulong ops = thf_stack_trace_ops();
+
+	if (ops)
+		ff_print_ops_hash(ops, FALSE, ref->file);
 }
 
 /* The hash of set_graph_function or set_graph_notrace */

@@ -35,7 +35,7 @@ static void tk_show(ulong tk)
 
 	th_kretprobe_of(kp, &rp);
 	fputc(rp.handler ? 'r' : 'p', fp);
-	if (rp.handler && rp.maxactive)
+	if (rp.handler && rp.maxactive && th_tk_shows_maxactive())
 		fprintf(fp, "%d", rp.maxactive);
 	th_tk_names(tk, group, sizeof(group), name, sizeof(name));
 	fprintf(fp, ":%s/%s", group, name);

@@ -7,9 +7,14 @@
  *             leaf: options/X over the array's option names, per_cpu/cpuN/
  *             NAME over the tracing or the possible CPUs (or the ring
  *             buffer's, for -d), events/SYSTEM/EVENT/NAME over the events
+ *             of the catalog (EVENTS) or of the array's event files
+ *             (EVENT_FILES), events/SYSTEM/NAME over the array's event
+ *             systems (SYSTEMS)
  *   family    TH_FAM_*: one file or which family
  *   scope     TH_SCOPE_TOP: the top-level directory only; TH_SCOPE_ALL:
- *             instances/NAME/ too
+ *             instances/NAME/ too; TH_SCOPE_KPROBES: a file of debugfs'
+ *             kprobes directory, named by its absolute path (listed with
+ *             the global array, not written by -d: not a tracefs file)
  *   flags     TH_TF_CAPTURE_LAST: the guest captures it after every other
  *             file (kprobe_profile counts each open of the capture;
  *             saved_cmdlines, where tracing stays on, records each of the
@@ -72,6 +77,11 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, NULL, th_cat_buffer_size_kb, NULL),
 	TH_ROW("buffer_total_size_kb", ONE, ALL, 0,
 	       NULL, NULL, th_cat_buffer_total_size_kb, NULL),
+	TH_ROW("buffer_subbuf_size_kb", ONE, ALL, 0,
+	       NULL, th_missing_subbuf_size, th_cat_buffer_subbuf_size_kb,
+	       NULL),
+	TH_ROW("last_boot_info", ONE, ALL, 0,
+	       NULL, th_missing_last_boot, th_cat_last_boot_info, NULL),
 	TH_ROW("set_ftrace_filter", ONE, ALL, 0,
 	       NULL, th_missing_tr_ops, th_cat_set_ftrace_filter, NULL),
 	TH_ROW("set_ftrace_notrace", ONE, ALL, 0,
@@ -95,6 +105,8 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, th_missing_option, th_cat_option, NULL),
 	TH_ROW("buffer_size_kb", TRACING_CPUS, ALL, 0,
 	       NULL, th_missing_tracing_cpu, th_cat_buffer_size_kb, NULL),
+	TH_ROW("stats", TRACING_CPUS, ALL, 0,
+	       NULL, th_missing_tracing_cpu, th_cat_stats, NULL),
 	TH_ROW("kprobe_events", ONE, TOP, 0,
 	       TH_TOP_NOT_IN_INSTANCES, th_missing_kprobe_events,
 	       th_cat_kprobe_events, NULL),
@@ -127,6 +139,9 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, th_missing_value, th_cat_value, NULL),
 	TH_ROW("stack_trace", ONE, TOP, 0,
 	       NULL, th_missing_stack_trace, th_cat_stack_trace, NULL),
+	TH_ROW("stack_trace_filter", ONE, TOP, 0,
+	       NULL, th_missing_stack_trace_filter, th_cat_stack_trace_filter,
+	       NULL),
 	TH_ROW("set_ftrace_pid", ONE, ALL, 0,
 	       NULL, th_missing_pid_file, th_cat_pid_file, NULL),
 	TH_ROW("set_ftrace_notrace_pid", ONE, ALL, 0,
@@ -156,10 +171,29 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, th_missing_event, th_cat_event_file, th_dump_dir_format),
 	TH_ROW("id", EVENTS, ALL, TH_TF_CAPTURE_TOP,
 	       NULL, th_missing_event, th_cat_event_file, NULL),
+	TH_ROW("events/enable", ONE, ALL, 0,
+	       NULL, th_missing_events_enable, th_cat_events_enable, NULL),
+	TH_ROW("enable", SYSTEMS, ALL, 0,
+	       NULL, th_missing_evsystem, th_cat_evsystem, NULL),
+	TH_ROW("filter", SYSTEMS, ALL, 0,
+	       NULL, th_missing_evsystem, th_cat_evsystem, NULL),
+	TH_ROW("enable", EVENT_FILES, ALL, 0,
+	       NULL, th_missing_evfile, th_cat_evfile, NULL),
+	TH_ROW("filter", EVENT_FILES, ALL, 0,
+	       NULL, th_missing_evfile, th_cat_evfile, NULL),
+	TH_ROW("trigger", EVENT_FILES, ALL, 0,
+	       NULL, th_missing_evfile, th_cat_evfile, NULL),
+	TH_ROW("hist", EVENT_FILES, ALL, 0,
+	       NULL, th_missing_evfile, th_cat_evfile, NULL),
 	TH_ROW("kallsyms", ONE, TOP, 0,
 	       NULL, NULL, NULL, th_dump_dir_kallsyms),
 	TH_ROW("printk_formats", ONE, TOP, 0,
 	       NULL, th_missing_printk_formats, th_cat_printk_formats, NULL),
+	TH_ROW("/sys/kernel/debug/kprobes/enabled", ONE, KPROBES, 0,
+	       NULL, th_missing_kprobes_enabled, th_cat_kprobes_enabled, NULL),
+	TH_ROW("/sys/kernel/debug/kprobes/blacklist", ONE, KPROBES, 0,
+	       NULL, th_missing_kprobes_blacklist, th_cat_kprobes_blacklist,
+	       NULL),
 	TH_ROW("trace_pipe_raw", BUFFER_CPUS, ALL, 0,
 	       NULL, NULL, NULL, th_dump_dir_pipe_raw),
 	{ NULL },
@@ -224,6 +258,12 @@ static void th_ls_row(struct th_tr *tr, const struct th_tfile *row,
 	case TH_FAM_EVENTS:	/* the events of the catalog */
 		th_ls_events(row->name, add, arg);
 		break;
+	case TH_FAM_EVENT_FILES:
+		th_ls_evfiles(tr, row->name, add, arg);
+		break;
+	case TH_FAM_SYSTEMS:
+		th_ls_evsystems(tr, row->name, add, arg);
+		break;
 	default:	/* the families only -d writes */
 		break;
 	}
@@ -245,7 +285,8 @@ void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg)
 }
 
 /**
- * th_tracefs_row_files - the files of one row in TR that the dump has
+ * th_tracefs_row_files - the files of one row in TR that the dump has (a
+ * debugfs row: none, not being a file of a tracefs directory)
  * @tr: the array
  * @row: the row
  * @add: called with each file's name
@@ -254,7 +295,8 @@ void th_tracefs_ls(struct th_tr *tr, th_ls_add_fn add, void *arg)
 void th_tracefs_row_files(struct th_tr *tr, const struct th_tfile *row,
 			  th_ls_add_fn add, void *arg)
 {
-	if (row->scope == TH_SCOPE_ALL || !tr->name[0])
+	if (row->scope == TH_SCOPE_ALL ||
+	    (row->scope == TH_SCOPE_TOP && !tr->name[0]))
 		th_ls_row(tr, row, add, arg);
 }
 
@@ -303,7 +345,10 @@ static int th_match(const struct th_tfile *row, const char *file,
 	case TH_FAM_POSSIBLE_CPUS:
 		return th_match_cpu(row, file, &ref->cpu);
 	case TH_FAM_EVENTS:
+	case TH_FAM_EVENT_FILES:
 		return th_event_file_match(file, row->name);
+	case TH_FAM_SYSTEMS:
+		return th_event_system_match(file, row->name);
 	default:
 		return FALSE;
 	}
@@ -341,7 +386,7 @@ static void th_cat_row(struct th_tr *tr, const struct th_tfile *row,
 	const char *why;
 	char buf[512];
 
-	if (row->scope == TH_SCOPE_TOP && tr->name[0]) {
+	if (row->scope != TH_SCOPE_ALL && tr->name[0]) {
 		fprintf(fp, "ftrace cat: ");
 		if (row->top_only)
 			fprintf(fp, row->top_only, ref->file);

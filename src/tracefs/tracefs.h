@@ -16,6 +16,8 @@
 enum th_scope {
 	TH_SCOPE_TOP,		/* the top-level tracing directory only */
 	TH_SCOPE_ALL,		/* the top level and every instances/NAME */
+	TH_SCOPE_KPROBES,	/* debugfs' kprobes directory: the row's name
+				 * is its absolute path */
 };
 
 /* The files of a row: one name, or a family of names. */
@@ -24,7 +26,12 @@ enum th_family {
 	TH_FAM_OPTIONS,		/* options/X over the array's option names */
 	TH_FAM_TRACING_CPUS,	/* per_cpu/cpuN/NAME over the tracing CPUs */
 	TH_FAM_POSSIBLE_CPUS,	/* per_cpu/cpuN/NAME over the possible CPUs */
-	TH_FAM_EVENTS,		/* events/SYSTEM/EVENT/NAME (written by -d) */
+	TH_FAM_EVENTS,		/* events/SYSTEM/EVENT/NAME over the event
+				 * catalog (the same in every array) */
+	TH_FAM_EVENT_FILES,	/* events/SYSTEM/EVENT/NAME over the array's
+				 * event files */
+	TH_FAM_SYSTEMS,		/* events/SYSTEM/NAME over the array's event
+				 * systems */
 	TH_FAM_BUFFER_CPUS,	/* per_cpu/cpuN/NAME over the ring buffer's
 				 * CPUs (written by -d) */
 };
@@ -101,9 +108,16 @@ void th_ftrace_tracers_print(int verbose);
 void th_cat_tracing_on(struct th_tr *tr, const struct th_tref *ref);
 void th_cat_buffer_size_kb(struct th_tr *tr, const struct th_tref *ref);
 void th_cat_buffer_total_size_kb(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_buffer_subbuf_size_kb(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_last_boot_info(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_last_boot(struct th_tr *tr, const struct th_tref *ref,
+				 char *buf, size_t len);
+const char *th_missing_subbuf_size(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
 const char *th_missing_tracing_cpu(struct th_tr *tr, const struct th_tref *ref,
 				   char *buf, size_t len);
 void th_cat_trace_clock(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_stats(struct th_tr *tr, const struct th_tref *ref);
 void th_ftrace_summary_print(void);
 /* The counts of the summary (ftrace ops, call sites, kprobes). */
 struct th_summary_counts {
@@ -122,6 +136,10 @@ void th_ftrace_tracers_json(void);
 const char *th_missing_tr_ops(struct th_tr *tr, const struct th_tref *ref,
 			      char *buf, size_t len);
 void th_cat_set_ftrace_filter(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_stack_trace_filter(struct th_tr *tr,
+					  const struct th_tref *ref,
+					  char *buf, size_t len);
+void th_cat_stack_trace_filter(struct th_tr *tr, const struct th_tref *ref);
 const char *th_missing_graph_hash(struct th_tr *tr, const struct th_tref *ref,
 				  char *buf, size_t len);
 void th_cat_set_graph(struct th_tr *tr, const struct th_tref *ref);
@@ -184,14 +202,45 @@ const char *th_missing_event(struct th_tr *tr, const struct th_tref *ref,
 			     char *buf, size_t len);
 void th_cat_event_file(struct th_tr *tr, const struct th_tref *ref);
 int th_event_file_match(const char *file, const char *leaf);
+/* "events/SYSTEM/EVENT/LEAF" (LEAF NULL: any) into SYS and NAME */
+int th_event_path(const char *file, const char *leaf, char *sys,
+		  size_t slen, char *name, size_t nlen);
 void th_ls_events(const char *leaf, th_ls_add_fn add, void *arg);
 const char *th_missing_printk_formats(struct th_tr *tr,
 				      const struct th_tref *ref, char *buf,
 				      size_t len);
 void th_cat_printk_formats(struct th_tr *tr, const struct th_tref *ref);
 
+/* event_control.c: events/enable, events/S/{enable,filter},
+ * events/S/E/{enable,filter,trigger,hist}, per array */
+const char *th_missing_evfile(struct th_tr *tr, const struct th_tref *ref,
+			      char *buf, size_t len);
+void th_cat_evfile(struct th_tr *tr, const struct th_tref *ref);
+void th_ls_evfiles(struct th_tr *tr, const char *leaf, th_ls_add_fn add,
+		   void *arg);
+int th_event_system_match(const char *file, const char *leaf);
+const char *th_missing_evsystem(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len);
+void th_cat_evsystem(struct th_tr *tr, const struct th_tref *ref);
+void th_ls_evsystems(struct th_tr *tr, const char *leaf, th_ls_add_fn add,
+		     void *arg);
+const char *th_missing_events_enable(struct th_tr *tr,
+				     const struct th_tref *ref, char *buf,
+				     size_t len);
+void th_cat_events_enable(struct th_tr *tr, const struct th_tref *ref);
+
+/* kprobes.c: debugfs' kprobes/enabled, kprobes/blacklist */
+const char *th_missing_kprobes_enabled(struct th_tr *tr,
+				       const struct th_tref *ref, char *buf,
+				       size_t len);
+void th_cat_kprobes_enabled(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_kprobes_blacklist(struct th_tr *tr,
+					 const struct th_tref *ref, char *buf,
+					 size_t len);
+void th_cat_kprobes_blacklist(struct th_tr *tr, const struct th_tref *ref);
+
 /* dump_dir.c: "ftrace dump -d DIR" */
-void th_dump_dir(const char *inst, const char *dir, int force);
+void th_dump_dir(const char *inst, int all, const char *dir, int force);
 int th_dump_dir_header_page(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_header_event(struct th_dump_dir *d, const struct th_tref *ref);
 int th_dump_dir_format(struct th_dump_dir *d, const struct th_tref *ref);

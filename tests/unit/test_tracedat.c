@@ -23,9 +23,13 @@ int main(void)
 	unsigned char tab[32];
 	uint64_t offs[2] = { 0x1000, 0x3000 }, sz[2] = { 0x2000, 0 };
 	char esc[32];
+	unsigned char sz8[8], opt[128];
+	struct td_strings strs = { 0 };
+	uint64_t at;
+	size_t n;
 
 	td_init(&o, mem_write, &m, 0);
-	td_header(&o, 8, 4096);
+	td_header(&o, 6, 8, 4096);
 	CHECK(m.n == 3 + 7 + 2 + 2 + 4);
 	CHECK(memcmp(m.b, "\027\010\104tracing6\0\0\10\0\20\0\0", 18) == 0);
 	td_named_section(&o, "header_page", "ab", 2);
@@ -48,6 +52,52 @@ int main(void)
 	CHECK(tab[1] == 0x10 && tab[9] == 0x20 && tab[17] == 0x30);
 	td_cpu_table(1, offs, sz, 2, tab);
 	CHECK(tab[6] == 0x10 && tab[14] == 0x20);
+
+	/* version 7: the compression after the page size */
+	m.n = 0;
+	m.cap = sizeof(m.b);
+	td_init(&o, mem_write, &m, 0);
+	td_header(&o, 7, 8, 8192);
+	CHECK(m.n == 18 + 5 + 1);
+	CHECK(memcmp(m.b, "\027\010\104tracing7\0\0\10\0\40\0\0none\0\0",
+		     24) == 0);
+	/* a section: id, flags, description, size patched afterwards */
+	at = td_section(&o, TD_OPTION_KALLSYMS, 5);
+	CHECK(at == 24 + 8 && m.n == 24 + 16);
+	CHECK(m.b[24] == 19 && m.b[25] == 0 && m.b[26] == 0 && m.b[28] == 5);
+	td_sized4(&o, "abc", 3);
+	td_section_size(&o, at, sz8);
+	CHECK(sz8[0] == 7 && sz8[1] == 0 && sz8[7] == 0);
+	td_option_done7(&o, 0x1234);
+	CHECK(m.n == 47 + 14);
+	CHECK(m.b[47] == 0 && m.b[48] == 0 && m.b[49] == 8 && m.b[53] == 0x34 &&
+	      m.b[54] == 0x12);
+	td_put_u64(1, 0x0102, sz8);
+	CHECK(sz8[6] == 1 && sz8[7] == 2 && sz8[0] == 0);
+
+	/* BUFFER: offset, name, clock, page size, CPUs (number, offset,
+	 * size each) */
+	n = td_buffer_option(0, 0x2000, "big", "local", 65536, 2, offs, sz,
+			     opt, 10);
+	CHECK(n == 8 + 4 + 6 + 4 + 4 + 2 * 20);
+	CHECK(td_buffer_option(0, 0x2000, "big", "local", 65536, 2, offs, sz,
+			       opt, sizeof(opt)) == n);
+	CHECK(opt[1] == 0x20 && memcmp(opt + 8, "big\0local\0", 10) == 0);
+	CHECK(opt[18] == 0 && opt[20] == 1);		/* 65536 */
+	CHECK(opt[22] == 2);				/* CPUs */
+	CHECK(opt[26] == 0 && opt[31] == 0x10);		/* CPU 0 at 0x1000 */
+	CHECK(opt[46] == 1 && opt[51] == 0x30);		/* CPU 1 at 0x3000 */
+	CHECK(opt[39] == 0x20 && opt[58] == 0);		/* their sizes */
+	CHECK(td_buffer_option(0, 0, "", "local", 4096, 0, NULL, NULL, opt,
+			       sizeof(opt)) == 8 + 1 + 6 + 8);
+
+	/* strings: an id is the offset; the same string, the same id */
+	CHECK(td_string(&strs, "options") == 0);
+	CHECK(td_string(&strs, "kallsyms") == 8);
+	CHECK(td_string(&strs, "options") == 0);
+	CHECK(strs.len == 17 && memcmp(strs.buf + 8, "kallsyms", 9) == 0);
+	td_strings_free(&strs);
+	CHECK(strs.buf == NULL && strs.len == 0);
 
 	td_printk_escape("a\"b\\c\n", esc, sizeof(esc));
 	CHECK_STR(esc, "a\\\"b\\\\c\\n");

@@ -24,21 +24,3 @@ while [ $r -lt 20 ]; do
 done
 th_w 0 $T/tracing_on
 echo "big: $r rounds" > /dev/console
-
-# The capture: the whole live trace would be hundreds of MB through the
-# emulated serial port.  Only its head (the header with
-# entries-in-buffer/entries-written, and the first events) is captured, as
-# NAME.head; every other file as usual (th_cap from scripts/guest/init).
-th_cap() {
-	case $1 in
-	tracing/trace|tracing/per_cpu/*/trace)
-		{ printf '@@TH-BEGIN %s.head\n' "$1"; head -n 40 "$2"
-		  printf '\n@@TH-END %s.head\n' "$1"; } >&4
-		return ;;
-	esac
-	if [ -r "$2" ] && [ -f "$2" ]; then
-		{ printf '@@TH-BEGIN %s\n' "$1"; cat "$2"; printf '\n@@TH-END %s\n' "$1"; } >&4
-	else
-		printf '@@TH-MISSING %s\n' "$1" >&4
-	fi
-}

@@ -11,9 +11,10 @@ th_insmod th_visible
 th_insmod th_hidden
 th_insmod jprobe_test
 th_insmod stap_th_probes
-th_a 'p:myprobe do_sys_open dfd=%di filename=+0(%si):string flags=%dx:x32' $T/kprobe_events
+# No x8..x64 fetch types before 17ce3dc7e5a0 (v4.9): 3.10 refuses them.
+th_a 'p:myprobe do_sys_open dfd=%di filename=+0(%si):string flags=%dx:u32' $T/kprobe_events
 th_a 'r:myretprobe do_sys_open ret=$retval' $T/kprobe_events
-th_a 'p:tracehunt/idle_probe vfs_fsync_range file=%di:x64 datasync=%cx:s32' $T/kprobe_events
+th_a 'p:tracehunt/idle_probe vfs_fsync_range file=%di:u64 datasync=%cx:s32' $T/kprobe_events
 th_w 1 $T/events/kprobes/myprobe/enable
 th_w 1 $T/events/kprobes/myretprobe/enable
 th_w 'vfs_read vfs_write' $T/set_ftrace_filter

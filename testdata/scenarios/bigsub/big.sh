@@ -1,0 +1,1 @@
+../big/setup.sh

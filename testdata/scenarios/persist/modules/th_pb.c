@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tracehunt scenario "persist": module th_pb (th_persist.h) */
+#include "th_persist.h"
+
+TH_PERSIST_MOD(pb);

@@ -1,0 +1,132 @@
+"""Issue 22's census: the guests of a census scenario (its capture.conf says
+"mode census") capture every readable file under /sys/kernel/tracing and
+/sys/kernel/debug/kprobes (scripts/guest/capture.conf: the one skip list).
+One crash session writes the tree with "ftrace dump -d DIR -a" (the
+global array and each instance); every file it wrote must be the live one,
+byte for byte, and the census counts what it has not written yet."""
+
+import collections
+import json
+import os
+import shutil
+
+import pytest
+
+import thlib
+from conftest import scenarios
+
+CENSUS = tuple(s for s in thlib.all_scenarios()
+               if "\nmode census" in "\n" + thlib.fixture.capture_conf(
+                   os.path.join(thlib.fixture.SCENARIOS, s)))
+
+
+def _outdir(dump):
+    # next to the .so: a directory the crash process sees (bound)
+    d = os.path.join(os.path.dirname(thlib.so_for(dump.suite)),
+                     "census-test", dump.id)
+    return d
+
+
+def _cmds(dump):
+    d = _outdir(dump)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.dirname(d), exist_ok=True)
+    return ["ftrace dump -d %s -a" % d]
+
+
+def _written(dump, name):
+    """Where the census wrote the captured tracing/ file NAME."""
+    return os.path.join(_outdir(dump), name[len("tracing/"):])
+
+
+thlib.batch(lambda dump: _cmds(dump) if dump.scenario in CENSUS else [])
+
+
+def census(dump):
+    """{captured name: "exact" | "differs" | "not written"} for the
+    tracing/ files, and the commands' outputs."""
+    if dump.outputs is None:
+        dump.prefetch()
+    cmds = [c for c in dump.outputs if c.startswith("ftrace dump -d ") and
+            _outdir(dump) in c]
+    assert cmds, "the census commands did not run"
+    res = {}
+    for name in dump.truth_names():
+        if not name.startswith("tracing/"):
+            res[name] = "not written"
+            continue
+        path = _written(dump, name)
+        if not os.path.exists(path):
+            res[name] = "not written"
+            continue
+        with open(path, "rb") as f:
+            ours = f.read()
+        live = dump.truth(name)
+        if thlib.compared_elsewhere(name) or \
+                thlib.tracing_rel(name) == "saved_cmdlines":
+            # compared by their own modules (trace: line order while
+            # tracing ran; saved_cmdlines: the capture's processes)
+            res[name] = "exact"
+            continue
+        res[name] = "exact" if thlib.comparable(name, ours) == \
+            thlib.comparable(name, live) else "differs"
+    return res
+
+
+def kind(name):
+    """A captured file's kind: its path in its array with the event
+    system and event replaced by S and E (events/S/E/enable, ...)."""
+    rel = thlib.tracing_rel(name) or name
+    p = rel.split("/")
+    if p[0] == "events" and len(p) == 4:
+        return "events/S/E/" + p[3]
+    if p[0] == "events" and len(p) == 3:
+        return "events/S/" + p[2]
+    if p[0] == "per_cpu" and len(p) == 3:
+        return "per_cpu/cpuN/" + p[2]
+    return rel
+
+
+def _report(dump, res):
+    by = collections.defaultdict(collections.Counter)
+    for name, r in res.items():
+        by[kind(name)][r] += 1
+    out = {"dump": dump.id, "captured": len(res),
+           "exact": sum(r == "exact" for r in res.values()),
+           "kinds": {k: dict(v) for k, v in sorted(by.items())}}
+    path = os.path.join(os.path.dirname(_outdir(dump)),
+                        "%s.json" % dump.id)
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+    return out
+
+
+@scenarios(*CENSUS)
+def test_written_files_are_live(dump):
+    """Every file "ftrace dump -d" wrote is the one the guest read."""
+    res = census(dump)
+    bad = sorted(n for n, r in res.items() if r == "differs")
+    for n in bad[:5]:
+        path = _written(dump, n)
+        with open(path, "rb") as f:
+            try:
+                thlib.assert_same(thlib.comparable(n, dump.truth(n)),
+                                  thlib.comparable(n, f.read()), n)
+            except AssertionError as e:
+                print(e)
+    assert not bad, "%d written files differ from the live ones: %s" % (
+        len(bad), ", ".join(bad[:20]))
+
+
+@scenarios(*CENSUS)
+@pytest.mark.xfail(reason="issue 22: the census is not complete: the "
+                   "kinds of files not written yet are in the message and "
+                   "in build/*/census-test/DUMP.json", strict=False)
+def test_census_complete(dump):
+    res = census(dump)
+    out = _report(dump, res)
+    missing = collections.Counter(kind(n) for n, r in res.items()
+                                  if r == "not written")
+    assert not missing, "%d of %d captured files exact; not written: %s" % (
+        out["exact"], out["captured"],
+        ", ".join("%s %d" % kv for kv in missing.most_common()))

@@ -1,0 +1,136 @@
+"""Issue 24: KernelShark (Debian's kernelshark package) opens the trace.dat
+"ftrace dump -t" writes, version 7 by default: one buffer (events) and
+every array with its own sub-buffer size (subbuf, -a).  It runs under Xvfb
+as an unprivileged user (as root it first shows a warning dialog), and the
+screenshot of its window is kept as the test's artifact in
+build/artifacts/kernelshark-DUMP.png."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+import thlib
+from conftest import scenarios
+
+TOOLS = ("kernelshark", "xvfb-run", "xwininfo", "xwd", "xwdtopnm",
+         "pnmtopng", "runuser")
+USER = "nobody"
+
+
+def _outdir(dump):
+    # next to the .so: a directory the crash process sees (bound)
+    d = os.path.join(os.path.dirname(thlib.so_for(dump.suite)), "ks-test")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _path(dump):
+    return os.path.join(_outdir(dump), "%s.dat" % dump.id)
+
+
+def _cmd(dump):
+    return "ftrace dump %s-t %s" % ("-a " if dump.scenario == "subbuf"
+                                     else "", _path(dump))
+
+
+def _batch(dump):
+    if dump.scenario not in ("events", "subbuf"):
+        return []
+    if os.path.exists(_path(dump)):
+        os.unlink(_path(dump))
+    return [_cmd(dump)]
+
+
+thlib.batch(_batch)
+
+
+def _artifacts():
+    objdir = os.environ.get("TRACEHUNT_OBJDIR") or os.path.join(
+        thlib.ROOT, "build", "obj")
+    d = os.path.join(os.path.dirname(os.path.abspath(objdir)), "artifacts")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+# Run inside xvfb-run as USER: KernelShark on the file, until its main
+# window (titled with the file's path) is mapped or 90 s pass, then the
+# window list and a screenshot of the screen.
+SHOT = r"""
+cd "$1" || exit 1
+kernelshark "$2" > ks.log 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 180 ]; do
+	xwininfo -root -tree > tree.txt 2>&1
+	grep -q "Kernel Shark ($2)" tree.txt && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.5
+	i=$((i + 1))
+done
+sleep 2
+xwininfo -root -tree > tree.txt 2>&1
+xwd -root -silent > shot.xwd
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+exit 0
+"""
+
+
+@scenarios("events", "subbuf")
+def test_kernelshark_opens_trace_dat(dump):
+    missing = [t for t in TOOLS if not shutil.which(t)]
+    assert not missing, "%s missing: scripts/install-deps installs them" % (
+        ", ".join(missing))
+    if dump.outputs is None:
+        dump.prefetch()
+    cmd = _cmd(dump)
+    if cmd not in dump.outputs:
+        dump.outputs.update(dump.run([cmd]))
+    assert os.path.exists(_path(dump)), dump.outputs[cmd]
+    # a directory and a copy of the file USER can read and write (pytest's
+    # tmp_path is private to root)
+    with tempfile.TemporaryDirectory(prefix="th-ks-") as d:
+        _kernelshark(dump, pathlib.Path(d))
+
+
+def _kernelshark(dump, work):
+    dat = str(work / os.path.basename(_path(dump)))
+    shutil.copy(_path(dump), dat)
+    script = work / "shot.sh"
+    script.write_text(SHOT)
+    os.chmod(work, 0o777)
+    for p in (dat, str(script)):
+        os.chmod(p, 0o755)
+    home = work / "home"
+    home.mkdir(mode=0o700)
+    shutil.chown(home, USER)
+    t0 = time.time()
+    p = subprocess.run(
+        ["runuser", "-u", USER, "--", "env", "HOME=%s" % home,
+         "XDG_RUNTIME_DIR=%s" % home, "xvfb-run", "-a", "-s",
+         "-screen 0 1280x800x24", "sh", str(script), str(work), dat],
+        capture_output=True, timeout=300)
+    log = (work / "ks.log").read_bytes() if (work / "ks.log").exists() \
+        else b""
+    tree = (work / "tree.txt").read_bytes() if (work / "tree.txt").exists() \
+        else b""
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    assert b"Loading  \"%s\"" % dat.encode() in log or \
+        b"Loading \"%s\"" % dat.encode() in log, log
+    # the main window, titled with the file: the file loaded
+    assert b'"Kernel Shark (%s)"' % dat.encode() in tree, (tree, log)
+    for bad in (b"rror", b"annot", b"nable to", b"ailed to open",
+                b"egmentation"):
+        assert bad not in log, log
+    png = os.path.join(_artifacts(), "kernelshark-%s.png" % dump.id)
+    with open(png, "wb") as f:
+        conv = subprocess.run("xwdtopnm %s 2>/dev/null | pnmtopng" %
+                              (work / "shot.xwd"), shell=True, stdout=f)
+    assert conv.returncode == 0 and os.path.getsize(png) > 0, png
+    print("%s: KernelShark loaded %s in %.1f s; screenshot %s" % (
+        dump.id, dat, time.time() - t0, png))
