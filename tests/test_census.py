@@ -36,7 +36,10 @@ def _cmds(dump):
 
 def _written(dump, name):
     """Where the census wrote the captured tracing/ file NAME."""
-    return os.path.join(_outdir(dump), name[len("tracing/"):])
+    d = dump.__dict__.get("_census_dir")
+    if d is None:
+        d = dump._census_dir = _outdir(dump)
+    return os.path.join(d, name[len("tracing/"):])
 
 
 thlib.batch(lambda dump: _cmds(dump) if dump.scenario in CENSUS else [])

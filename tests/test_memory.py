@@ -31,9 +31,11 @@ TIMEOUT = int(os.environ.get("TRACEHUNT_MEM_TIMEOUT", "1500"))
 def mem_commands(dump, tmp):
     cmds = ["kprobes", "kprobes -v", "ftrace", "ftrace ops -v",
             "ftrace sites -a"]
+    seen = set(cmds)
     for n in dump.truth_names():
         c = thlib.truth_to_command(n)
-        if c and c.startswith("ftrace cat ") and c not in cmds:
+        if c and c.startswith("ftrace cat ") and c not in seen:
+            seen.add(c)
             cmds.append(c)
     cmds += ["ftrace trace -n 50", "hooks", "hooks -j",
              "ftrace dump -f -t %s" % os.path.join(tmp, "trace.dat")]
