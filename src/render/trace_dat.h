@@ -1,7 +1,7 @@
 /*
- * tracehunt: what render/trace_dump.c (the texts, the sub-buffers, version
- * 6) and render/trace_dat7.c (version 7) share of a trace.dat being
- * written.
+ * tracehunt: what render/trace_dump.c (the texts, the sub-buffers),
+ * render/trace_dat6.c (version 6) and render/trace_dat7.c (version 7) share
+ * of a trace.dat being written.
  */
 #ifndef TRACEHUNT_TRACE_DAT_H
 #define TRACEHUNT_TRACE_DAT_H
@@ -68,6 +68,8 @@ void th_write_formats(struct td_out *o, int parts);
 uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 		      uint64_t time_start, long data_off, size_t page);
 
+/* The whole version 6 file (render/trace_dat6.c). */
+void th_dat6_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d);
 /* The whole version 7 file (render/trace_dat7.c). */
 void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d);
 /* "sub-buffer N bytes", or each buffer's when they differ. */
