@@ -41,6 +41,9 @@ struct th_dat {
 	size_t page;			/* the first buffer's sub-buffer */
 	struct th_refs refs;
 	long nevents;
+	/* the one buffer holds the previous boot's trace (trace_dat_lb.c),
+	 * else NULL */
+	struct th_last_boot *lb;
 };
 
 /* Buffer K's sub-buffer, header and data (trace-cmd's "page size"). */
@@ -52,7 +55,10 @@ static inline size_t th_dat_page(const struct th_dat *d, int k)
 /* The texts trace.dat carries, as the kernel prints them. */
 void th_text_header_page(struct th_sb *b, long data_off, ulong data_size);
 void th_text_header_event(struct th_sb *b);
-void th_text_kallsyms(struct th_sb *b, struct th_refs *r);
+/* LB: the array holds the previous boot's trace (symbols at that boot's
+ * addresses), else NULL. */
+void th_text_kallsyms(struct th_sb *b, struct th_refs *r,
+		      const struct th_last_boot *lb);
 void th_text_printk(struct th_sb *b, struct th_refs *r);
 void th_text_cmdlines(struct th_sb *b, struct th_refs *r);
 
@@ -74,5 +80,18 @@ void th_dat6_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d);
 void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d);
 /* "sub-buffer N bytes", or each buffer's when they differ. */
 void th_dat_page_text(const struct th_dat *d, char *buf, size_t len);
+
+/* A previous boot's trace (render/trace_dat_lb.c). */
+struct th_last_boot *th_dat_lb_of(const struct th_tr *tr);
+void th_dat_lb_put(struct th_last_boot *lb);
+ulong th_dat_lb_map(const struct th_last_boot *lb, ulong addr);
+void th_dat_lb_kallsyms_head(struct th_sb *b, const struct th_last_boot *lb);
+void th_dat_lb_info(struct th_sb *b, const struct th_last_boot *lb);
+void th_dat_lb_modules(struct th_sb *b, const struct th_last_boot *lb);
+int th_dat_lb_refuse(const struct th_tr *tr, int version,
+		     const struct th_last_boot *lb);
+void th_dat_lb_left_out(const struct th_tr *tr, const char *file);
+void th_dat_lb_said(const char *file, const struct th_tr *tr,
+		    const struct th_last_boot *lb);
 
 #endif

@@ -60,7 +60,7 @@ static void th_dat_sections(struct td_out *o, struct th_dat *d, char *obuf)
 	td_named_section(o, "header_event", b.buf, b.pos);
 	th_write_formats(o, TH_FMT_FTRACE | TH_FMT_SYSTEMS);
 	b.pos = 0;
-	th_text_kallsyms(&b, &d->refs);
+	th_text_kallsyms(&b, &d->refs, NULL);
 	td_sized4(o, b.buf ? b.buf : "", b.pos);
 	b.pos = 0;
 	th_text_printk(&b, &d->refs);

@@ -344,18 +344,27 @@ void th_text_header_event(struct th_sb *b)
 		  RB_TYPE_DATA_MAX);
 }
 
-void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
+/*
+ * The symbols the recorded addresses fall in, each with the one after it
+ * (trace-cmd bounds a symbol by the next one).  LB (a previous boot's
+ * trace): each looked up where trace_adjust_address() maps the recorded
+ * address, and written moved back by that same delta, at the previous
+ * boot's address; _text first (th_dat_lb_kallsyms_head()).
+ */
+void th_text_kallsyms(struct th_sb *b, struct th_refs *r,
+		      const struct th_last_boot *lb)
 {
 	struct th_set seen = { 0 };
-	ulong *a = th_set_sorted(&r->addrs);
+	ulong *a = th_set_sorted(&r->addrs), look, d;
 	size_t i;
 
-	/* each symbol and the one after it: trace-cmd bounds a symbol by
-	 * the next one */
+	th_dat_lb_kallsyms_head(b, lb);
 	for (i = 0; a && i < r->addrs.n * 2; i++) {
 		struct th_sym s;
 
-		if (!th_ksym_lookup(a[i / 2], &s))
+		look = th_dat_lb_map(lb, a[i / 2]);
+		d = look - a[i / 2];
+		if (!th_ksym_lookup(look, &s))
 			continue;
 		if ((i & 1) && !s.size)
 			continue;
@@ -367,21 +376,21 @@ void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
 			 */
 			struct th_sym e;
 
-			if (th_ksym_lookup(a[i / 2], &e) &&
-			    th_set_add(&seen, e.addr + e.size))
+			if (th_ksym_lookup(look, &e) &&
+			    th_set_add(&seen, e.addr + e.size - d))
 				th_sb_printf(b, "%016lx t __tracehunt_end%s%s%s\n",
-					  e.addr + e.size,
+					  e.addr + e.size - d,
 					  e.module[0] ? "\t[" : "", e.module,
 					  e.module[0] ? "]" : "");
 			continue;
 		}
-		if (!th_set_add(&seen, s.addr))
+		if (!th_set_add(&seen, s.addr - d))
 			continue;
 		if (s.module[0])
-			th_sb_printf(b, "%016lx t %s\t[%s]\n", s.addr, s.name,
-				  s.module);
+			th_sb_printf(b, "%016lx t %s\t[%s]\n", s.addr - d,
+				  s.name, s.module);
 		else
-			th_sb_printf(b, "%016lx t %s\n", s.addr, s.name);
+			th_sb_printf(b, "%016lx t %s\n", s.addr - d, s.name);
 	}
 	free(a);
 	free(seen.v);
@@ -527,17 +536,27 @@ uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
  * scanned; FALSE (said why) when there is nothing to write. */
 static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
 {
-	struct th_tr *all = NULL;
+	struct th_tr *all = NULL, *left[TH_DUMP_MAXBUF];
 	char err[256];
 	long o_commit;
-	int i, k;
+	int i, k, nleft = 0;
 
 	th_rb_bdp_offsets(&o_commit, &d->data_off);
 	if (opt->all) {
 		int n = th_trace_arrays(&all);
+		struct th_last_boot *lb;
 
-		for (i = 0; i < n && d->nbuf < TH_DUMP_MAXBUF; i++)
+		/* (the global array is never boot-mapped: trace_instance=
+		 * makes instances) */
+		for (i = 0; i < n && d->nbuf < TH_DUMP_MAXBUF; i++) {
+			if (i && (lb = th_dat_lb_of(&all[i])) != NULL) {
+				th_dat_lb_put(lb);
+				if (nleft < TH_DUMP_MAXBUF)
+					left[nleft++] = &all[i];
+				continue;
+			}
 			d->trs[d->nbuf++] = &all[i];
+		}
 	} else {
 		d->trs[0] = th_trace_array_by_name(opt->inst ? opt->inst : "");
 		if (!d->trs[0]) {
@@ -546,12 +565,17 @@ static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
 			return FALSE;
 		}
 		d->nbuf = 1;
+		d->lb = th_dat_lb_of(d->trs[0]);
+		if (th_dat_lb_refuse(d->trs[0], d->version, d->lb))
+			return FALSE;
 	}
 	if (!opt->force && access(opt->file, F_OK) == 0) {
 		fprintf(fp, "ftrace dump: %s exists (use -f to replace it)\n",
 			opt->file);
 		return FALSE;
 	}
+	for (i = 0; i < nleft; i++)
+		th_dat_lb_left_out(left[i], opt->file);
 	for (d->nopen = 0; d->nopen < d->nbuf; d->nopen++) {
 		struct th_tr *tr = d->trs[d->nopen];
 
@@ -643,6 +667,8 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 			"%ld events, %d buffer%s, %s, %lu bytes\n",
 			opt->file, d->ncpu, d->nevents, d->nbuf,
 			d->nbuf > 1 ? "s" : "", pages, (ulong)o.off);
+		if (d->lb)
+			th_dat_lb_said(opt->file, d->trs[0], d->lb);
 	}
 out:
 	free(tmp);
@@ -651,6 +677,7 @@ out:
 	free(d->refs.strs.v);
 	for (k = 0; k < d->nopen; k++)
 		th_rb_close(&d->rbs[k]);
+	th_dat_lb_put(d->lb);
 	free(d);
 }
 
@@ -695,6 +722,7 @@ int th_dump_src_open(struct th_tr *tr, struct th_dump_src *s, char *err,
 		th_refs_scan(&s->rb, s->refs);
 		th_refs_printk_tables(s->refs);
 	}
+	s->lb = th_dat_lb_of(tr);
 	return TRUE;
 }
 
@@ -710,6 +738,8 @@ void th_dump_src_close(struct th_dump_src *s)
 		free(s->refs->strs.v);
 		free(s->refs);
 	}
+	th_dat_lb_put(s->lb);
+	s->lb = NULL;
 	th_rb_close(&s->rb);
 }
 
@@ -740,7 +770,7 @@ void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
 		break;
 	case TH_DUMP_KALLSYMS:
 		if (s->refs)
-			th_text_kallsyms(b, s->refs);
+			th_text_kallsyms(b, s->refs, s->lb);
 		break;
 	case TH_DUMP_PRINTK:
 		if (s->refs)
