@@ -219,6 +219,24 @@ def _subbuf_cmds(dump):
                "vdir": "ftrace dump -V 6 -d %s" % p["v6all"]}
 
 
+# "persist" (issue 24): a boot-mapped instance holding the previous
+# boot's trace: alone in a version 7 file (-i), left out of -a, refused by
+# -V 6, and its -d directory.
+PERSIST_INST = "boot_mapped"
+
+
+def _persist_cmds(dump):
+    d = _outdir(dump)
+    p = {k: os.path.join(d, "%s-lb-%s" % (dump.id, k))
+         for k in ("inst.dat", "all.dat", "v6.dat", "dir")}
+    return p, {"inst": "ftrace dump -t %s -i %s" % (p["inst.dat"],
+                                                    PERSIST_INST),
+               "all": "ftrace dump -a -t %s" % p["all.dat"],
+               "v6": "ftrace dump -V 6 -t %s -i %s" % (p["v6.dat"],
+                                                       PERSIST_INST),
+               "dir": "ftrace dump -d %s -i %s" % (p["dir"], PERSIST_INST)}
+
+
 def _batch(dump):
     """The commands of the tests below for DUMP, in its one crash session
     (thlib.batch); what they write is removed first."""
@@ -243,6 +261,10 @@ def _batch(dump):
         d, cmds = _dir_cmds(dump)
         out += cmds
         files.append(d)
+    if sc == "persist":
+        paths, cmds = _persist_cmds(dump)
+        out += list(cmds.values())
+        files += list(paths.values())
     for name, scens in (("cat", ("wrap", "live")), ("rec", ("graph",
                                                              "wrap"))):
         if sc in scens:
@@ -745,3 +767,145 @@ def test_trace_dat_records_match(dump):
     assert checked
     _page_size_ok(path)
     os.unlink(path)
+
+
+def _lb_reader():
+    """A trace-cmd that knows LAST_BOOT_INFO and MODULES_FILE (3.4: sid's,
+    the host's when the host is sid)."""
+    return "sid" if "sid" in READERS else "host"
+
+
+def _dump_out(path, what, reader):
+    p = subprocess.run(_argv(reader, path, ["dump", what, "-i", path]),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    return p.stdout
+
+
+def _modules_then_and_now(dump):
+    """{module: text address} of the boot that wrote the instance (its
+    live last_boot_info) and of the boot that read it (/proc/modules),
+    and the live last_boot_info itself."""
+    info = dump.truth("tracing/instances/%s/last_boot_info" % PERSIST_INST)
+    lines = info.decode().splitlines()
+    assert lines and lines[0].endswith("\t[kernel]"), lines
+    then = dict((l.split("\t")[1], int(l.split("\t")[0], 16))
+                for l in lines[1:])
+    now = [(l.split()[0], int(l.split()[5], 16)) for l in
+           dump.truth("proc/modules").decode().splitlines()]
+    return then, now, info
+
+
+@scenarios("persist")
+def test_trace_dat_previous_boot(dump):
+    """-t FILE -i NAME of the instance holding the previous boot's trace:
+    trace-cmd (bookworm's 3.1.6, sid's 3.4) lists the events the second
+    boot's live "trace" of that instance printed, field by field, its
+    functions named as the kernel named them (the symbols at the previous
+    boot's addresses); the file carries, as trace-cmd 3.4 reads them, the
+    LAST_BOOT_INFO option ("NAME:" and the live last_boot_info) and the
+    modules section: the live /proc/modules' modules, each the previous
+    boot had at its address then (so the reader's deltas are 0)."""
+    paths, cmds = _persist_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    path = paths["inst.dat"]
+    out = outs[cmds["inst"]]
+    assert os.path.exists(path), out
+    assert _file_version(path) == 7
+    assert out.count(b"\n") == 2 and \
+        b"holds the previous boot's trace" in out.split(b"\n")[1], out
+    live = dump.truth("tracing/instances/%s/trace" % PERSIST_INST)
+    for reader in READERS:
+        _compare(live, _report(path, reader=reader), path,
+                 _plain(path, reader=reader))
+    then, now, info = _modules_then_and_now(dump)
+    reader = _lb_reader()
+    opts = _dump_out(path, "--options", reader)
+    m = re.search(rb"\[Option LAST_BOOT_INFO, (\d+) bytes\]\n", opts)
+    assert m, opts
+    want = PERSIST_INST.encode() + b":" + info
+    assert int(m.group(1)) == len(want) + 1, (m.group(1), want)
+    assert opts[m.end():m.end() + len(want)] == want, opts[m.end():]
+    mods = _dump_out(path, "--modules", reader)
+    m = re.search(rb"\[Saved modules\]\n(.*)\n\[\d+ bytes\]", mods, re.S)
+    assert m, mods
+    ours = [l.split() for l in m.group(1).replace(b"\0", b"").decode()
+            .splitlines() if l.strip()]
+    assert [(f[0], int(f[5], 16)) for f in ours] == \
+        [(n, then.get(n, a)) for n, a in now], (ours, then, now)
+    os.unlink(path)
+
+
+@scenarios("persist")
+def test_trace_dat_previous_boot_refused(dump):
+    """-a: every array but the previous boot's instance, which a line
+    names with the command that writes it alone; -V 6 -i NAME: one line,
+    no file (version 6 cannot say whose addresses it holds)."""
+    paths, cmds = _persist_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    out = outs[cmds["all"]]
+    said = [l for l in out.split(b"\n")
+            if b"previous boot's trace: left out of" in l]
+    assert len(said) == 1 and PERSIST_INST.encode() in said[0] and \
+        b"-i %s" % PERSIST_INST.encode() in said[0], out
+    assert os.path.exists(paths["all.dat"]), out
+    names = [b["name"] for b in _buffer_options(paths["all.dat"])]
+    assert names and PERSIST_INST not in names, names
+    assert sorted(names[1:]) == sorted(n for n in _inst_names(dump)
+                                       if n != PERSIST_INST), names
+    out = outs[cmds["v6"]]
+    assert out.count(b"\n") == 1 and b"version 6" in out and \
+        PERSIST_INST.encode() in out, out
+    assert not os.path.exists(paths["v6.dat"])
+    os.unlink(paths["all.dat"])
+
+
+@scenarios("persist")
+def test_dump_dir_previous_boot(dump):
+    """-d DIR -i NAME of the previous boot's instance: its last_boot_info
+    is the live one, and its kallsyms names every recorded function entry
+    (the records' ip and parent_ip, as trace-cmd reads them from the
+    trace.dat written with -i) as the live "trace" named it."""
+    import shutil
+    paths, cmds = _persist_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    d = paths["dir"]
+    assert os.path.isdir(d), outs[cmds["dir"]]
+    with open(os.path.join(d, "last_boot_info"), "rb") as f:
+        thlib.assert_same(dump.truth("tracing/instances/%s/last_boot_info"
+                                     % PERSIST_INST), f.read(),
+                          "-d last_boot_info")
+    syms = []
+    with open(os.path.join(d, "kallsyms"), "rb") as f:
+        for l in f.read().split(b"\n"):
+            fl = l.split()
+            if len(fl) >= 3:
+                syms.append((int(fl[0], 16), fl[2]))
+    syms.sort()
+    path = paths["inst.dat"]
+    if not os.path.exists(path):
+        pytest.skip("no trace.dat of the instance (%s)" % outs[cmds["inst"]])
+    p = subprocess.run([TRACE_CMD, "report", "-R", "-i", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0, p.stderr
+    raw = [re.search(rb"function:\s+ip=(0x[0-9a-f]+) parent_ip=(0x[0-9a-f]+)",
+                     l) for l in p.stdout.split(b"\n") if TCMD.match(l)]
+    live = [LIVE.match(l) for l in dump.truth(
+        "tracing/instances/%s/trace" % PERSIST_INST).split(b"\n")
+        if l and not l.startswith(b"#")]
+    assert len(raw) == len(live) and all(live)
+    checked = 0
+    for r, lm in zip(raw, live):
+        if r is None:
+            continue
+        fn = re.match(rb"^(\S+) <-(\S+)$", lm.group(5))
+        assert fn, lm.group(0)
+        for addr, name in ((r.group(1), fn.group(1)),
+                           (r.group(2), fn.group(2))):
+            s = _sym(syms, int(addr, 16))
+            got = s[0] if s and s[1] < 0x100000 else b"0x%x" % int(addr, 16)
+            assert got == name or (not s and name.startswith(b"0x")), \
+                (lm.group(0), addr, s)
+            checked += 1
+    assert checked, p.stdout[:2000]
+    shutil.rmtree(d)
