@@ -4,10 +4,15 @@
  * endianness byte, long size byte, u32 page size; then, version 6, the
  * sized sections, the CPU count, "options  " with its options, and
  * "flyrecord" with one (offset, size) pair per CPU; version 7, the
- * compression ("none", ""), the offset of the first options section, and
- * sections each under a header (id, flags, description, size): the same
- * texts, one section per buffer, options naming where each is, strings.
+ * compression ("none", "", or "zstd" when a section is compressed), the
+ * offset of the first options section, and sections each under a header
+ * (id, flags, description, size): the same texts, one section per buffer,
+ * options naming where each is, strings.  A compressed section holds one
+ * zstd frame of raw (stored) blocks: nothing is squeezed, so no
+ * compression library is needed, and every reader of trace-cmd 3 decodes
+ * it (bookworm's 3.1.6 knows zstd only, sid's 3.4 zstd and zlib).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tracedat.h"
@@ -70,23 +75,37 @@ void td_pad(struct td_out *o, uint64_t align)
 	}
 }
 
-void td_header(struct td_out *o, int version, int long_size,
-	       uint32_t page_size)
+static void td_header_head(struct td_out *o, const char *version,
+			   int long_size, uint32_t page_size)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44 };
 	unsigned char b[2];
 
 	td_raw(o, magic, sizeof(magic));
 	td_raw(o, "tracing", 7);
-	td_str(o, version >= 7 ? "7" : "6");
+	td_str(o, version);
 	b[0] = o->big_endian ? 1 : 0;
 	b[1] = (unsigned char)long_size;
 	td_raw(o, b, 2);
 	td_u32(o, page_size);
+}
+
+void td_header(struct td_out *o, int version, int long_size,
+	       uint32_t page_size)
+{
 	if (version >= 7) {
-		td_str(o, "none");
-		td_str(o, "");
+		td_header7(o, long_size, page_size, "none", "");
+		return;
 	}
+	td_header_head(o, "6", long_size, page_size);
+}
+
+void td_header7(struct td_out *o, int long_size, uint32_t page_size,
+		const char *zname, const char *zver)
+{
+	td_header_head(o, "7", long_size, page_size);
+	td_str(o, zname);
+	td_str(o, zver);
 }
 
 void td_named_section(struct td_out *o, const char *name, const char *text,
@@ -136,14 +155,65 @@ void td_put_u64(int big_endian, uint64_t v, unsigned char *b)
 
 uint64_t td_section(struct td_out *o, uint16_t id, uint32_t desc)
 {
+	return td_section_fl(o, id, 0, desc);
+}
+
+uint64_t td_section_fl(struct td_out *o, uint16_t id, uint16_t flags,
+		       uint32_t desc)
+{
 	uint64_t at;
 
 	td_u16(o, id);
-	td_u16(o, 0);
+	td_u16(o, flags);
 	td_u32(o, desc);
 	at = o->off;
 	td_u64(o, 0);
 	return at;
+}
+
+/* RFC 8878: frames begin with 0xFD2FB528 (little-endian); a block
+ * holds at most 128 KB */
+#define TD_ZSTD_MAGIC		0xFD2FB528U
+#define TD_ZSTD_BLOCK_MAX	(128 * 1024)
+
+uint64_t td_zstd_block(struct td_out *o, const void *in, size_t len)
+{
+	const unsigned char *p = in;
+	uint64_t start = o->off, nblocks, frame;
+	unsigned char b[9];
+	size_t k;
+
+	if (o->err)
+		return 0;
+	if ((uint64_t)len >= 0xffffffffULL - 64) {
+		o->err = EFBIG;
+		return 0;
+	}
+	nblocks = len ? (len + TD_ZSTD_BLOCK_MAX - 1) / TD_ZSTD_BLOCK_MAX : 1;
+	/* magic 4, frame header descriptor 1, content size 4, 3 per block */
+	frame = 9 + 3 * nblocks + len;
+	if (frame > 0xffffffffULL) {
+		o->err = EFBIG;
+		return 0;
+	}
+	td_u32(o, (uint32_t)frame);
+	td_u32(o, (uint32_t)len);
+	td_put(0, TD_ZSTD_MAGIC, 4, b);
+	/* Frame_Content_Size_flag 2 (4 bytes), Single_Segment_flag: no
+	 * window descriptor, the window being the content */
+	b[4] = 2 << 6 | 1 << 5;
+	td_put(0, len, 4, b + 5);
+	td_raw(o, b, 9);
+	do {
+		k = len > TD_ZSTD_BLOCK_MAX ? TD_ZSTD_BLOCK_MAX : len;
+		/* Last_Block, Block_Type 0 (Raw_Block), Block_Size */
+		td_put(0, (uint64_t)k << 3 | (k == len), 3, b);
+		td_raw(o, b, 3);
+		td_raw(o, p, k);
+		p += k;
+		len -= k;
+	} while (len && !o->err);
+	return o->off - start;
 }
 
 void td_section_size(const struct td_out *o, uint64_t size_at,

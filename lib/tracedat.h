@@ -38,6 +38,14 @@ struct td_out {
 #define TD_OPTION_KALLSYMS	19
 #define TD_OPTION_PRINTK	20
 #define TD_OPTION_CMDLINES	21
+/* trace-cmd 3.4: a boot-mapped instance holding the previous boot's trace
+ * ("NAME:" + its last_boot_info) and the modules section (/proc/modules,
+ * compressed) its reader maps module addresses with */
+#define TD_OPTION_LAST_BOOT_INFO	24
+#define TD_OPTION_MODULES_FILE		25
+
+/* A version 7 section's flags: its data is one compressed block. */
+#define TD_SEC_FL_COMPRESS	1
 
 void td_init(struct td_out *o, td_write_fn fn, void *arg, int big_endian);
 void td_raw(struct td_out *o, const void *buf, size_t len);
@@ -52,6 +60,10 @@ void td_pad(struct td_out *o, uint64_t align);
  * the u64 offset of the first options section is the caller's to write. */
 void td_header(struct td_out *o, int version, int long_size,
 	       uint32_t page_size);
+/* Version 7's header naming the file's compression ZNAME (a section
+ * flagged TD_SEC_FL_COMPRESS is one block of it) and its version ZVER. */
+void td_header7(struct td_out *o, int long_size, uint32_t page_size,
+		const char *zname, const char *zver);
 /* "header_page"/"header_event": name, u64 size, text. */
 void td_named_section(struct td_out *o, const char *name, const char *text,
 		      size_t len);
@@ -75,6 +87,9 @@ void td_put_u64(int big_endian, uint64_t v, unsigned char *b);
  * size is; td_section_size() gives its bytes once the section is written.
  */
 uint64_t td_section(struct td_out *o, uint16_t id, uint32_t desc);
+/* The same with FLAGS (TD_SEC_FL_COMPRESS). */
+uint64_t td_section_fl(struct td_out *o, uint16_t id, uint16_t flags,
+		       uint32_t desc);
 /* The 8 bytes (into B) of the size of the section whose size is at
  * SIZE_AT, everything written since it being the section's. */
 void td_section_size(const struct td_out *o, uint64_t size_at,
@@ -92,6 +107,18 @@ size_t td_buffer_option(int big_endian, uint64_t section, const char *name,
 			const char *clock, uint32_t page_size, int ncpus,
 			const uint64_t *offs, const uint64_t *sizes,
 			unsigned char *buf, size_t buflen);
+
+/*
+ * A compressed block as trace-cmd reads one (tracecmd_uncompress_block()):
+ * u32 size of the compressed data, u32 size of the data, then the data as
+ * one zstd frame (RFC 8878) of raw blocks: its magic, a frame header
+ * giving the content size (one segment, no dictionary, no checksum), and
+ * the LEN bytes of IN in blocks of at most 128 KB stored as they are, so
+ * any zstd decoder gives them back with no compressor linked in.  LEN
+ * must be below 4 GB (else EFBIG).  Returns the bytes written.
+ */
+#define TD_ZSTD_NAME	"zstd"
+uint64_t td_zstd_block(struct td_out *o, const void *in, size_t len);
 
 /* Version 7's strings (section descriptions): a string's id is its
  * offset in the STRINGS section. */

@@ -117,8 +117,12 @@ def _same_text(live_text, event, text, syms, plain=None):
     assert text == live_text, (live_text, text)
 
 
-def _compare(live_text, report_lines, path, plain_lines=None):
-    """Every live line against trace-cmd's, field by field."""
+def _compare(live_text, report_lines, path, plain_lines=None,
+             by_fields=None):
+    """Every live line against trace-cmd's, field by field.  BY_FIELDS
+    (one per report line): a tracepoint as the kernel printed it by its
+    fields, from trace-cmd's raw values (_by_fields()), instead of its
+    print fmt (PLAIN)."""
     live = [LIVE.match(l) for l in live_text.split(b"\n")
             if l and not l.startswith(b"#")]
     assert all(live), "unparsed live line"
@@ -128,13 +132,16 @@ def _compare(live_text, report_lines, path, plain_lines=None):
     syms = _kallsyms(path)
     assert len(ours) == len(live), (len(ours), len(live))
     assert len(plain) == len(ours), (len(plain), len(ours))
-    for lm, om, pm in zip(live, ours, plain):
+    for i, (lm, om, pm) in enumerate(zip(live, ours, plain)):
         # comm, pid, cpu, timestamp
         assert lm.group(1).strip() == om.group(1).strip(), (lm.group(0),
                                                              om.group(0))
         assert int(lm.group(2)) == int(om.group(2))
         assert int(lm.group(3)) == int(om.group(3))
         assert lm.group(4) == om.group(4), (lm.group(0), om.group(0))
+        if by_fields is not None and by_fields[i] is not None:
+            assert lm.group(5) == by_fields[i], (lm.group(0), by_fields[i])
+            continue
         if pm is not None:
             assert pm.group(4) == om.group(4) and pm.group(5) == om.group(5)
         _same_text(lm.group(5), om.group(5), om.group(6), syms,
@@ -219,6 +226,25 @@ def _subbuf_cmds(dump):
                "vdir": "ftrace dump -V 6 -d %s" % p["v6all"]}
 
 
+# "persist" (issue 24): a boot-mapped instance holding the previous
+# boot's trace: alone in a version 7 file (-i), left out of -a, refused by
+# -V 6, and its -d directory.
+PERSIST_INST = "boot_mapped"
+
+
+def _persist_cmds(dump):
+    d = _outdir(dump)
+    p = {k: os.path.join(d, "%s-lb-%s" % (dump.id, k))
+         for k in ("inst.dat", "all.dat", "v6.dat", "dir")}
+    return p, {"inst": "ftrace dump -t %s -i %s" % (p["inst.dat"],
+                                                    PERSIST_INST),
+               "all": "ftrace dump -a -t %s" % p["all.dat"],
+               "v6": "ftrace dump -V 6 -t %s -i %s" % (p["v6.dat"],
+                                                       PERSIST_INST),
+               "dir": "ftrace dump -d %s -i %s" % (p["dir"], PERSIST_INST),
+               "raw": "ftrace trace -r -i %s" % PERSIST_INST}
+
+
 def _batch(dump):
     """The commands of the tests below for DUMP, in its one crash session
     (thlib.batch); what they write is removed first."""
@@ -243,6 +269,10 @@ def _batch(dump):
         d, cmds = _dir_cmds(dump)
         out += cmds
         files.append(d)
+    if sc == "persist":
+        paths, cmds = _persist_cmds(dump)
+        out += list(cmds.values())
+        files += list(paths.values())
     for name, scens in (("cat", ("wrap", "live")), ("rec", ("graph",
                                                              "wrap"))):
         if sc in scens:
@@ -745,3 +775,219 @@ def test_trace_dat_records_match(dump):
     assert checked
     _page_size_ok(path)
     os.unlink(path)
+
+
+def _lb_reader():
+    """A trace-cmd that knows LAST_BOOT_INFO and MODULES_FILE (3.4: sid's,
+    the host's when the host is sid)."""
+    return "sid" if "sid" in READERS else "host"
+
+
+def _dump_out(path, what, reader):
+    p = subprocess.run(_argv(reader, path, ["dump", what, "-i", path]),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    return p.stdout
+
+
+def _modules_then_and_now(dump):
+    """{module: text address} of the boot that wrote the instance (its
+    live last_boot_info) and of the boot that read it (/proc/modules),
+    and the live last_boot_info itself."""
+    info = dump.truth("tracing/instances/%s/last_boot_info" % PERSIST_INST)
+    lines = info.decode().splitlines()
+    assert lines and lines[0].endswith("\t[kernel]"), lines
+    then = dict((l.split("\t")[1], int(l.split("\t")[0], 16))
+                for l in lines[1:])
+    now = [(l.split()[0], int(l.split()[5], 16)) for l in
+           dump.truth("proc/modules").decode().splitlines()]
+    return then, now, info
+
+
+def _text_moved(dump):
+    """Whether this boot's kernel text is elsewhere than the previous
+    boot's (the live last_boot_info's [kernel] line): the kernel then
+    prints the instance's events by their fields (print_trace_fmt():
+    print_event_fields() while tr->text_delta).  This boot's _text: the
+    live address of ksys_read's ftrace site (available_filter_functions_
+    addrs) less ksys_read's offset from _text in the vmlinux, the site
+    being the function's first bytes or those after its endbr64."""
+    lbi = int(dump.truth("tracing/instances/%s/last_boot_info" %
+                         PERSIST_INST).split(b"\t")[0], 16)
+    site = [int(l.split()[0], 16) for l in dump.truth(
+        "tracing/available_filter_functions_addrs").split(b"\n")
+        if l.split()[1:2] == [b"ksys_read"]]
+    nm = subprocess.run(["nm", dump.manifest["vmlinux"]],
+                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    vml = dict((f[2], int(f[0], 16)) for f in
+               (l.split() for l in nm.stdout.split(b"\n"))
+               if len(f) == 3 and f[2] in (b"_text", b"ksys_read"))
+    assert len(site) == 1 and len(vml) == 2, (site, vml)
+    now = site[0] - (vml[b"ksys_read"] - vml[b"_text"])
+    return not 0 <= now - lbi < 16
+
+
+def _by_fields(path):
+    """Each event of trace-cmd's report of PATH as the kernel prints it by
+    its fields (print_event_fields(), kernel/trace/trace_output.c): "NAME:"
+    then " FIELD=VALUE" for each field of its format past the common ones,
+    from the values the host's trace-cmd reads (report -R; sid's puts the
+    flags in its raw lines' context): a string as it is, an
+    integer of 1 byte as its character in quotes when printable and
+    "(%d)", of 2 or 4 bytes "0x%x (%d)"; None for the ftrace system's
+    entries (the kernel's own types, printed as ever)."""
+    fmts = dict((name, fields) for name, fields in _formats(path).values())
+    out = []
+    for l in _report(path, "-R"):
+        m = TCMD.match(l)
+        ev, raw = m.group(5), m.group(6)
+        fields = [f for f in fmts[ev] if not f[0].startswith(b"common_")]
+        if ev in (b"function", b"funcgraph_entry", b"funcgraph_exit",
+                  b"print", b"bprint", b"bputs"):
+            out.append(None)
+            continue
+        vals = _field_values(raw, [f[0] for f in fields])
+        text = ev + b":"
+        for name, ftype, off, size, signed in fields:
+            v = vals[name].strip()
+            if b"char" in ftype and (b"[" in ftype or b"__data_loc" in ftype):
+                text += b" %s=%s" % (name, v)
+                continue
+            n = int(v, 0)
+            if size == 1:
+                c = n & 0xff
+                text += b" %s=%s(%d)" % (name, b"'%c'" % c if 32 <= c < 127
+                                         else b"", c)
+            elif size in (2, 4):
+                u = n & ((1 << (8 * size)) - 1)
+                sv = u - (1 << 32) if size == 4 and u >> 31 else u
+                text += b" %s=0x%x (%d)" % (name, u, sv)
+            else:
+                raise AssertionError("a field of %d bytes: %s" % (size, l))
+        out.append(text)
+    return out
+
+
+@scenarios("persist")
+def test_trace_dat_previous_boot(dump):
+    """-t FILE -i NAME of the instance holding the previous boot's trace:
+    trace-cmd (bookworm's 3.1.6, sid's 3.4) lists the events the second
+    boot's live "trace" of that instance printed, field by field, its
+    functions named as the kernel named them (the symbols at the previous
+    boot's addresses); where the kernel's text moved (KASLR) the kernel
+    printed its tracepoints by their fields, which trace-cmd's raw values
+    give exactly (_by_fields()); the file carries, as trace-cmd 3.4 reads them, the
+    LAST_BOOT_INFO option ("NAME:" and the live last_boot_info) and the
+    modules section: the live /proc/modules' modules, each the previous
+    boot had at its address then (so the reader's deltas are 0)."""
+    paths, cmds = _persist_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    path = paths["inst.dat"]
+    out = outs[cmds["inst"]]
+    assert os.path.exists(path), out
+    assert _file_version(path) == 7
+    assert out.count(b"\n") == 2 and \
+        b"holds the previous boot's trace" in out.split(b"\n")[1], out
+    live = dump.truth("tracing/instances/%s/trace" % PERSIST_INST)
+    by_fields = _by_fields(path) if _text_moved(dump) else None
+    for reader in READERS:
+        _compare(live, _report(path, reader=reader), path,
+                 _plain(path, reader=reader), by_fields)
+    then, now, info = _modules_then_and_now(dump)
+    reader = _lb_reader()
+    opts = _dump_out(path, "--options", reader)
+    m = re.search(rb"\[Option LAST_BOOT_INFO, (\d+) bytes\]\n", opts)
+    assert m, opts
+    want = PERSIST_INST.encode() + b":" + info
+    assert int(m.group(1)) == len(want) + 1, (m.group(1), want)
+    assert opts[m.end():m.end() + len(want)] == want, opts[m.end():]
+    mods = _dump_out(path, "--modules", reader)
+    m = re.search(rb"\[Saved modules\]\n(.*)\n\[\d+ bytes\]", mods, re.S)
+    assert m, mods
+    ours = [l.split() for l in m.group(1).replace(b"\0", b"").decode()
+            .splitlines() if l.strip()]
+    assert [(f[0], int(f[5], 16)) for f in ours] == \
+        [(n, then.get(n, a)) for n, a in now], (ours, then, now)
+    # (test_dump_dir_previous_boot reads it too, and removes it)
+
+
+@scenarios("persist")
+def test_trace_dat_previous_boot_refused(dump):
+    """-a: every array but the previous boot's instance, which a line
+    names with the command that writes it alone; -V 6 -i NAME: one line,
+    no file (version 6 cannot say whose addresses it holds)."""
+    paths, cmds = _persist_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    out = outs[cmds["all"]]
+    said = [l for l in out.split(b"\n")
+            if b"previous boot's trace: left out of" in l]
+    assert len(said) == 1 and PERSIST_INST.encode() in said[0] and \
+        b"-i %s" % PERSIST_INST.encode() in said[0], out
+    assert os.path.exists(paths["all.dat"]), out
+    names = [b["name"] for b in _buffer_options(paths["all.dat"])]
+    assert names and PERSIST_INST not in names, names
+    assert sorted(names[1:]) == sorted(n for n in _inst_names(dump)
+                                       if n != PERSIST_INST), names
+    out = outs[cmds["v6"]]
+    assert out.count(b"\n") == 1 and b"version 6" in out and \
+        PERSIST_INST.encode() in out, out
+    assert not os.path.exists(paths["v6.dat"])
+    os.unlink(paths["all.dat"])
+
+
+@scenarios("persist")
+def test_dump_dir_previous_boot(dump):
+    """-d DIR -i NAME of the previous boot's instance: its last_boot_info
+    is the live one, and its kallsyms names every function entry the
+    buffer recorded (ip and parent_ip of each record "ftrace trace -r"
+    reads from the dump, bounding a symbol by the next one as
+    libtraceevent does) as the second boot's live "trace" named it."""
+    import bisect
+    import shutil
+    paths, cmds = _persist_cmds(dump)
+    outs = _run(dump, list(cmds.values()))
+    d = paths["dir"]
+    assert os.path.isdir(d), outs[cmds["dir"]]
+    with open(os.path.join(d, "last_boot_info"), "rb") as f:
+        thlib.assert_same(dump.truth("tracing/instances/%s/last_boot_info"
+                                     % PERSIST_INST), f.read(),
+                          "-d last_boot_info")
+    syms = []
+    with open(os.path.join(d, "kallsyms"), "rb") as f:
+        for l in f.read().split(b"\n"):
+            fl = l.split()
+            if len(fl) >= 3:
+                syms.append((int(fl[0], 16), fl[2]))
+    syms.sort()
+    addrs = [a for a, _ in syms]
+    with open(os.path.join(d, "events/ftrace/function/format"), "rb") as f:
+        fid = int(re.search(rb"\nID: (\d+)\n", f.read()).group(1))
+    recs, live = {}, {}
+    for ts, cpu, pay, _ in _raw_records(outs[cmds["raw"]]):
+        if int.from_bytes(pay[0:2], "little") == fid and len(pay) >= 24:
+            recs.setdefault(cpu, []).append(
+                (int.from_bytes(pay[8:16], "little"),
+                 int.from_bytes(pay[16:24], "little")))
+    for l in dump.truth("tracing/instances/%s/trace" %
+                        PERSIST_INST).split(b"\n"):
+        lm = LIVE.match(l)
+        fn = lm and re.match(rb"^(\S+) <-(\S+)$", lm.group(5))
+        if fn:
+            live.setdefault(int(lm.group(3)), []).append(
+                (fn.group(1), fn.group(2)))
+    assert live and sorted(live) == sorted(recs), (live, recs)
+    checked = 0
+    for cpu in live:
+        assert len(live[cpu]) == len(recs[cpu]), cpu
+        for names, rec in zip(live[cpu], recs[cpu]):
+            for name, addr in zip(names, rec):
+                # a symbol ends where the next begins; an address at or
+                # past the last is no symbol's
+                k = bisect.bisect_right(addrs, addr) - 1
+                got = syms[k][1] if 0 <= k < len(syms) - 1 else \
+                    b"0x%x" % addr
+                assert got == name, (cpu, names, hex(addr), got)
+                checked += 1
+    assert checked
+    shutil.rmtree(d)
+    os.unlink(paths["inst.dat"])

@@ -11,6 +11,7 @@ import re
 import pytest
 
 import thlib
+from conftest import scenarios
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(ROOT, "docs", "tracehunt-json.schema.json")
@@ -21,6 +22,10 @@ DOCS = ["kprobes -j", "ftrace -j", "ftrace ops -j", "ftrace sites -j",
 TRACE = "ftrace trace -j"
 thlib.batch(DOCS + [TRACE, "ftrace trace", "kprobes -j -v",
                     "ftrace sites -j -m no_such_module"])
+# "persist": the boot-mapped instance holding the previous boot's trace,
+# whose head carries last_boot
+PERSIST_TRACE = "ftrace trace -j -i boot_mapped -n 5"
+thlib.batch([PERSIST_TRACE], scenarios=["persist"])
 
 jsonschema = pytest.importorskip("jsonschema")
 _validators = {}
@@ -84,12 +89,12 @@ def document(dump, cmd):
         pytest.fail("%s: not one JSON document (%s): %r" % (cmd, e, out[:300]))
 
 
-def trace_lines(dump):
-    out = dump.out(TRACE).decode()
+def trace_lines(dump, cmd=TRACE):
+    out = dump.out(cmd).decode()
     try:
         return [json.loads(l) for l in out.splitlines()]
     except ValueError as e:
-        pytest.fail("%s: a line is not JSON (%s)" % (TRACE, e))
+        pytest.fail("%s: a line is not JSON (%s)" % (cmd, e))
 
 
 @pytest.mark.parametrize("cmd", DOCS)
@@ -112,18 +117,32 @@ def test_errors_are_documents(dump):
 
 
 def test_trace_lines_valid(dump):
-    lines = trace_lines(dump)
+    _trace_lines_valid(dump, TRACE)
+
+
+@scenarios("persist")
+def test_trace_lines_valid_previous_boot(dump):
+    """An instance holding the previous boot's trace: its lines valid, the
+    head's last_boot among them (test_trace.py holds it to the live
+    last_boot_info)."""
+    lines = _trace_lines_valid(dump, PERSIST_TRACE)
+    assert lines[0]["last_boot"]["known"] is True, lines[0]
+
+
+def _trace_lines_valid(dump, cmd):
+    lines = trace_lines(dump, cmd)
     assert len(lines) >= 2, lines
     # the head, the entries, the end: each valid; entries all checked
     # against the schema (a few thousand lines per dump at most)
     kinds = ["ftrace_trace_head" if i == 0 else "ftrace_trace_end"
              if i == len(lines) - 1 and "entries" in l else
              "ftrace_trace_entry" for i, l in enumerate(lines)]
-    valid_output(dump.out(TRACE), lines, TRACE, kinds)
+    valid_output(dump.out(cmd), lines, cmd, kinds)
     assert lines[0]["command"] == "ftrace trace"
     if "error" in lines[0]:
-        return
+        return lines
     assert lines[-1]["entries"] == len(lines) - 2
+    return lines
 
 
 def _kprobes_list_line(p):

@@ -1,6 +1,7 @@
 """Issue 24: KernelShark (Debian's kernelshark package) opens the trace.dat
-"ftrace dump -t" writes, version 7 by default: one buffer (events) and
-every array with its own sub-buffer size (subbuf, -a).  It runs under Xvfb
+"ftrace dump -t" writes, version 7 by default: one buffer (events),
+every array with its own sub-buffer size (subbuf, -a), and an instance
+holding the previous boot's trace (persist, -i).  It runs under Xvfb
 as an unprivileged user (as root it first shows a warning dialog), and the
 screenshot of its window is kept as the test's artifact in
 build/artifacts/kernelshark-DUMP.png."""
@@ -33,13 +34,20 @@ def _path(dump):
     return os.path.join(_outdir(dump), "%s.dat" % dump.id)
 
 
+# persist: the boot-mapped instance holding the previous boot's trace,
+# alone (its file names zstd, the compression of its modules section)
+PERSIST_INST = "boot_mapped"
+
+
 def _cmd(dump):
-    return "ftrace dump %s-t %s" % ("-a " if dump.scenario == "subbuf"
-                                     else "", _path(dump))
+    return "ftrace dump %s-t %s" % (
+        "-a " if dump.scenario == "subbuf" else
+        "-i %s " % PERSIST_INST if dump.scenario == "persist" else "",
+        _path(dump))
 
 
 def _batch(dump):
-    if dump.scenario not in ("events", "subbuf"):
+    if dump.scenario not in ("events", "subbuf", "persist"):
         return []
     if os.path.exists(_path(dump)):
         os.unlink(_path(dump))
@@ -81,7 +89,7 @@ exit 0
 """
 
 
-@scenarios("events", "subbuf")
+@scenarios("events", "subbuf", "persist")
 def test_kernelshark_opens_trace_dat(dump):
     missing = [t for t in TOOLS if not shutil.which(t)]
     assert not missing, "%s missing: scripts/install-deps installs them" % (

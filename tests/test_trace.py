@@ -37,7 +37,9 @@ thlib.batch(SUBBUF_EXTRA, scenarios=["subbuf"])
 # the one that wrote it (testdata/scenarios/persist)
 PERSIST_INST = "boot_mapped"
 PERSIST_EXTRA = ["ftrace trace -i %s" % PERSIST_INST,
-                 "ftrace trace -i %s -n 5" % PERSIST_INST]
+                 "ftrace trace -i %s -n 5" % PERSIST_INST,
+                 "ftrace trace -j -i %s -n 5" % PERSIST_INST,
+                 "ftrace trace -j -n 1"]
 thlib.batch(PERSIST_EXTRA, scenarios=["persist"])
 thlib.batch(["ftrace cat last_boot_info"], scenarios=["events"])
 
@@ -306,6 +308,43 @@ def test_persistent_instance_ftrace_trace(dump):
     last = [l for l in dump.out("ftrace trace -i %s -n 5" %
                                 PERSIST_INST).split(b"\n") if l]
     assert last[0] == out[0] and last[1:] == live[-5:], last
+
+
+@scenarios("persist")
+def test_persistent_instance_json(dump):
+    """"ftrace trace -j -i" of the persistent instance: the head's
+    last_boot gives the previous boot's kernel text and modules as the
+    live last_boot_info lists them, each module's delta (its address in
+    the live /proc/modules minus the previous one; 0 and not loaded for
+    one /proc/modules lacks); the entries' texts are the live trace's
+    last five.  The global buffer's head has no last_boot."""
+    import json
+    lines = dump.out("ftrace trace -j -i %s -n 5" % PERSIST_INST).split(
+        b"\n")
+    head = json.loads(lines[0])
+    lb = head.get("last_boot")
+    assert lb and lb["known"] is True and "why" not in lb, head
+    info = dump.truth("tracing/instances/%s/last_boot_info" %
+                      PERSIST_INST).decode().splitlines()
+    assert int(lb["text_addr"], 16) == int(info[0].split("\t")[0], 16)
+    then, now = _modules_then_and_now(dump)
+    assert [(m["name"], int(m["addr"], 16)) for m in lb["modules"]] == \
+        [(l.split("\t")[1], int(l.split("\t")[0], 16)) for l in info[1:]]
+    for m in lb["modules"]:
+        name = m["name"]
+        assert m["loaded"] == (name in now), m
+        assert m["delta"] == (now[name] - then[name] if name in now
+                              else 0), m
+    live = [l for l in dump.truth("tracing/instances/%s/trace" %
+                                  PERSIST_INST).split(b"\n")
+            if l and not l.startswith(b"#")]
+    texts = [d["text"] for d in (json.loads(l) for l in lines[1:]
+                                 if l.strip()) if "text" in d]
+    assert len(texts) == 5 and all(
+        lv.decode().endswith(": " + t) for lv, t in zip(live[-5:], texts)), \
+        (texts, live[-5:])
+    top = json.loads(dump.out("ftrace trace -j -n 1").split(b"\n")[0])
+    assert "last_boot" not in top, top
 
 
 @scenarios("events")

@@ -218,6 +218,8 @@ struct th_module {
 /* All modules the dump knows, listed or only on the address tree. */
 int th_modules(struct th_module **mods);
 struct th_module *th_module_of(ulong addr);
+/* A module of NAME is on the module list (loaded in this boot). */
+int th_module_listed(const char *name);
 /* module.tracepoints_ptrs/num_tracepoints: whether struct module has
  * them, and one module's (FALSE when unreadable). */
 int th_module_has_tracepoints(void);

@@ -489,6 +489,22 @@ struct th_module *th_module_of(ulong addr)
 }
 
 /**
+ * th_module_listed - whether a module of NAME is on the kernel's module
+ * list (loaded in the dump's boot, as /proc/modules shows it)
+ * @name: the module's name
+ */
+int th_module_listed(const char *name)
+{
+	struct th_module *m;
+	int n = th_modules(&m), i;
+
+	for (i = 0; i < n; i++)
+		if ((m[i].flags & TH_MOD_LISTED) && strcmp(m[i].name, name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/**
  * th_module_name - module.name
  * @mod: struct module
  * @buf: the name ("" when unreadable)

@@ -339,18 +339,6 @@ static void th_trace_emit(struct th_tctx *t, struct th_lat_pend *p,
 	p->have = TRUE;
 }
 
-/* Whether a module of NAME is loaded in the dump's boot. */
-static int th_mod_loaded(const char *name)
-{
-	struct th_module *m;
-	int n = th_modules(&m), i;
-
-	for (i = 0; i < n; i++)
-		if ((m[i].flags & TH_MOD_LISTED) && strcmp(m[i].name, name) == 0)
-			return TRUE;
-	return FALSE;
-}
-
 /*
  * "ftrace trace" of a boot-mapped array that holds the previous boot's
  * trace: a line says so, with what its addresses are mapped by (the
@@ -382,7 +370,7 @@ static void th_last_boot_note(const struct th_tr *tr, const struct th_tctx *t)
 
 		if (!lb->have_deltas)
 			fprintf(fp, ", %s (no module deltas: kept)", m->name);
-		else if (m->delta || th_mod_loaded(m->name))
+		else if (m->delta || th_module_listed(m->name))
 			fprintf(fp, ", %s %c%#lx", m->name,
 				m->delta < 0 ? '-' : '+', m->delta < 0 ?
 				-(ulong)m->delta : (ulong)m->delta);

@@ -1,7 +1,7 @@
 /*
- * tracehunt: what render/trace_dump.c (the texts, the sub-buffers, version
- * 6) and render/trace_dat7.c (version 7) share of a trace.dat being
- * written.
+ * tracehunt: what render/trace_dump.c (the texts, the sub-buffers),
+ * render/trace_dat6.c (version 6) and render/trace_dat7.c (version 7) share
+ * of a trace.dat being written.
  */
 #ifndef TRACEHUNT_TRACE_DAT_H
 #define TRACEHUNT_TRACE_DAT_H
@@ -41,6 +41,9 @@ struct th_dat {
 	size_t page;			/* the first buffer's sub-buffer */
 	struct th_refs refs;
 	long nevents;
+	/* the one buffer holds the previous boot's trace (trace_dat_lb.c),
+	 * else NULL */
+	struct th_last_boot *lb;
 };
 
 /* Buffer K's sub-buffer, header and data (trace-cmd's "page size"). */
@@ -52,7 +55,10 @@ static inline size_t th_dat_page(const struct th_dat *d, int k)
 /* The texts trace.dat carries, as the kernel prints them. */
 void th_text_header_page(struct th_sb *b, long data_off, ulong data_size);
 void th_text_header_event(struct th_sb *b);
-void th_text_kallsyms(struct th_sb *b, struct th_refs *r);
+/* LB: the array holds the previous boot's trace (symbols at that boot's
+ * addresses), else NULL. */
+void th_text_kallsyms(struct th_sb *b, struct th_refs *r,
+		      const struct th_last_boot *lb);
 void th_text_printk(struct th_sb *b, struct th_refs *r);
 void th_text_cmdlines(struct th_sb *b, struct th_refs *r);
 
@@ -68,9 +74,24 @@ void th_write_formats(struct td_out *o, int parts);
 uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 		      uint64_t time_start, long data_off, size_t page);
 
+/* The whole version 6 file (render/trace_dat6.c). */
+void th_dat6_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d);
 /* The whole version 7 file (render/trace_dat7.c). */
 void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d);
 /* "sub-buffer N bytes", or each buffer's when they differ. */
 void th_dat_page_text(const struct th_dat *d, char *buf, size_t len);
+
+/* A previous boot's trace (render/trace_dat_lb.c). */
+struct th_last_boot *th_dat_lb_of(const struct th_tr *tr);
+void th_dat_lb_put(struct th_last_boot *lb);
+ulong th_dat_lb_map(const struct th_last_boot *lb, ulong addr);
+void th_dat_lb_kallsyms_head(struct th_sb *b, const struct th_last_boot *lb);
+void th_dat_lb_info(struct th_sb *b, const struct th_last_boot *lb);
+void th_dat_lb_modules(struct th_sb *b, const struct th_last_boot *lb);
+int th_dat_lb_refuse(const struct th_tr *tr, int version,
+		     const struct th_last_boot *lb);
+void th_dat_lb_left_out(const struct th_tr *tr, const char *file);
+void th_dat_lb_said(const char *file, const struct th_tr *tr,
+		    const struct th_last_boot *lb);
 
 #endif

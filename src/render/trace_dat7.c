@@ -9,6 +9,8 @@
  * is, with one BUFFER option per buffer (its name, clock, page size and
  * CPU data), and the strings the section headers name.  The texts and
  * sub-buffers are render/trace_dump.c's, the same bytes version 6 holds.
+ * An instance holding the previous boot's trace (render/trace_dat_lb.c)
+ * also gets a compressed modules section and a LAST_BOOT_INFO option.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -87,11 +89,116 @@ static void th_dat7_at(struct td_out *o, uint16_t id, uint64_t at)
 	td_option(o, id, b, 8);
 }
 
+/* The texts' sections, their offsets into SEC: header_page and
+ * header_event, the ftrace and other events' formats, kallsyms, printk
+ * formats, cmdlines, and for a previous boot's trace with its
+ * last_boot_info, the modules (SEC[6], else 0). */
+static void th_dat7_texts(struct th_dat7 *w, struct th_dat *d, uint64_t *sec)
+{
+	struct td_out *o = w->o;
+	struct th_sb b = TH_SB_GROW;
+
+	sec[0] = o->off;
+	th_dat7_begin(w, TD_OPTION_HEADER_INFO, "headers");
+	th_text_header_page(&b, d->data_off, d->rbs[0].cpus[0].pg.data_size);
+	td_named_section(o, "header_page", b.buf, b.pos);
+	b.pos = 0;
+	th_text_header_event(&b);
+	td_named_section(o, "header_event", b.buf, b.pos);
+	th_dat7_end(w);
+	sec[1] = o->off;
+	th_dat7_begin(w, TD_OPTION_FTRACE_EVENTS, "ftrace events");
+	th_write_formats(o, TH_FMT_FTRACE);
+	th_dat7_end(w);
+	sec[2] = o->off;
+	th_dat7_begin(w, TD_OPTION_EVENT_FORMATS, "events format");
+	th_write_formats(o, TH_FMT_SYSTEMS);
+	th_dat7_end(w);
+	sec[3] = o->off;
+	th_dat7_begin(w, TD_OPTION_KALLSYMS, "kallsyms");
+	b.pos = 0;
+	th_text_kallsyms(&b, &d->refs, d->lb);
+	td_sized4(o, b.buf ? b.buf : "", b.pos);
+	th_dat7_end(w);
+	sec[4] = o->off;
+	th_dat7_begin(w, TD_OPTION_PRINTK, "printk");
+	b.pos = 0;
+	th_text_printk(&b, &d->refs);
+	td_sized4(o, b.buf ? b.buf : "", b.pos);
+	th_dat7_end(w);
+	sec[5] = o->off;
+	th_dat7_begin(w, TD_OPTION_CMDLINES, "command lines");
+	b.pos = 0;
+	th_text_cmdlines(&b, &d->refs);
+	td_sized8(o, b.buf ? b.buf : "", b.pos);
+	th_dat7_end(w);
+	sec[6] = 0;
+	if (d->lb && d->lb->have_scratch) {
+		/* one compressed block (trace-cmd's read_modules()), the
+		 * text with its NUL: the reader takes it as a string */
+		sec[6] = o->off;
+		w->size_at = td_section_fl(o, TD_OPTION_MODULES_FILE,
+					   TD_SEC_FL_COMPRESS,
+					   td_string(&w->str, "modules"));
+		b.pos = 0;
+		th_dat_lb_modules(&b, d->lb);
+		td_zstd_block(o, b.buf ? b.buf : "", b.buf ? b.pos + 1 : 1);
+		th_dat7_end(w);
+	}
+	free(b.buf);
+}
+
+/* Buffer K's BUFFER option: its section, name ("" the top one), clock,
+ * page size and each CPU's data. */
+static void th_dat7_buffer_opt(struct td_out *o, struct th_dat *d, int k,
+			       uint64_t section, const uint64_t *offs,
+			       const uint64_t *sizes)
+{
+	const char *name = k ? d->trs[k]->name : "";
+	unsigned char *ob;
+	char clock[64];
+	size_t need;
+
+	th_dat7_clock(d->trs[k], clock, sizeof(clock));
+	need = td_buffer_option(o->big_endian, section, name, clock,
+				th_dat_page(d, k), d->ncpu, offs, sizes,
+				NULL, 0);
+	ob = malloc(need);
+	if (!ob) {
+		o->err = o->err ? o->err : ENOMEM;
+		return;
+	}
+	td_buffer_option(o->big_endian, section, name, clock,
+			 th_dat_page(d, k), d->ncpu, offs, sizes, ob, need);
+	td_option(o, TD_OPTION_BUFFER, ob, need);
+	free(ob);
+}
+
+/* A previous boot's trace: where its modules are, and LAST_BOOT_INFO:
+ * "NAME:" and its last_boot_info, with the NUL (trace-record.c's). */
+static void th_dat7_lb_opts(struct td_out *o, struct th_dat *d,
+			    uint64_t modules)
+{
+	struct th_sb b = TH_SB_GROW;
+
+	if (!modules)
+		return;
+	th_dat7_at(o, TD_OPTION_MODULES_FILE, modules);
+	th_sb_printf(&b, "%s:", d->trs[0]->name);
+	th_dat_lb_info(&b, d->lb);
+	if (!b.buf)
+		o->err = o->err ? o->err : ENOMEM;
+	else
+		td_option(o, TD_OPTION_LAST_BOOT_INFO, b.buf, b.pos + 1);
+	free(b.buf);
+}
+
 /*
  * The whole version 7 file: header, the texts' sections, every buffer's
  * section, then the options (where each section is; a BUFFER option per
  * buffer: the first is the top one, named ""), the strings, and the
- * options' offset into the header.
+ * options' offset into the header.  A previous boot's trace names zstd
+ * as the file's compression: its modules section is one block of it.
  */
 void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d)
 {
@@ -99,10 +206,8 @@ void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d)
 		TD_OPTION_FTRACE_EVENTS, TD_OPTION_EVENT_FORMATS,
 		TD_OPTION_KALLSYMS, TD_OPTION_PRINTK, TD_OPTION_CMDLINES };
 	struct th_dat7 w = { o, fo, { 0 }, 0 };
-	struct th_sb b = TH_SB_GROW;
-	uint64_t sec[6], *bufsec, *offs, *sizes, opt_at, options;
-	unsigned char *ob = NULL, at[8];
-	size_t need;
+	uint64_t sec[7], *bufsec, *offs, *sizes, opt_at, options;
+	unsigned char at[8];
 	int k, i;
 
 	bufsec = calloc(d->nbuf, sizeof(*bufsec));
@@ -112,44 +217,13 @@ void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d)
 		o->err = o->err ? o->err : ENOMEM;
 		goto out;
 	}
-	td_header(o, 7, sizeof(long), d->page);
+	if (d->lb && d->lb->have_scratch)
+		td_header7(o, sizeof(long), d->page, TD_ZSTD_NAME, "");
+	else
+		td_header(o, 7, sizeof(long), d->page);
 	opt_at = o->off;
 	td_u64(o, 0);
-
-	sec[0] = o->off;
-	th_dat7_begin(&w, TD_OPTION_HEADER_INFO, "headers");
-	th_text_header_page(&b, d->data_off, d->rbs[0].cpus[0].pg.data_size);
-	td_named_section(o, "header_page", b.buf, b.pos);
-	b.pos = 0;
-	th_text_header_event(&b);
-	td_named_section(o, "header_event", b.buf, b.pos);
-	th_dat7_end(&w);
-	sec[1] = o->off;
-	th_dat7_begin(&w, TD_OPTION_FTRACE_EVENTS, "ftrace events");
-	th_write_formats(o, TH_FMT_FTRACE);
-	th_dat7_end(&w);
-	sec[2] = o->off;
-	th_dat7_begin(&w, TD_OPTION_EVENT_FORMATS, "events format");
-	th_write_formats(o, TH_FMT_SYSTEMS);
-	th_dat7_end(&w);
-	sec[3] = o->off;
-	th_dat7_begin(&w, TD_OPTION_KALLSYMS, "kallsyms");
-	b.pos = 0;
-	th_text_kallsyms(&b, &d->refs);
-	td_sized4(o, b.buf ? b.buf : "", b.pos);
-	th_dat7_end(&w);
-	sec[4] = o->off;
-	th_dat7_begin(&w, TD_OPTION_PRINTK, "printk");
-	b.pos = 0;
-	th_text_printk(&b, &d->refs);
-	td_sized4(o, b.buf ? b.buf : "", b.pos);
-	th_dat7_end(&w);
-	sec[5] = o->off;
-	th_dat7_begin(&w, TD_OPTION_CMDLINES, "command lines");
-	b.pos = 0;
-	th_text_cmdlines(&b, &d->refs);
-	td_sized8(o, b.buf ? b.buf : "", b.pos);
-	th_dat7_end(&w);
+	th_dat7_texts(&w, d, sec);
 
 	for (k = 0; k < d->nbuf && !o->err; k++) {
 		bufsec[k] = o->off;
@@ -163,28 +237,11 @@ void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d)
 		th_dat7_at(o, ids[i], sec[i]);
 	td_put_u64(o->big_endian, d->ncpu, at);
 	td_option(o, TD_OPTION_CPUCOUNT, at + (o->big_endian ? 4 : 0), 4);
-	for (k = 0; k < d->nbuf && !o->err; k++) {
-		char clock[64];
-
-		th_dat7_clock(d->trs[k], clock, sizeof(clock));
-		need = td_buffer_option(o->big_endian, bufsec[k],
-					k ? d->trs[k]->name : "", clock,
-					th_dat_page(d, k), d->ncpu,
-					offs + (size_t)k * d->ncpu,
-					sizes + (size_t)k * d->ncpu, NULL, 0);
-		free(ob);
-		ob = malloc(need);
-		if (!ob) {
-			o->err = o->err ? o->err : ENOMEM;
-			break;
-		}
-		td_buffer_option(o->big_endian, bufsec[k],
-				 k ? d->trs[k]->name : "", clock,
-				 th_dat_page(d, k), d->ncpu,
-				 offs + (size_t)k * d->ncpu,
-				 sizes + (size_t)k * d->ncpu, ob, need);
-		td_option(o, TD_OPTION_BUFFER, ob, need);
-	}
+	for (k = 0; k < d->nbuf && !o->err; k++)
+		th_dat7_buffer_opt(o, d, k, bufsec[k],
+				   offs + (size_t)k * d->ncpu,
+				   sizes + (size_t)k * d->ncpu);
+	th_dat7_lb_opts(o, d, sec[6]);
 	td_option_done7(o, 0);
 	th_dat7_end(&w);
 
@@ -199,8 +256,6 @@ void th_dat7_write(struct td_out *o, struct th_fdout *fo, struct th_dat *d)
 	if (!o->err && pwrite(fo->fd, at, 8, (off_t)opt_at) != 8)
 		o->err = errno ? errno : EIO;
 out:
-	free(b.buf);
-	free(ob);
 	free(bufsec);
 	free(offs);
 	free(sizes);

@@ -6,9 +6,10 @@
  * the recorded events need (read from the dump, modules included), saved
  * cmdlines, and the per-CPU sub-buffers in the reader's order, streamed
  * page by page into FILE.tmpXXXXXX, renamed to FILE when complete.
- * Version 7 gives every buffer (the array's, and with -a each instance's)
- * a section and a BUFFER option of its own, with its own sub-buffer size
- * (buffer_subbuf_size_kb); version 6 has one page size for the file.
+ * Version 7 (render/trace_dat7.c) gives every buffer (the array's, and
+ * with -a each instance's) a section and a BUFFER option of its own, with
+ * its own sub-buffer size (buffer_subbuf_size_kb); version 6
+ * (render/trace_dat6.c) has one page size for the file.
  */
 #include <errno.h>
 #include <signal.h>
@@ -343,18 +344,27 @@ void th_text_header_event(struct th_sb *b)
 		  RB_TYPE_DATA_MAX);
 }
 
-void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
+/*
+ * The symbols the recorded addresses fall in, each with the one after it
+ * (trace-cmd bounds a symbol by the next one).  LB (a previous boot's
+ * trace): each looked up where trace_adjust_address() maps the recorded
+ * address, and written moved back by that same delta, at the previous
+ * boot's address; _text first (th_dat_lb_kallsyms_head()).
+ */
+void th_text_kallsyms(struct th_sb *b, struct th_refs *r,
+		      const struct th_last_boot *lb)
 {
 	struct th_set seen = { 0 };
-	ulong *a = th_set_sorted(&r->addrs);
+	ulong *a = th_set_sorted(&r->addrs), look, d;
 	size_t i;
 
-	/* each symbol and the one after it: trace-cmd bounds a symbol by
-	 * the next one */
+	th_dat_lb_kallsyms_head(b, lb);
 	for (i = 0; a && i < r->addrs.n * 2; i++) {
 		struct th_sym s;
 
-		if (!th_ksym_lookup(a[i / 2], &s))
+		look = th_dat_lb_map(lb, a[i / 2]);
+		d = look - a[i / 2];
+		if (!th_ksym_lookup(look, &s))
 			continue;
 		if ((i & 1) && !s.size)
 			continue;
@@ -366,21 +376,21 @@ void th_text_kallsyms(struct th_sb *b, struct th_refs *r)
 			 */
 			struct th_sym e;
 
-			if (th_ksym_lookup(a[i / 2], &e) &&
-			    th_set_add(&seen, e.addr + e.size))
+			if (th_ksym_lookup(look, &e) &&
+			    th_set_add(&seen, e.addr + e.size - d))
 				th_sb_printf(b, "%016lx t __tracehunt_end%s%s%s\n",
-					  e.addr + e.size,
+					  e.addr + e.size - d,
 					  e.module[0] ? "\t[" : "", e.module,
 					  e.module[0] ? "]" : "");
 			continue;
 		}
-		if (!th_set_add(&seen, s.addr))
+		if (!th_set_add(&seen, s.addr - d))
 			continue;
 		if (s.module[0])
-			th_sb_printf(b, "%016lx t %s\t[%s]\n", s.addr, s.name,
-				  s.module);
+			th_sb_printf(b, "%016lx t %s\t[%s]\n", s.addr - d,
+				  s.name, s.module);
 		else
-			th_sb_printf(b, "%016lx t %s\n", s.addr, s.name);
+			th_sb_printf(b, "%016lx t %s\n", s.addr - d, s.name);
 	}
 	free(a);
 	free(seen.v);
@@ -522,54 +532,31 @@ uint64_t th_write_cpu(struct td_out *o, struct th_rbcpu *c,
 	return o->off - start;
 }
 
-/* One CPU table ("flyrecord" + (offset, size) per CPU) and its data. */
-static void th_write_buffer(struct td_out *o, struct th_fdout *fo,
-			    struct th_rb *rb, int ncpu, long data_off,
-			    size_t page, uint64_t *offs, uint64_t *sizes,
-			    unsigned char *tab)
-{
-	off_t tab_at;
-	int i, cpu;
-
-	td_raw(o, "flyrecord", 10);
-	tab_at = (off_t)o->off;
-	memset(tab, 0, 16 * ncpu);
-	td_raw(o, tab, 16 * ncpu);
-	for (cpu = 0; cpu < ncpu && !o->err; cpu++) {
-		for (i = 0; i < rb->ncpus; i++)
-			if (rb->cpus[i].cpu == cpu)
-				break;
-		td_pad(o, PAGESIZE() > (long)page ? PAGESIZE() : page);
-		offs[cpu] = o->off;
-		sizes[cpu] = 0;
-		if (i < rb->ncpus)
-			sizes[cpu] = th_write_cpu(o, &rb->cpus[i],
-						  rb->time_start, data_off,
-						  page);
-	}
-	if (!o->err) {
-		td_cpu_table(0, offs, sizes, ncpu, tab);
-		if (pwrite(fo->fd, tab, 16 * ncpu, tab_at) != 16 * ncpu)
-			o->err = errno ? errno : EIO;
-	}
-}
-
-
 /* The arrays OPT names opened, one sub-buffer size, their events
  * scanned; FALSE (said why) when there is nothing to write. */
 static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
 {
-	struct th_tr *all = NULL;
+	struct th_tr *all = NULL, *left[TH_DUMP_MAXBUF];
 	char err[256];
 	long o_commit;
-	int i, k;
+	int i, k, nleft = 0;
 
 	th_rb_bdp_offsets(&o_commit, &d->data_off);
 	if (opt->all) {
 		int n = th_trace_arrays(&all);
+		struct th_last_boot *lb;
 
-		for (i = 0; i < n && d->nbuf < TH_DUMP_MAXBUF; i++)
+		/* (the global array is never boot-mapped: trace_instance=
+		 * makes instances) */
+		for (i = 0; i < n && d->nbuf < TH_DUMP_MAXBUF; i++) {
+			if (i && (lb = th_dat_lb_of(&all[i])) != NULL) {
+				th_dat_lb_put(lb);
+				if (nleft < TH_DUMP_MAXBUF)
+					left[nleft++] = &all[i];
+				continue;
+			}
 			d->trs[d->nbuf++] = &all[i];
+		}
 	} else {
 		d->trs[0] = th_trace_array_by_name(opt->inst ? opt->inst : "");
 		if (!d->trs[0]) {
@@ -578,12 +565,17 @@ static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
 			return FALSE;
 		}
 		d->nbuf = 1;
+		d->lb = th_dat_lb_of(d->trs[0]);
+		if (th_dat_lb_refuse(d->trs[0], d->version, d->lb))
+			return FALSE;
 	}
 	if (!opt->force && access(opt->file, F_OK) == 0) {
 		fprintf(fp, "ftrace dump: %s exists (use -f to replace it)\n",
 			opt->file);
 		return FALSE;
 	}
+	for (i = 0; i < nleft; i++)
+		th_dat_lb_left_out(left[i], opt->file);
 	for (d->nopen = 0; d->nopen < d->nbuf; d->nopen++) {
 		struct th_tr *tr = d->trs[d->nopen];
 
@@ -619,79 +611,12 @@ static int th_dat_open(struct th_dump_opts *opt, struct th_dat *d)
 	return TRUE;
 }
 
-/* Everything before the first CPU table: header_page .. cmdlines, the
- * CPU count, the options (a BUFFER option per instance, its offset
- * filled in by th_dat_buffers()). */
-static void th_dat_sections(struct td_out *o, struct th_dat *d, char *obuf)
-{
-	struct th_sb b = TH_SB_GROW;
-	int k;
-
-	td_header(o, 6, sizeof(long), d->page);
-	th_text_header_page(&b, d->data_off, d->rbs[0].cpus[0].pg.data_size);
-	td_named_section(o, "header_page", b.buf, b.pos);
-	b.pos = 0;
-	th_text_header_event(&b);
-	td_named_section(o, "header_event", b.buf, b.pos);
-	th_write_formats(o, TH_FMT_FTRACE | TH_FMT_SYSTEMS);
-	b.pos = 0;
-	th_text_kallsyms(&b, &d->refs);
-	td_sized4(o, b.buf ? b.buf : "", b.pos);
-	b.pos = 0;
-	th_text_printk(&b, &d->refs);
-	td_sized4(o, b.buf ? b.buf : "", b.pos);
-	b.pos = 0;
-	th_text_cmdlines(&b, &d->refs);
-	td_sized8(o, b.buf ? b.buf : "", b.pos);
-	free(b.buf);
-	td_u32(o, d->ncpu);
-	td_raw(o, "options  ", 10);
-	/* TRACECMD_OPTION_BUFFER: u64 offset of the instance's
-	 * "flyrecord" table (filled in below), then its name */
-	for (k = 1; k < d->nbuf; k++) {
-		size_t nl = strlen(d->trs[k]->name) + 1;
-
-		memset(obuf, 0, 8);
-		memcpy(obuf + 8, d->trs[k]->name, nl);
-		d->opt_at[k] = o->off + 6;
-		td_option(o, TD_OPTION_BUFFER, obuf, 8 + nl);
-	}
-	td_option(o, TD_OPTION_DONE, NULL, 0);
-}
-
-/* Every array's CPU table and sub-buffers; each instance's offset into
- * its BUFFER option. */
-static void th_dat_buffers(struct td_out *o, struct th_fdout *fo,
-			   struct th_dat *d, uint64_t *offs, uint64_t *sizes,
-			   unsigned char *tab)
-{
-	int i, k;
-
-	th_write_buffer(o, fo, &d->rbs[0], d->ncpu, d->data_off, d->page,
-			offs, sizes, tab);
-	for (k = 1; k < d->nbuf && !o->err; k++) {
-		unsigned char at[8];
-		uint64_t where;
-
-		td_pad(o, 8);
-		where = o->off;
-		th_write_buffer(o, fo, &d->rbs[k], d->ncpu, d->data_off,
-				d->page, offs, sizes, tab);
-		for (i = 0; i < 8; i++)
-			at[i] = (unsigned char)(where >> (8 * i));
-		if (!o->err && pwrite(fo->fd, at, 8, d->opt_at[k]) != 8)
-			o->err = errno ? errno : EIO;
-	}
-}
-
 void th_dump_trace_dat(struct th_dump_opts *opt)
 {
 	struct th_dat *d = calloc(1, sizeof(*d));
 	struct th_fdout fo;
 	struct td_out o;
-	char *tmp = NULL, *obuf = NULL;
-	uint64_t *offs = NULL, *sizes = NULL;
-	unsigned char *tab = NULL;
+	char *tmp = NULL;
 	int k;
 
 	if (!d) {
@@ -702,11 +627,7 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 	if (!th_dat_open(opt, d))
 		goto out;
 	tmp = malloc(strlen(opt->file) + 16);
-	obuf = malloc(8 + 64);
-	offs = calloc(d->ncpu, sizeof(*offs));
-	sizes = calloc(d->ncpu, sizeof(*sizes));
-	tab = calloc(d->ncpu, 16);
-	if (!tmp || !obuf || !offs || !sizes || !tab) {
+	if (!tmp) {
 		fprintf(fp, "ftrace dump: out of memory\n");
 		goto out;
 	}
@@ -719,12 +640,10 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 	}
 	fchmod(fo.fd, 0644);
 	td_init(&o, th_fd_write, &fo, 0);
-	if (d->version >= 7) {
+	if (d->version >= 7)
 		th_dat7_write(&o, &fo, d);
-	} else {
-		th_dat_sections(&o, d, obuf);
-		th_dat_buffers(&o, &fo, d, offs, sizes, tab);
-	}
+	else
+		th_dat6_write(&o, &fo, d);
 	if (!o.err && fsync(fo.fd) < 0)
 		o.err = errno;
 	if (close(fo.fd) < 0 && !o.err)
@@ -748,18 +667,17 @@ void th_dump_trace_dat(struct th_dump_opts *opt)
 			"%ld events, %d buffer%s, %s, %lu bytes\n",
 			opt->file, d->ncpu, d->nevents, d->nbuf,
 			d->nbuf > 1 ? "s" : "", pages, (ulong)o.off);
+		if (d->lb)
+			th_dat_lb_said(opt->file, d->trs[0], d->lb);
 	}
 out:
 	free(tmp);
-	free(obuf);
-	free(offs);
-	free(sizes);
-	free(tab);
 	free(d->refs.pids.v);
 	free(d->refs.addrs.v);
 	free(d->refs.strs.v);
 	for (k = 0; k < d->nopen; k++)
 		th_rb_close(&d->rbs[k]);
+	th_dat_lb_put(d->lb);
 	free(d);
 }
 
@@ -804,6 +722,7 @@ int th_dump_src_open(struct th_tr *tr, struct th_dump_src *s, char *err,
 		th_refs_scan(&s->rb, s->refs);
 		th_refs_printk_tables(s->refs);
 	}
+	s->lb = th_dat_lb_of(tr);
 	return TRUE;
 }
 
@@ -819,6 +738,8 @@ void th_dump_src_close(struct th_dump_src *s)
 		free(s->refs->strs.v);
 		free(s->refs);
 	}
+	th_dat_lb_put(s->lb);
+	s->lb = NULL;
 	th_rb_close(&s->rb);
 }
 
@@ -849,7 +770,7 @@ void th_dump_text(const struct th_dump_src *s, enum th_dump_what what,
 		break;
 	case TH_DUMP_KALLSYMS:
 		if (s->refs)
-			th_text_kallsyms(b, s->refs);
+			th_text_kallsyms(b, s->refs, s->lb);
 		break;
 	case TH_DUMP_PRINTK:
 		if (s->refs)

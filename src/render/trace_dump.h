@@ -27,6 +27,9 @@ struct th_dump_src {
 	struct th_rb rb;
 	struct th_refs *refs;
 	long data_off;		/* buffer_data_page.data */
+	/* its buffer holds the previous boot's trace: the kallsyms at that
+	 * boot's addresses (render/trace_dat_lb.c), else NULL */
+	struct th_last_boot *lb;
 };
 
 enum th_dump_what {

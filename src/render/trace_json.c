@@ -147,6 +147,45 @@ static void tj_entry(struct th_tctx *t, char *text)
 	th_json_eol();
 }
 
+/*
+ * A boot-mapped array holding the previous boot's trace: that boot's
+ * _text and modules (last_boot_info) and the deltas its addresses are
+ * mapped by (trace_adjust_address()); or, when which boot wrote the
+ * buffer cannot be read, why (its addresses taken as they are).
+ */
+static void tj_last_boot(const struct th_last_boot *lb)
+{
+	int i;
+
+	th_json_key("last_boot");
+	th_json_obj();
+	th_json_kbool("known", lb->state == TH_LB_LAST);
+	if (lb->state == TH_LB_LAST) {
+		th_json_kaddr_or_null("text_addr", lb->have_scratch ?
+				      lb->text_addr : 0);
+		th_json_kint("text_delta", lb->text_delta);
+		th_json_key("modules");
+		th_json_arr();
+		for (i = 0; i < lb->nmods; i++) {
+			th_json_obj();
+			th_json_kstr("name", lb->mods[i].name);
+			th_json_kaddr("addr", lb->mods[i].addr);
+			th_json_key("delta");
+			if (lb->have_deltas)
+				th_json_int(lb->mods[i].delta);
+			else
+				th_json_null();
+			th_json_kbool("loaded", th_module_listed(
+					      lb->mods[i].name));
+			th_json_obj_end();
+		}
+		th_json_arr_end();
+	}
+	if (lb->why[0])
+		th_json_kstr("why", lb->why);
+	th_json_obj_end();
+}
+
 /* The first line: the buffer and the selection. */
 static void tj_head(struct th_tr *tr, struct th_tctx *t, struct th_rb *rb)
 {
@@ -162,6 +201,8 @@ static void tj_head(struct th_tr *tr, struct th_tctx *t, struct th_rb *rb)
 		if (!rb->cpus[i].done)
 			th_json_int(rb->cpus[i].cpu);
 	th_json_arr_end();
+	if (t->lb)
+		tj_last_boot(t->lb);
 	th_json_obj_end();
 	th_json_eol();
 }

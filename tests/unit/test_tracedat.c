@@ -1,5 +1,6 @@
 /* lib/tracedat.c: byte layout of the trace.dat pieces. */
 #include <errno.h>
+#include <stdlib.h>
 #include "unit.h"
 #include "tracedat.h"
 
@@ -14,6 +15,76 @@ static int mem_write(void *arg, const void *buf, size_t len)
 	memcpy(m->b + m->n, buf, len);
 	m->n += len;
 	return 0;
+}
+
+/* A growing buffer, for frames larger than struct mem. */
+struct big { unsigned char *b; size_t n, cap; };
+
+static int big_write(void *arg, const void *buf, size_t len)
+{
+	struct big *m = arg;
+
+	if (m->n + len > m->cap) {
+		size_t cap = (m->n + len) * 2;
+		unsigned char *nb = realloc(m->b, cap);
+
+		if (!nb)
+			return ENOMEM;
+		m->b = nb;
+		m->cap = cap;
+	}
+	memcpy(m->b + m->n, buf, len);
+	m->n += len;
+	return 0;
+}
+
+static uint32_t le(const unsigned char *p, int n)
+{
+	uint32_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/*
+ * td_zstd_block() of LEN bytes: trace-cmd's two sizes, then a zstd frame
+ * walked as RFC 8878 lays it out (magic, header with the content size,
+ * raw blocks, the last one flagged) giving back the input.
+ */
+static void check_zstd(size_t len)
+{
+	struct big m = { NULL, 0, 0 };
+	unsigned char *in = malloc(len + 1), *out = malloc(len + 1);
+	struct td_out o;
+	size_t i, p, got = 0, blocks = 0;
+	uint32_t h;
+	int last = 0;
+
+	for (i = 0; i < len; i++)
+		in[i] = (unsigned char)(i * 7 + (i >> 9));
+	td_init(&o, big_write, &m, 0);
+	CHECK(td_zstd_block(&o, in, len) == m.n && o.err == 0);
+	CHECK(le(m.b, 4) == m.n - 8 && le(m.b + 4, 4) == len);
+	CHECK(le(m.b + 8, 4) == 0xFD2FB528U);
+	CHECK(m.b[12] == 0xA0 && le(m.b + 13, 4) == len);
+	for (p = 17; p + 3 <= m.n && !last; blocks++) {
+		h = le(m.b + p, 3);
+		last = h & 1;
+		CHECK(((h >> 1) & 3) == 0);		/* Raw_Block */
+		CHECK((h >> 3) <= 128 * 1024 && got + (h >> 3) <= len);
+		if ((h >> 3) > 128 * 1024 || got + (h >> 3) > len)
+			break;
+		memcpy(out + got, m.b + p + 3, h >> 3);
+		got += h >> 3;
+		p += 3 + (h >> 3);
+	}
+	CHECK(last && p == m.n && got == len);
+	CHECK(memcmp(in, out, len) == 0);
+	CHECK(blocks == (len ? (len + 128 * 1024 - 1) / (128 * 1024) : 1));
+	free(in);
+	free(out);
+	free(m.b);
 }
 
 int main(void)
@@ -74,6 +145,20 @@ int main(void)
 	      m.b[54] == 0x12);
 	td_put_u64(1, 0x0102, sz8);
 	CHECK(sz8[6] == 1 && sz8[7] == 2 && sz8[0] == 0);
+
+	/* a compressed section: its flag; the file names the compression */
+	m.n = 0;
+	td_init(&o, mem_write, &m, 0);
+	at = td_section_fl(&o, TD_OPTION_MODULES_FILE, TD_SEC_FL_COMPRESS, 3);
+	CHECK(at == 8 && m.b[0] == 25 && m.b[2] == 1 && m.b[4] == 3);
+	m.n = 0;
+	td_init(&o, mem_write, &m, 0);
+	td_header7(&o, 8, 4096, TD_ZSTD_NAME, "");
+	CHECK(m.n == 18 + 5 + 1 && memcmp(m.b + 18, "zstd\0\0", 6) == 0);
+	check_zstd(0);
+	check_zstd(3);
+	check_zstd(128 * 1024);
+	check_zstd(300000);
 
 	/* BUFFER: offset, name, clock, page size, CPUs (number, offset,
 	 * size each) */
