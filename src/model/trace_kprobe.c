@@ -7,15 +7,14 @@
 #include "model/trace_probe.h"
 #include "model/kprobes.h"
 #include "model/events.h"
+#include "model/dyn_event.h"
 
 /* Offsets, -1 when absent; filled once by tk_init(). */
 static struct {
 	int inited;
 	int ok;
-	ulong head;		/* dyn_event_list or probe_list */
-	int dyn;		/* entries are struct dyn_event */
-	ulong ops;		/* &trace_kprobe_ops */
-	long ev_list, ev_ops;
+	ulong head;		/* probe_list (before v5.0) */
+	int dyn;		/* on dyn_event_list (model/dyn_event.c) */
 	long tk_list, tk_rp, tk_nhit, tk_symbol, tk_tp;
 	int nhit_percpu;
 } tk_off;
@@ -33,13 +32,10 @@ static int tk_init(void)
 	if (tk_off.inited)
 		return tk_off.ok;
 	tk_off.inited = 1;
-	if ((tk_off.head = th_symbol("dyn_event_list"))) {
+	if (th_dyn_events_ok()) {
 		/* Linux kernel commit 6212dd29683e ("tracing/kprobes: Use
 		 * dyn_event framework for kprobe events") (v5.0) */
 		tk_off.dyn = 1;
-		tk_off.ops = th_symbol("trace_kprobe_ops");
-		tk_off.ev_list = th_member("dyn_event", "list");
-		tk_off.ev_ops = th_member("dyn_event", "ops");
 		tk_off.tk_list = th_member("trace_kprobe", "devent");
 	} else if ((tk_off.head = th_symbol("probe_list"))) {
 		tk_off.tk_list = th_member(tk, "list");
@@ -55,8 +51,9 @@ static int tk_init(void)
 	tk_off.tk_tp = strcmp(tk, "trace_probe") ? th_member(tk, "tp") : 0;
 	/* the event's system and name: model/events.c, the one reader of
 	 * struct trace_event_call */
-	if (!tk_off.head || tk_off.tk_list < 0 || tk_off.tk_rp < 0 ||
-	    tk_off.tk_tp < 0 || !th_trace_probe_ok() || !th_event_names_ok())
+	if ((!tk_off.dyn && !tk_off.head) || tk_off.tk_list < 0 ||
+	    tk_off.tk_rp < 0 || tk_off.tk_tp < 0 || !th_trace_probe_ok() ||
+	    !th_event_names_ok())
 		return 0;
 	tk_off.ok = 1;
 	return 1;
@@ -116,33 +113,41 @@ long th_trace_kprobes(ulong **out)
 {
 	struct th_walk w;
 	ulong *v;
-	long i, n = 0;
+	long i, n;
 
 	*out = NULL;
 	if (!tk_init())
 		return -1;
+	if (tk_off.dyn) {
+		n = th_dyn_events_of(TH_DYN_KPROBE, out);
+		for (i = 0; i < n; i++)
+			(*out)[i] -= tk_off.tk_list;
+		return n;
+	}
 	th_list_walk(tk_off.head, TH_MAX_HLIST, &w);
 	if (w.err)
-		th_warn("%s: %s at %lx; later probe events are not shown",
-			tk_off.dyn ? "dyn_event_list" : "probe_list", w.err,
-			w.bad);
+		th_warn("probe_list: %s at %lx; later probe events are not "
+			"shown", w.err, w.bad);
 	v = calloc(w.n ? w.n : 1, sizeof(ulong));
-	for (i = 0; i < w.n; i++) {
-		ulong ev = w.ent[i] - (tk_off.dyn ? tk_off.ev_list : 0), ops;
-
-		if (tk_off.dyn) {
-			if (!th_read_ulong(ev + tk_off.ev_ops, &ops,
-					   "dyn_event.ops") ||
-			    ops != tk_off.ops)
-				continue;
-			v[n++] = ev - tk_off.tk_list;
-		} else {
-			v[n++] = w.ent[i] - tk_off.tk_list;
-		}
-	}
+	for (i = 0; v && i < w.n; i++)
+		v[i] = w.ent[i] - tk_off.tk_list;
+	n = w.n;
 	th_walk_free(&w);
 	*out = v;
-	return n;
+	return v ? n : -1;
+}
+
+/**
+ * th_tk_of_dyn_event - the trace_kprobe around a kprobe's dyn_event
+ * @ev: struct dyn_event of kind TH_DYN_KPROBE
+ *
+ * Return: the struct trace_kprobe, 0 when the dump lacks the types.
+ */
+ulong th_tk_of_dyn_event(ulong ev)
+{
+	if (!tk_init() || !tk_off.dyn)
+		return 0;
+	return ev - tk_off.tk_list;
 }
 
 /**

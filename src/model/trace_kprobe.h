@@ -12,6 +12,9 @@ int th_trace_kprobes_ok(void);
 /* Every struct trace_kprobe in the kernel's order; -1 when the dump has
  * no kprobe events.  *out is malloc'd. */
 long th_trace_kprobes(ulong **out);
+/* The trace_kprobe around the struct dyn_event EV (devent); 0 when the
+ * dump lacks the types. */
+ulong th_tk_of_dyn_event(ulong ev);
 /* The trace_kprobe of the trace_probe at TP (also one made by perf for a
  * BPF kprobe, on no list); 0 when the dump lacks the types. */
 ulong th_tk_of_probe(ulong tp);

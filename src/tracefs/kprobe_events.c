@@ -57,6 +57,19 @@ static void tk_show(ulong tk)
 	fputc('\n', fp);
 }
 
+/**
+ * th_kprobe_dyn_show - a kprobe event's line of dynamic_events: the same
+ * trace_kprobe_show() as kprobe_events'
+ * @ev: its struct dyn_event
+ */
+void th_kprobe_dyn_show(ulong ev)
+{
+	ulong tk = th_tk_of_dyn_event(ev);
+
+	if (tk)
+		tk_show(tk);
+}
+
 /* probes_profile_seq_show() */
 static void tk_profile(ulong tk)
 {

@@ -156,6 +156,22 @@ const char *th_missing_kprobe_events(struct th_tr *tr,
 				     const struct th_tref *ref, char *buf,
 				     size_t len);
 void th_cat_kprobe_events(struct th_tr *tr, const struct th_tref *ref);
+/* a kprobe's line of dynamic_events (trace_kprobe_show()) */
+void th_kprobe_dyn_show(ulong ev);
+
+/* dynamic_events.c: dynamic_events through th_dyn_show[] */
+const char *th_missing_dynamic_events(struct th_tr *tr,
+				      const struct th_tref *ref, char *buf,
+				      size_t len);
+void th_cat_dynamic_events(struct th_tr *tr, const struct th_tref *ref);
+
+/* synthetic_events.c: synthetic_events, a synthetic event's line of
+ * dynamic_events */
+const char *th_missing_synthetic_events(struct th_tr *tr,
+					const struct th_tref *ref, char *buf,
+					size_t len);
+void th_cat_synthetic_events(struct th_tr *tr, const struct th_tref *ref);
+void th_synth_dyn_show(ulong ev);
 
 /* ftrace_ops.c: enabled_functions, touched_functions */
 const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
