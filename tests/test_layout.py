@@ -25,9 +25,10 @@ MAY_INCLUDE = {
 }
 
 # The type probes of model/model.h: only the model asks gdb for a layout.
-PROBES = re.compile(r"\bth_(member|member_any|size|enum|enum_exists|"
+PROBES = re.compile(r"\bth_(member|member_any|member_path|size|enum|enum_exists|"
                     r"enum_cached)\s*\(")
-MEMBER = re.compile(r'\bth_member\s*\(\s*"(\w+)"\s*,\s*"(\w+)"\s*\)')
+MEMBER = re.compile(r'\bth_member(?:_path)?\s*\(\s*"(\w+)"\s*,\s*'
+                    r'"([\w.]+)"\s*\)')
 
 MAX_FILE_LINES = 1000
 MAX_FUNC_LINES = 120

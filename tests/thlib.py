@@ -447,9 +447,11 @@ NOT_YET = {
     "dynamic_events": "an event of a kind without a row in th_dyn_show[] "
                       "(a uprobe's line: trace_uprobe_show(), with "
                       "uprobe_events' printer)",
-    "events/*/*/trigger": "a hist trigger's text "
-                          "(event_hist_trigger_print())",
-    "events/*/*/hist": "the histogram of a hist trigger (hist_show())",
+    "events/*/*/hist": "the histogram of a hist trigger (hist_show()): "
+                       "its counts go on moving after the capture read "
+                       "it (every event the capture's own processes "
+                       "fire), so even a reconstruction could not equal "
+                       "the live file",
 }
 
 

@@ -284,6 +284,28 @@ long th_member(const char *sname, const char *mname)
 	return v;
 }
 
+/*
+ * The offset of a nested member PATH ("a.b.c": members of members, also
+ * of anonymous structs and unions, whose types have no name to give
+ * th_member()), asked of gdb as &((struct S *)0)->PATH; -1 when absent.
+ */
+long th_member_path(const char *sname, const char *path)
+{
+	char key[160];
+	long v;
+
+	snprintf(key, sizeof(key), "%s.%s", sname, path);
+	if (th_tc_get(key, &v))
+		return v;
+	th_cu_hint(sname);
+	sname = th_struct_tag(sname);
+	v = ANON_MEMBER_OFFSET((char *)sname, (char *)path);
+	if (v < 0)
+		v = -1;
+	th_tc_put(key, v);
+	return v;
+}
+
 long th_size(const char *sname)
 {
 	char key[128];

@@ -12,6 +12,7 @@
 static struct th_trigger_off {
 	int read;
 	long list, count, flags, cmd_ops, filter_str, private_data, paused;
+	long name;				/* a named hist trigger's */
 	long cmd_list, cmd_name, cmd_type;	/* event_command */
 	long en_file, en_enable, en_hist;	/* enable_trigger_data */
 	long fl_probe;		/* EVENT_TRIGGER_FL_PROBE, 0: none */
@@ -34,6 +35,7 @@ static const struct th_trigger_off *th_trigger_off(void)
 	o->filter_str = th_member("event_trigger_data", "filter_str");
 	o->private_data = th_member("event_trigger_data", "private_data");
 	o->paused = th_member("event_trigger_data", "paused");
+	o->name = th_member("event_trigger_data", "name");
 	o->cmd_list = th_member("event_command", "list");
 	o->cmd_name = th_member("event_command", "name");
 	o->cmd_type = th_member("event_command", "trigger_type");
@@ -130,10 +132,16 @@ static int th_trigger_read(const struct th_trigger_off *o, ulong data,
 		if (!t->filter)
 			return FALSE;
 	}
-	if (t->kind == TH_TRIG_ENABLE &&
-	    (!th_read_ulong(data + o->private_data, &priv,
-			    "event_trigger_data.private_data") ||
-	     !th_trigger_enable(o, t, priv)))
+	if (!th_read_ulong(data + o->private_data, &priv,
+			   "event_trigger_data.private_data"))
+		return FALSE;
+	t->private_data = priv;
+	if (t->kind == TH_TRIG_ENABLE && !th_trigger_enable(o, t, priv))
+		return FALSE;
+	if (t->kind == TH_TRIG_HIST && o->name >= 0 &&
+	    th_read_ulong(data + o->name, &np, "event_trigger_data.name") &&
+	    np && !th_read_cstr(np, t->name, sizeof(t->name),
+				"event_trigger_data.name"))
 		return FALSE;
 	return TRUE;
 }

@@ -181,6 +181,24 @@ ulong th_event_call_class(ulong call)
 	return class;
 }
 
+/**
+ * th_event_field_name - ftrace_event_field.name of the field at FIELD
+ * @field: struct ftrace_event_field
+ * @buf: the name ("" when unreadable)
+ * @len: room in @buf
+ */
+int th_event_field_name(ulong field, char *buf, size_t len)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong p = 0;
+
+	buf[0] = '\0';
+	return o->field_name >= 0 &&
+		th_read_ulong(field + o->field_name, &p,
+			      "ftrace_event_field.name") && p &&
+		th_read_cstr(p, buf, len, "ftrace_event_field.name");
+}
+
 int th_event_call_system(ulong call, char *sys, size_t len)
 {
 	const struct th_event_off *o = th_event_off();

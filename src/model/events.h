@@ -21,6 +21,9 @@ int th_event_call_name(ulong call, char *name, size_t len);
 /* trace_event_call.class, 0 when unreadable */
 ulong th_event_call_class(ulong call);
 int th_event_call_system(ulong call, char *sys, size_t len);
+/* ftrace_event_field.name of the field at FIELD into BUF; FALSE ("")
+ * when unreadable. */
+int th_event_field_name(ulong field, char *buf, size_t len);
 /* FALSE when the dump lacks trace_event_call.class or its system. */
 int th_event_names_ok(void);
 /* Whether CALL's class has a reg() and whether its flags have

@@ -59,6 +59,9 @@ ulong th_tr_marker_file(ulong tr);
 /* trace_array.buffer_percent, .max_latency: FALSE when absent */
 int th_tr_buffer_percent(ulong tr, int *val);
 int th_tr_max_latency(ulong tr, ulong *val);
+/* trace_array.allocated_snapshot, .syscall_buf_sz: FALSE when absent */
+int th_tr_allocated_snapshot(ulong tr, int *val);
+int th_tr_syscall_buf_sz(ulong tr, unsigned int *val);
 /* The first NWORDS words of trace_array.tracing_cpumask. */
 int th_tr_cpumask(ulong tr, ulong *words, int nwords);
 /* The pid lists of set_ftrace_pid, set_ftrace_notrace_pid,
@@ -81,6 +84,8 @@ ulong th_tracer_flags(ulong t);
 int th_tracer_name_at(ulong t, ulong *np);
 void th_tracer_flags_val(ulong tflags, unsigned int *val);
 ulong th_tracer_init(ulong t);
+/* tracer.use_max_tr: 1, 0 (or no such member), -1 unreadable */
+int th_tracer_uses_max_tr(ulong t);
 /* tracer.allow_instances */
 int th_tracer_allows_instances(ulong t);
 /* A tracer_flags' opts[] (a NULL name ends it) with their values. */
@@ -179,6 +184,8 @@ struct th_trigger {
 	long count;			/* -1: unlimited */
 	const char *filter;		/* NULL: none */
 	int paused;
+	ulong private_data;		/* event_trigger_data.private_data */
+	char name[64];			/* a named hist trigger's name, or "" */
 	/* TH_TRIG_ENABLE: enable_trigger_data */
 	int enable, hist;
 	char esystem[64], ename[128];

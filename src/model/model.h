@@ -57,6 +57,9 @@ static inline size_t th_strlcpy(char *dst, const char *src, size_t len)
 }
 /* Offset of MEMBER in STRUCT, -1 when absent (cached). */
 long th_member(const char *sname, const char *mname);
+/* Offset of a nested member path "a.b" of STRUCT (also through anonymous
+ * structs and unions), -1 when absent (cached). */
+long th_member_path(const char *sname, const char *path);
 /* Size of a struct, -1 when absent (cached). */
 long th_size(const char *sname);
 /* First existing member of the NULL-terminated list of names, or -1. */

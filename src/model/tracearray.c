@@ -54,6 +54,10 @@ const struct th_tr_off *th_tr_off(void)
 	o->buffer_percent = th_member("trace_array", "buffer_percent");
 	/* CONFIG_TRACER_MAX_TRACE (or CONFIG_HWLAT_TRACER) only */
 	o->max_latency = th_member("trace_array", "max_latency");
+	/* CONFIG_TRACER_SNAPSHOT only */
+	o->allocated_snapshot = th_member("trace_array", "allocated_snapshot");
+	/* syscall_user_buf_size (v6.19) */
+	o->syscall_buf_sz = th_member("trace_array", "syscall_buf_sz");
 	/* a cpumask_var_t: with CONFIG_CPUMASK_OFFSTACK a pointer (its size
 	 * is not struct cpumask's), else struct cpumask[1] */
 	o->tracing_cpumask = th_member("trace_array", "tracing_cpumask");
@@ -419,6 +423,40 @@ int th_tr_max_latency(ulong tr, ulong *val)
 
 	return off >= 0 && th_read_ulong(tr + off, val,
 					 "trace_array.max_latency");
+}
+
+/**
+ * th_tr_allocated_snapshot - trace_array.allocated_snapshot
+ * @tr: the struct trace_array
+ * @val: its value
+ *
+ * Return: FALSE when the kernel has none or it cannot be read.
+ */
+int th_tr_allocated_snapshot(ulong tr, int *val)
+{
+	long off = th_tr_off()->allocated_snapshot;
+	unsigned char v = 0;
+
+	if (off < 0 || !th_read(tr + off, &v, 1,
+				"trace_array.allocated_snapshot"))
+		return FALSE;
+	*val = v != 0;
+	return TRUE;
+}
+
+/**
+ * th_tr_syscall_buf_sz - trace_array.syscall_buf_sz
+ * @tr: the struct trace_array
+ * @val: its value
+ *
+ * Return: FALSE when the kernel has none or it cannot be read.
+ */
+int th_tr_syscall_buf_sz(ulong tr, unsigned int *val)
+{
+	long off = th_tr_off()->syscall_buf_sz;
+
+	return off >= 0 && th_read_uint(tr + off, val,
+					"trace_array.syscall_buf_sz");
 }
 
 /**

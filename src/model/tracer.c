@@ -11,7 +11,7 @@
 
 static struct th_tracer_off {
 	int read;
-	long next, name, flags, allow_instances, init;
+	long next, name, flags, allow_instances, init, use_max_tr;
 	long tflags_val, tflags_opts;		/* struct tracer_flags */
 	long opt_name, opt_bit, opt_size;	/* struct tracer_opt */
 } th_tracer_offsets;
@@ -51,12 +51,33 @@ static const struct th_tracer_off *th_tracer_off(void)
 	o->flags = th_member("tracer", "flags");
 	o->allow_instances = th_member("tracer", "allow_instances");
 	o->init = th_member("tracer", "init");
+	/* CONFIG_TRACER_MAX_TRACE only */
+	o->use_max_tr = th_member("tracer", "use_max_tr");
 	o->tflags_val = th_member("tracer_flags", "val");
 	o->tflags_opts = th_member("tracer_flags", "opts");
 	o->opt_name = th_member("tracer_opt", "name");
 	o->opt_bit = th_member("tracer_opt", "bit");
 	o->opt_size = th_size("tracer_opt");
 	return o;
+}
+
+/**
+ * th_tracer_uses_max_tr - tracer.use_max_tr (a latency tracer that keeps
+ * its maximum in the snapshot buffer)
+ * @t: the struct tracer
+ *
+ * Return: 1, 0, or -1 when it cannot be read.
+ */
+int th_tracer_uses_max_tr(ulong t)
+{
+	long o = th_tracer_off()->use_max_tr;
+	unsigned char v = 0;
+
+	if (o < 0)
+		return 0;
+	if (!t || !th_read(t + o, &v, 1, "tracer.use_max_tr"))
+		return -1;
+	return v != 0;
 }
 
 /**

@@ -12,6 +12,7 @@
 #include "model/trace_entries.h"
 #include "model/trace_opts.h"
 #include "model/lat_header.h"
+#include "model/ftrace_files.h"
 
 static int th_sel_cpu(const struct th_sel *s, int cpu)
 {
@@ -382,6 +383,67 @@ static void th_last_boot_note(const struct th_tr *tr, const struct th_tctx *t)
 		fprintf(fp, "# tracehunt: %s\n", lb->why);
 }
 
+static void th_snapshot_help(struct th_tr *tr, int cpu_file);
+
+/* A snapshot file whose CPUs are empty (trace_empty()): its header and
+ * the snapshot help, RB closed; FALSE otherwise. */
+static int th_snapshot_empty(struct th_tr *tr, struct th_rb *rb, int cpu)
+{
+	ulong entries, total;
+	struct th_tctx t;
+
+	th_rb_totals(rb, cpu, &entries, &total);
+	if (entries)
+		return FALSE;
+	th_tctx_init(&t, tr->addr);
+	fprintf(fp, "# tracer: %s\n#\n", t.tracer);
+	th_snapshot_help(tr, cpu);
+	th_tctx_done(&t);
+	th_rb_close(rb);
+	return TRUE;
+}
+
+/* print_snapshot_help(): an empty snapshot file (s_show() with
+ * trace_empty()), after "# tracer: NAME\n#\n" */
+static void th_snapshot_help(struct th_tr *tr, int cpu_file)
+{
+	int alloc = FALSE;
+
+	th_tr_allocated_snapshot(tr->addr, &alloc);
+	fputs(alloc ? "#\n# * Snapshot is allocated *\n#\n" :
+	      "#\n# * Snapshot is freed *\n#\n", fp);
+	fputs("# Snapshot commands:\n", fp);
+	if (cpu_file < 0) {	/* show_snapshot_main_help() */
+		fputs("# echo 0 > snapshot : Clears and frees snapshot "
+		      "buffer\n"
+		      "# echo 1 > snapshot : Allocates snapshot buffer, if "
+		      "not already allocated.\n"
+		      "#                      Takes a snapshot of the main "
+		      "buffer.\n"
+		      "# echo 2 > snapshot : Clears snapshot buffer (but does "
+		      "not allocate or free)\n", fp);
+	} else {		/* show_snapshot_percpu_help() */
+		fputs("# echo 0 > snapshot : Invalid for per_cpu snapshot "
+		      "file.\n", fp);
+		/* CONFIG_RING_BUFFER_ALLOW_SWAP: ring_buffer_swap_cpu() */
+		if (th_symbol("ring_buffer_swap_cpu"))
+			fputs("# echo 1 > snapshot : Allocates snapshot "
+			      "buffer, if not already allocated.\n"
+			      "#                      Takes a snapshot of the "
+			      "main buffer for this cpu.\n", fp);
+		else
+			fputs("# echo 1 > snapshot : Not supported with this "
+			      "kernel.\n"
+			      "#                     Must use main snapshot "
+			      "file to allocate.\n", fp);
+		fputs("# echo 2 > snapshot : Clears this cpu's snapshot "
+		      "buffer (but does not allocate)\n", fp);
+	}
+	fputs("#                      (Doesn't have to be '2' works with any "
+	      "number that\n"
+	      "#                       is not a '0' or '1')\n", fp);
+}
+
 /*
  * Print the entries of TR's buffer selected by S: all of them, or the
  * last LAST when LAST >= 0 (a first pass counts them).
@@ -397,11 +459,13 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	long skip = 0;
 	int i;
 
-	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+	if (!th_rb_open(tr->addr, s->snapshot, &rb, err, sizeof(err))) {
 		fprintf(fp, "ftrace: %s%s%s: %s\n", tr->name[0] ? "instance " :
 			"", tr->name, tr->name[0] ? "" : "trace", err);
 		return;
 	}
+	if (header && s->snapshot && th_snapshot_empty(tr, &rb, s->cpu))
+		return;
 	th_out_begin();
 	th_ob_reset();
 	th_tctx_init(&t, tr->addr);

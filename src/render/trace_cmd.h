@@ -15,6 +15,8 @@ struct th_sel {
 	char **events;		/* -e names, NULL-terminated */
 	int nevents;
 	unsigned long cpumask;	/* -c, 0: all */
+	int snapshot;		/* the snapshot (max) buffer: the snapshot
+				 * files */
 };
 
 /* The entries of TR's buffer selected by S, as the "trace" file prints

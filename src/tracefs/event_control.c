@@ -95,10 +95,10 @@ const char *th_missing_evfile(struct th_tr *tr, const struct th_tref *ref,
 		 s.unreadable)
 		snprintf(buf, len, "ftrace cat: %s: the event's triggers "
 			 "cannot be read", ref->file);
-	else if (s.hist)
+	else if (s.hist && strcmp(leaf, "hist") == 0)
 		snprintf(buf, len, "ftrace cat: %s: the event has a hist "
-			 "trigger, whose text and histogram tracehunt does "
-			 "not reconstruct yet", ref->file);
+			 "trigger, whose histogram tracehunt does not "
+			 "reconstruct yet", ref->file);
 	else if (s.other && strcmp(leaf, "trigger") == 0)
 		snprintf(buf, len, "ftrace cat: %s: a trigger of a command "
 			 "tracehunt does not know", ref->file);
@@ -112,6 +112,10 @@ static void th_trigger_print(const struct th_trigger *t, void *arg)
 {
 	if (!t || t->probe || t->kind == TH_TRIG_PROBE)
 		return;	/* eprobe_trigger_print() prints nothing */
+	if (t->kind == TH_TRIG_HIST) {
+		th_hist_trigger_print(t);
+		return;
+	}
 	if (t->kind == TH_TRIG_ENABLE)
 		fprintf(fp, "%s_%s:%s:%s", t->enable ? "enable" : "disable",
 			t->hist ? "hist" : "event", t->esystem, t->ename);
@@ -370,6 +374,113 @@ void th_ls_evsystems(struct th_tr *tr, const char *leaf, th_ls_add_fn add,
 		snprintf(path, sizeof(path), "events/%s/%s", s[i].name, leaf);
 		add(path, arg);
 	}
+}
+
+/* ------------------------------------ show_event_filters, show_event_triggers */
+
+/* Whether the kernel has LEAF (show_event_filters: t_show_filters(),
+ * show_event_triggers: t_show_triggers(), v7.0) */
+static int th_have_show_file(const char *leaf)
+{
+	return th_symbol(strcmp(leaf, "show_event_filters") == 0 ?
+			 "t_show_filters" : "t_show_triggers") != 0;
+}
+
+/**
+ * th_missing_show_events - show_event_filters and show_event_triggers
+ * where the kernel has them and the dump can say
+ * @tr: the trace array
+ * @ref: the file
+ * @buf: room for the reason
+ * @len: its size
+ */
+const char *th_missing_show_events(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len)
+{
+	const struct th_evfile *ev;
+	struct th_trig_scan s = { 0 };
+	int i, n;
+
+	if (!th_have_show_file(ref->file)) {
+		snprintf(buf, len, "ftrace cat: %s: this kernel has no such "
+			 "file", ref->file);
+		return buf;
+	}
+	n = th_tr_evfiles(tr, &ev);
+	if (n < 0) {
+		snprintf(buf, len, "ftrace cat: %s: the dump's debuginfo lacks "
+			 "the trace event files (trace_event_file)", ref->file);
+		return buf;
+	}
+	if (strcmp(ref->file, "show_event_triggers") != 0)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (ev[i].ignore_enable)
+			continue;
+		if (th_event_triggers(ev[i].file, th_trig_scan, &s) < 0 ||
+		    s.unreadable) {
+			snprintf(buf, len, "ftrace cat: %s: the triggers of "
+				 "%s:%s cannot be read", ref->file,
+				 ev[i].system, ev[i].name);
+			return buf;
+		}
+	}
+	if (s.other) {
+		snprintf(buf, len, "ftrace cat: %s: a trigger of a command "
+			 "tracehunt does not know", ref->file);
+		return buf;
+	}
+	return NULL;
+}
+
+struct th_show_trig {
+	const struct th_evfile *e;
+};
+
+/* t_show_triggers(): "SYSTEM:EVENT\t" and the trigger's print() (an
+ * eprobe's prints nothing, not even the newline) */
+static void th_show_trigger(const struct th_trigger *t, void *arg)
+{
+	const struct th_evfile *e = arg;
+
+	fprintf(fp, "%s:%s\t", e->system, e->name);
+	if (t && !t->probe && t->kind != TH_TRIG_PROBE)
+		th_trigger_print(t, NULL);
+}
+
+/**
+ * th_cat_show_events - show_event_filters (t_show_filters()) and
+ * show_event_triggers (t_show_triggers()) over the array's event files
+ * that t_next() visits (not those of TRACE_EVENT_FL_IGNORE_ENABLE)
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_show_events(struct th_tr *tr, const struct th_tref *ref)
+{
+	int triggers = strcmp(ref->file, "show_event_triggers") == 0;
+	const struct th_evfile *ev;
+	char *buf;
+	int i, n = th_tr_evfiles(tr, &ev), r;
+
+	if (!(buf = malloc(TH_FILTER_MAX)))
+		return;
+	for (i = 0; i < n; i++) {
+		if (ev[i].ignore_enable)
+			continue;
+		if (triggers) {
+			th_event_triggers(ev[i].file, th_show_trigger,
+					  (void *)&ev[i]);
+			continue;
+		}
+		r = th_event_file_filter(ev[i].file, buf, TH_FILTER_MAX);
+		if (r < 0)
+			th_warn("%s:%s: the event's filter cannot be read",
+				ev[i].system, ev[i].name);
+		else if (r)
+			fprintf(fp, "%s:%s\t%s\n", ev[i].system, ev[i].name,
+				buf);
+	}
+	free(buf);
 }
 
 /* ------------------------------------------------------- events/enable --- */

@@ -116,6 +116,9 @@ const struct th_tfile th_tfiles[] = {
 	TH_ROW("dynamic_events", ONE, TOP, 0,
 	       TH_TOP_NOT_IN_INSTANCES, th_missing_dynamic_events,
 	       th_cat_dynamic_events, NULL),
+	TH_ROW("synthetic_events", ONE, TOP, 0,
+	       TH_TOP_NOT_IN_INSTANCES, th_missing_synthetic_events,
+	       th_cat_synthetic_events, NULL),
 	TH_ROW("enabled_functions", ONE, TOP, 0,
 	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
 	TH_ROW("touched_functions", ONE, TOP, 0,
@@ -124,6 +127,10 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, NULL, th_cat_trace, NULL),
 	TH_ROW("trace", POSSIBLE_CPUS, ALL, 0,
 	       NULL, th_missing_possible_cpu, th_cat_trace, NULL),
+	TH_ROW("snapshot", ONE, ALL, 0,
+	       NULL, th_missing_snapshot, th_cat_snapshot, NULL),
+	TH_ROW("snapshot", TRACING_CPUS, ALL, 0,
+	       NULL, th_missing_snapshot, th_cat_snapshot, NULL),
 	TH_ROW("tracing_cpumask", ONE, ALL, 0,
 	       NULL, th_missing_cpumask, th_cat_tracing_cpumask, NULL),
 	TH_ROW("tracing_thresh", ONE, TOP, 0,
@@ -137,6 +144,8 @@ const struct th_tfile th_tfiles[] = {
 	TH_ROW("timestamp_mode", ONE, ALL, 0,
 	       NULL, th_missing_value, th_cat_value, NULL),
 	TH_ROW("dyn_ftrace_total_info", ONE, TOP, 0,
+	       NULL, th_missing_value, th_cat_value, NULL),
+	TH_ROW("syscall_user_buf_size", ONE, ALL, 0,
 	       NULL, th_missing_value, th_cat_value, NULL),
 	TH_ROW("stack_max_size", ONE, TOP, 0,
 	       NULL, th_missing_value, th_cat_value, NULL),
@@ -176,6 +185,10 @@ const struct th_tfile th_tfiles[] = {
 	       NULL, th_missing_event, th_cat_event_file, NULL),
 	TH_ROW("events/enable", ONE, ALL, 0,
 	       NULL, th_missing_events_enable, th_cat_events_enable, NULL),
+	TH_ROW("show_event_filters", ONE, ALL, 0,
+	       NULL, th_missing_show_events, th_cat_show_events, NULL),
+	TH_ROW("show_event_triggers", ONE, ALL, 0,
+	       NULL, th_missing_show_events, th_cat_show_events, NULL),
 	TH_ROW("enable", SYSTEMS, ALL, 0,
 	       NULL, th_missing_evsystem, th_cat_evsystem, NULL),
 	TH_ROW("filter", SYSTEMS, ALL, 0,
@@ -220,16 +233,21 @@ static int th_ls_option(const char *name, int val, void *arg)
 	return FALSE;
 }
 
-static void th_ls_cpus(const struct th_tfile *row, const int *cpus, int n,
-		       th_ls_add_fn add, void *arg)
+/* The per_cpu/cpuN/NAME files of ROW whose CPU the dump has in TR */
+static void th_ls_cpus(struct th_tr *tr, const struct th_tfile *row,
+		       const int *cpus, int n, th_ls_add_fn add, void *arg)
 {
-	char buf[64];
+	struct th_tref ref = { NULL, -1, NULL };
+	char buf[64], why[256];
 	int i;
 
 	for (i = 0; i < n; i++) {
 		snprintf(buf, sizeof(buf), "per_cpu/cpu%d/%s", cpus[i],
 			 row->name);
-		add(buf, arg);
+		ref.file = buf;
+		ref.cpu = cpus[i];
+		if (!row->missing || !row->missing(tr, &ref, why, sizeof(why)))
+			add(buf, arg);
 	}
 }
 
@@ -252,11 +270,11 @@ static void th_ls_row(struct th_tr *tr, const struct th_tfile *row,
 		break;
 	case TH_FAM_TRACING_CPUS:
 		n = ff_tracing_cpus(cpus, FF_MAX_CPUS);
-		th_ls_cpus(row, cpus, n, add, arg);
+		th_ls_cpus(tr, row, cpus, n, add, arg);
 		break;
 	case TH_FAM_POSSIBLE_CPUS:
 		n = th_possible_cpus(cpus, NR_CPUS);
-		th_ls_cpus(row, cpus, n, add, arg);
+		th_ls_cpus(tr, row, cpus, n, add, arg);
 		break;
 	case TH_FAM_EVENTS:	/* the events of the catalog */
 		th_ls_events(row->name, add, arg);

@@ -23,7 +23,7 @@
 /* The value files: which variable each shows. */
 enum th_vfile { TH_VF_THRESH, TH_VF_MAX_LATENCY, TH_VF_GRAPH_DEPTH,
 		TH_VF_BUFFER_PERCENT, TH_VF_TS_MODE, TH_VF_DYN_INFO,
-		TH_VF_STACK_MAX, TH_VF_NONE };
+		TH_VF_STACK_MAX, TH_VF_SYSCALL_BUF, TH_VF_NONE };
 
 static enum th_vfile th_vfile_of(const char *file)
 {
@@ -35,6 +35,7 @@ static enum th_vfile th_vfile_of(const char *file)
 		[TH_VF_TS_MODE] = "timestamp_mode",
 		[TH_VF_DYN_INFO] = "dyn_ftrace_total_info",
 		[TH_VF_STACK_MAX] = "stack_max_size",
+		[TH_VF_SYSCALL_BUF] = "syscall_user_buf_size",
 	};
 	int i;
 
@@ -80,6 +81,7 @@ static void th_dyn_info_times(void)
 static int th_value_read(struct th_tr *tr, enum th_vfile f, ulong *v,
 			 const char **why)
 {
+	unsigned int u;
 	int i;
 
 	*why = "the dump's kernel has no such variable";
@@ -112,6 +114,13 @@ static int th_value_read(struct th_tr *tr, enum th_vfile f, ulong *v,
 	case TH_VF_STACK_MAX:
 		*why = "this kernel has no stack tracer, so no such file";
 		return th_global(TH_G_STACK_MAX_SIZE, v);
+	case TH_VF_SYSCALL_BUF:
+		*why = "this kernel has no trace_array.syscall_buf_sz, so no "
+			"such file";
+		if (!th_tr_syscall_buf_sz(tr->addr, &u))
+			return FALSE;
+		*v = u;
+		return TRUE;
 	default:
 		return FALSE;
 	}
@@ -140,7 +149,8 @@ const char *th_missing_value(struct th_tr *tr, const struct th_tref *ref,
  * th_cat_value - tracing_thresh_read(), tracing_max_lat_read() (both
  * tracing_nsecs_read()), graph_depth_read() (trace_functions_graph.c),
  * buffer_percent_read(), tracing_time_stamp_mode_show(),
- * tracing_read_dyn_info(), stack_max_size_read() (trace_stack.c)
+ * tracing_read_dyn_info(), stack_max_size_read() (trace_stack.c),
+ * tracing_syscall_buf_read()
  * @tr: the trace array
  * @ref: the file
  */
@@ -173,6 +183,10 @@ void th_cat_value(struct th_tr *tr, const struct th_tref *ref)
 		break;
 	case TH_VF_STACK_MAX:
 		fprintf(fp, "%ld\n", (long)v[0]);
+		break;
+	case TH_VF_SYSCALL_BUF:
+		/* tracing_syscall_buf_read(): "%d\n" */
+		fprintf(fp, "%d\n", (int)v[0]);
 		break;
 	default:
 		break;

@@ -183,6 +183,10 @@ const char *th_missing_possible_cpu(struct th_tr *tr,
 				    const struct th_tref *ref, char *buf,
 				    size_t len);
 void th_cat_trace(struct th_tr *tr, const struct th_tref *ref);
+/* trace_files.c: snapshot, per_cpu/cpuN/snapshot */
+const char *th_missing_snapshot(struct th_tr *tr, const struct th_tref *ref,
+				char *buf, size_t len);
+void th_cat_snapshot(struct th_tr *tr, const struct th_tref *ref);
 
 /* trace_settings.c: values, cpumask, pid lists, saved_tgids, error_log,
  * stack_trace, README */
@@ -244,6 +248,13 @@ const char *th_missing_events_enable(struct th_tr *tr,
 				     const struct th_tref *ref, char *buf,
 				     size_t len);
 void th_cat_events_enable(struct th_tr *tr, const struct th_tref *ref);
+/* hist_trigger.c: event_hist_trigger_print() */
+struct th_trigger;
+void th_hist_trigger_print(const struct th_trigger *t);
+/* show_event_filters, show_event_triggers (v7.0) */
+const char *th_missing_show_events(struct th_tr *tr, const struct th_tref *ref,
+				   char *buf, size_t len);
+void th_cat_show_events(struct th_tr *tr, const struct th_tref *ref);
 
 /* kprobes.c: debugfs' kprobes/enabled, kprobes/blacklist */
 const char *th_missing_kprobes_enabled(struct th_tr *tr,
