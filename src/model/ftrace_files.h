@@ -62,6 +62,9 @@ int th_tr_max_latency(ulong tr, ulong *val);
 /* trace_array.allocated_snapshot, .syscall_buf_sz: FALSE when absent */
 int th_tr_allocated_snapshot(ulong tr, int *val);
 int th_tr_syscall_buf_sz(ulong tr, unsigned int *val);
+/* trace_array.event_dir: the events directory's dentry (an eventfs_inode
+ * since v6.6); 0 when none */
+ulong th_tr_event_dir(ulong tr);
 /* The first NWORDS words of trace_array.tracing_cpumask. */
 int th_tr_cpumask(ulong tr, ulong *words, int nwords);
 /* The pid lists of set_ftrace_pid, set_ftrace_notrace_pid,

@@ -58,6 +58,8 @@ const struct th_tr_off *th_tr_off(void)
 	o->allocated_snapshot = th_member("trace_array", "allocated_snapshot");
 	/* syscall_user_buf_size (v6.19) */
 	o->syscall_buf_sz = th_member("trace_array", "syscall_buf_sz");
+	/* the events directory: a dentry, an eventfs_inode since v6.6 */
+	o->event_dir = th_member("trace_array", "event_dir");
 	/* a cpumask_var_t: with CONFIG_CPUMASK_OFFSTACK a pointer (its size
 	 * is not struct cpumask's), else struct cpumask[1] */
 	o->tracing_cpumask = th_member("trace_array", "tracing_cpumask");
@@ -442,6 +444,20 @@ int th_tr_allocated_snapshot(ulong tr, int *val)
 		return FALSE;
 	*val = v != 0;
 	return TRUE;
+}
+
+/**
+ * th_tr_event_dir - trace_array.event_dir (0: none or unreadable)
+ * @tr: the struct trace_array
+ */
+ulong th_tr_event_dir(ulong tr)
+{
+	long off = th_tr_off()->event_dir;
+	ulong v = 0;
+
+	if (off < 0 || !th_read_ulong(tr + off, &v, "trace_array.event_dir"))
+		return 0;
+	return v;
 }
 
 /**

@@ -17,6 +17,7 @@ struct th_tr_off {
 	long buffer_disabled, ring_buffer_expanded;
 	long buffer_percent, max_latency, tracing_cpumask;
 	long allocated_snapshot, syscall_buf_sz;
+	long event_dir;
 	long tracing_cpumask_size;
 	int tracing_cpumask_ptr;	/* a pointer (CPUMASK_OFFSTACK) */
 	long function_pids, function_no_pids, filtered_pids, filtered_no_pids;

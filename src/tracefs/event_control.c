@@ -6,6 +6,7 @@
  */
 #include "tracefs/tracefs.h"
 #include "model/ftrace_files.h"
+#include "model/dentry.h"
 
 #define TH_FILTER_MAX	16384
 
@@ -257,15 +258,44 @@ int th_event_system_match(const char *file, const char *leaf)
 		strcmp(strrchr(file, '/') + 1, leaf) == 0;
 }
 
-/* The system directory SYS of TR that has files (not "ftrace", which
- * event_subsystem_dir() leaves without). */
-static const struct th_evsystem *th_evsys(struct th_tr *tr, const char *sys)
+/*
+ * The "ftrace" system's directory where it has the file LEAF:
+ * event_subsystem_dir() stopped creating them in v5.11 ("the ftrace
+ * system is special"); before that (5.10) the file is in the array's tree of
+ * dentries, and its inode's i_private is the trace_subsystem_dir its
+ * read is given (where the dentries are readable: before eventfs).
+ */
+static const struct th_evsystem *th_evsys_ftrace(struct th_tr *tr,
+						 const struct th_evsystem *s,
+						 int n, const char *leaf)
+{
+	ulong dir = th_tr_event_dir(tr->addr), file, priv;
+	char name[16];
+	int i;
+
+	if (!th_dentry_ok() || !th_dentry_name(dir, name, sizeof(name)) ||
+	    strcmp(name, "events") != 0 ||
+	    !(file = th_dentry_child(th_dentry_child(dir, "ftrace"), leaf)) ||
+	    !(priv = th_dentry_private(file)))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (s[i].dir == priv)
+			return &s[i];
+	return NULL;
+}
+
+/* The system directory SYS of TR where it has the file LEAF (every one
+ * but "ftrace", see above). */
+static const struct th_evsystem *th_evsys(struct th_tr *tr, const char *sys,
+					  const char *leaf)
 {
 	const struct th_evsystem *s;
 	int i, n = th_tr_evsystems(tr, &s);
 
-	if (strcmp(sys, "ftrace") == 0 || th_tr_readonly(tr->addr))
+	if (th_tr_readonly(tr->addr))
 		return NULL;
+	if (strcmp(sys, "ftrace") == 0)
+		return th_evsys_ftrace(tr, s, n, leaf);
 	for (i = 0; i < n; i++)
 		if (strcmp(s[i].name, sys) == 0)
 			return &s[i];
@@ -292,7 +322,7 @@ const char *th_missing_evsystem(struct th_tr *tr, const struct th_tref *ref,
 			 "the event system directories (trace_subsystem_dir, "
 			 "trace_event_file)", ref->file);
 	else if (!th_evsys_path(ref->file, sys, sizeof(sys)) ||
-		 !th_evsys(tr, sys))
+		 !th_evsys(tr, sys, strrchr(ref->file, '/') + 1))
 		snprintf(buf, len, "ftrace cat: %s: no such file in this "
 			 "array's events directory", ref->file);
 	else
@@ -330,7 +360,7 @@ void th_cat_evsystem(struct th_tr *tr, const struct th_tref *ref)
 	int r;
 
 	if (!th_evsys_path(ref->file, sys, sizeof(sys)) ||
-	    !(s = th_evsys(tr, sys)))
+	    !(s = th_evsys(tr, sys, strrchr(ref->file, '/') + 1)))
 		return;
 	if (strcmp(strrchr(ref->file, '/') + 1, "enable") == 0) {
 		th_systems_enable(tr, sys);
@@ -369,7 +399,7 @@ void th_ls_evsystems(struct th_tr *tr, const char *leaf, th_ls_add_fn add,
 
 	for (i = 0; i < n; i++) {
 		if (!s[i].name[0] || strchr(s[i].name, '/') ||
-		    th_evsys(tr, s[i].name) != &s[i])
+		    th_evsys(tr, s[i].name, leaf) != &s[i])
 			continue;
 		snprintf(path, sizeof(path), "events/%s/%s", s[i].name, leaf);
 		add(path, arg);

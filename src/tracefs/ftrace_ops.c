@@ -138,8 +138,10 @@ static void thf_cat_enabled(ulong mask)
 }
 
 /* available_filter_functions: t_show() without FTRACE_ITER_ENABLED,
- * every record of every page: print_rec() and a newline */
-static void thf_cat_available(void)
+ * every record of every page: print_rec() and a newline; with ADDRS
+ * (available_filter_functions_addrs, FTRACE_ITER_ADDRS) the record's ip
+ * first */
+static void thf_cat_available(int addrs)
 {
 	struct thf_state *s = thf_load();
 	char name[600];
@@ -147,7 +149,10 @@ static void thf_cat_available(void)
 
 	for (i = 0; s && i < s->nrec; i++) {
 		thf_print_rec(s->rec[i].ip, THF_REC_ENABLED, name, sizeof(name));
-		fprintf(fp, "%s\n", name);
+		if (addrs)
+			fprintf(fp, "%lx %s\n", s->rec[i].ip, name);
+		else
+			fprintf(fp, "%s\n", name);
 	}
 	if (s)
 		thf_warn_damage(s);
@@ -174,6 +179,11 @@ const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
 	if (strcmp(ref->file, "touched_functions") == 0 && !s->fl.touched)
 		return "ftrace cat: touched_functions: this kernel has no "
 			"FTRACE_FL_TOUCHED, so no such file";
+	/* a file of v6.5 and later: ftrace_avail_addrs_open() */
+	if (strcmp(ref->file, "available_filter_functions_addrs") == 0 &&
+	    !th_symbol("ftrace_avail_addrs_open"))
+		return "ftrace cat: available_filter_functions_addrs: this "
+			"kernel has no such file";
 	return NULL;
 }
 
@@ -190,7 +200,8 @@ void th_cat_rec_file(struct th_tr *tr, const struct th_tref *ref)
 	if (!s)
 		return;
 	if (ref->file[0] == 'a')
-		thf_cat_available();
+		thf_cat_available(strcmp(ref->file,
+					 "available_filter_functions") != 0);
 	else
 		thf_cat_enabled(ref->file[0] == 'e' ? s->fl.enabled :
 				s->fl.touched);

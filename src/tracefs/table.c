@@ -173,6 +173,8 @@ const struct th_tfile th_tfiles[] = {
 	       NULL),
 	TH_ROW("available_filter_functions", ONE, TOP, 0,
 	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
+	TH_ROW("available_filter_functions_addrs", ONE, TOP, 0,
+	       TH_TOP_TRACING_DIR, th_missing_rec_file, th_cat_rec_file, NULL),
 	TH_ROW("events/header_page", ONE, ALL, 0,
 	       NULL, th_missing_events, th_cat_event_header,
 	       th_dump_dir_header_page),
