@@ -84,18 +84,6 @@ class NotYet(Exception):
     not a pass; the test ends as an expected failure naming it."""
 
 
-# A known gap (issue 22): 5.10 creates enable and filter in the "ftrace"
-# event system's directory, the kernels from 6.1 on do not (the release
-# between is not found yet, so nothing probes it); tracehunt says "no such
-# file" on every kernel.  An expected failure naming the files.
-FTRACE_SYSTEM_FILE = re.compile(r"^events/ftrace/(enable|filter)$")
-
-
-def ftrace_system_gap(name, ours):
-    return bool(FTRACE_SYSTEM_FILE.match(rel_file(name) or "")) and \
-        b"no such file" in (ours or b"")
-
-
 # per_cpu/cpuN/stats where tracing stayed on through the capture: every
 # counter (entries, overrun, bytes, the time stamps, read events) moves
 # between the guest's read and the panic, as in saved_cmdlines; the lines
@@ -128,9 +116,6 @@ def _check(dump, name):
     why = thlib.not_yet(name, ours)
     if why:
         raise NotYet("%s: not reconstructed yet: %s" % (name, why))
-    if ftrace_system_gap(name, ours):
-        raise NotYet("%s: this kernel has the file, tracehunt says it "
-                     "has none" % name)
     if STATS_FILE.match(rel_file(name) or "") and \
             tracing_through_capture(dump):
         thlib.assert_same(NUMBERS.sub(b" N", dump.truth(name)),
@@ -180,18 +165,15 @@ def test_ls_lists_every_captured_file(dump):
     listed = set(dump.out("ftrace ls").decode().splitlines())
     missing = [n[len("tracing/"):] for n in my_truth(dump)
                if n[len("tracing/"):] not in listed]
-    gaps = [m for m in missing if FTRACE_SYSTEM_FILE.match(
-        thlib.tracing_rel("tracing/" + m))]
     # a file "ftrace cat" says (in one line) it does not reconstruct yet
     # is not one the dump lets tracehunt print: not listed
     notyet = [m for m in missing if thlib.not_yet(
         "tracing/" + m, dump.out(thlib.truth_to_command("tracing/" + m)))]
-    missing = [m for m in missing if m not in gaps and m not in notyet]
+    missing = [m for m in missing if m not in notyet]
     assert not missing, "ftrace ls misses %s" % missing
-    if gaps or notyet:
-        pytest.xfail("issue 22: ftrace ls misses the ftrace event system's "
-                     "files this kernel has, or files not reconstructed "
-                     "yet: %s" % ", ".join((gaps + notyet)[:4]))
+    if notyet:
+        pytest.xfail("issue 22: ftrace ls leaves out the files not "
+                     "reconstructed yet: %s" % ", ".join(notyet[:4]))
 
 
 def test_tracers(dump):
