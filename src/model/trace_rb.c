@@ -32,12 +32,16 @@ static const struct th_ab_off *th_ab_off(void)
 {
 	static const char *const ab_names[] = { "array_buffer",
 						"trace_buffer", NULL };
+	/* the snapshot buffer: max_buffer, snapshot_buffer in 7.2 (the
+	 * rename's commit is not identified here; 6.12 has max_buffer) */
+	static const char *const max_names[] = { "max_buffer",
+						 "snapshot_buffer", NULL };
 
 	if (ab_off.init)
 		return &ab_off;
 	ab_off.init = 1;
 	ab_off.tr_ab = th_member_any("trace_array", ab_names, NULL);
-	ab_off.tr_max = th_member("trace_array", "max_buffer");
+	ab_off.tr_max = th_member_any("trace_array", max_names, NULL);
 	if (th_size("array_buffer") > 0) {
 		ab_off.ab_struct = "array_buffer";
 		ab_off.tb_struct = "trace_buffer";
