@@ -463,17 +463,30 @@ const char *th_missing_show_events(struct th_tr *tr, const struct th_tref *ref,
 	return NULL;
 }
 
-struct th_show_trig {
-	const struct th_evfile *e;
-};
+/* "SYSTEM:EVENT" and what separates it from the filter or trigger: as
+ * merged, spaces to column 32 (at least one: get_call_len()); as first
+ * posted, a tab */
+static void th_show_event_name(const struct th_evfile *e)
+{
+	static int pad = -1;
+	int len = (int)(strlen(e->system) + strlen(e->name) + 1);
 
-/* t_show_triggers(): "SYSTEM:EVENT\t" and the trigger's print() (an
+	if (pad < 0)
+		pad = th_symbol("get_call_len") != 0;
+	fprintf(fp, "%s:%s", e->system, e->name);
+	if (pad)
+		fprintf(fp, "%*s", len >= 32 ? 1 : 32 - len, "");
+	else
+		fputc('\t', fp);
+}
+
+/* t_show_triggers(): the event's name and the trigger's print() (an
  * eprobe's prints nothing, not even the newline) */
 static void th_show_trigger(const struct th_trigger *t, void *arg)
 {
 	const struct th_evfile *e = arg;
 
-	fprintf(fp, "%s:%s\t", e->system, e->name);
+	th_show_event_name(e);
 	if (t && !t->probe && t->kind != TH_TRIG_PROBE)
 		th_trigger_print(t, NULL);
 }
@@ -506,9 +519,10 @@ void th_cat_show_events(struct th_tr *tr, const struct th_tref *ref)
 		if (r < 0)
 			th_warn("%s:%s: the event's filter cannot be read",
 				ev[i].system, ev[i].name);
-		else if (r)
-			fprintf(fp, "%s:%s\t%s\n", ev[i].system, ev[i].name,
-				buf);
+		else if (r) {
+			th_show_event_name(&ev[i]);
+			fprintf(fp, "%s\n", buf);
+		}
 	}
 	free(buf);
 }
