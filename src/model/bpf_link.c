@@ -21,6 +21,7 @@
 #include "model/kprobes.h"
 #include "model/trace_uprobe.h"
 #include "model/path.h"
+#include "model/uprobes.h"
 
 static struct {
 	int filled;
@@ -331,7 +332,7 @@ static void bl_kprobe_multi(struct th_bpf_link *l, ulong base)
  * BPF_F_UPROBE_MULTI_RETURN */
 static void bl_uprobe_multi(struct th_bpf_link *l, ulong base)
 {
-	ulong ups = 0;
+	ulong ups = 0, h, rh;
 	unsigned int i, flags = 0;
 	uint64_t off;
 
@@ -353,6 +354,11 @@ static void bl_uprobe_multi(struct th_bpf_link *l, ulong base)
 	    th_read_uint(base + bl_off.um_flags, &flags,
 			 "bpf_uprobe_multi_link.flags"))
 		l->multi_ret = flags & 1;	/* BPF_F_UPROBE_MULTI_RETURN */
+	else if (l->multi_cnt && bl_off.bu_consumer >= 0 &&
+		 th_uconsumer_handlers(ups + bl_off.bu_consumer, &h, &rh))
+		/* no flags kept: a return probe's consumers have only a
+		 * ret_handler (a session's both) */
+		l->multi_ret = !h && rh;
 	for (i = 0; i < l->multi_cnt && i < TH_BPF_MULTI; i++) {
 		if (!th_read_u64(ups + i * bl_off.bu_size + bl_off.bu_offset,
 				 &off, "bpf_uprobe.offset")) {

@@ -24,6 +24,9 @@ static struct {
 
 static int tu_init(void)
 {
+	static const char *const nhit[] = { "nhits", "nhit", NULL };
+	const char *which = "nhit";
+
 	if (tu_off.inited)
 		return tu_off.ok;
 	tu_off.inited = 1;
@@ -42,12 +45,12 @@ static int tu_init(void)
 	tu_off.tu_filename = th_member("trace_uprobe", "filename");
 	tu_off.tu_offset = th_member("trace_uprobe", "offset");
 	tu_off.tu_ref_ctr = th_member("trace_uprobe", "ref_ctr_offset");
-	tu_off.tu_nhit = th_member("trace_uprobe", "nhit");
-	/* A plain counter until Linux kernel commit 10cdb82aa77f
+	/* A plain counter "nhit" until Linux kernel commit 10cdb82aa77f
 	 * ("uprobes: turn trace_uprobe's nhit counter to be per-CPU one")
-	 * (in v6.12). */
+	 * (in v6.12) made it the per-CPU "nhits". */
+	tu_off.tu_nhit = th_member_any("trace_uprobe", nhit, &which);
 	tu_off.nhit_percpu = tu_off.tu_nhit >= 0 &&
-		MEMBER_TYPE("trace_uprobe", "nhit") == TYPE_CODE_PTR;
+		MEMBER_TYPE("trace_uprobe", (char *)which) == TYPE_CODE_PTR;
 	tu_off.tu_tp = th_member("trace_uprobe", "tp");
 	if (!tu_off.head || tu_off.tu_list < 0 || tu_off.tu_consumer < 0 ||
 	    tu_off.tu_filename < 0 || tu_off.tu_offset < 0 ||
