@@ -21,7 +21,7 @@ FINDING_SCHEMA = {
     "verdict": (str,), "why": (str,), "bytes": (str, type(None)),
 }
 KINDS = ("kprobe", "kretprobe", "jprobe", "ftrace_ops", "ftrace_site",
-         "tracepoint", "text", "bpf")
+         "tracepoint", "text", "bpf", "uprobe")
 
 
 def validate(doc):

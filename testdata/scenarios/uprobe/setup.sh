@@ -5,16 +5,21 @@
 #            function busybox's main calls (glibc's mallopt), th_grp/th_main
 #            on main, all enabled; an unnamed probe on _start left disabled
 #            (in uprobe_events, but not in the kernel's uprobes tree)
+#   modules  th_uvis (listed) with a uprobe consumer of its own on _start,
+#            th_uhid, one on main, that unlinks itself from the module list
 #   BPF      th_uload: a uprobe and a uretprobe on mallopt through perf
 #            links, a uprobe_multi link on main and _start (v6.6), a
 #            kprobe_multi link on vfs_fsync* (CONFIG_FPROBE: not Debian's
 #            6.1), fmod_ret on security_file_open, LSM on file_open; a kind
 #            the kernel refuses is said on the console and left out
 # Each runs a few times, tracing stops, and bpftool's JSON (prog, link,
-# map, perf) and the [bpf] lines of /proc/kallsyms are captured as
-# truth/bpf/*, beside the tracefs files (uprobe_events, uprobe_profile,
-# dynamic_events).  After the capture no busybox is executed: the profile's
-# hits stay as read.
+# map, perf), the [bpf] lines of /proc/kallsyms and the loader's
+# /proc/PID/fdinfo (a kprobe_multi or uprobe_multi link's places, where
+# the kernel shows them) are captured as truth/bpf/*, and each uprobe
+# event's enable file (only census scenarios capture those) as
+# truth/uprobe/enable/GROUP/EVENT, beside the tracefs files
+# (uprobe_events, uprobe_profile, dynamic_events).  After the capture no
+# busybox is executed: the profile's hits stay as read.
 
 # th_le FILE OFFSET N: the N-byte little-endian number at OFFSET of FILE.
 th_le() {
@@ -86,6 +91,8 @@ th_a "p $BB:$START" $T/uprobe_events
 th_w 1 $T/events/uprobes/th_mallopt/enable
 th_w 1 $T/events/uprobes/th_mallopt_ret/enable
 th_w 1 $T/events/th_grp/th_main/enable
+th_insmod th_uvis offset=$START
+th_insmod th_uhid offset=$MAIN
 
 th_uload $BB $CALLEE $MAIN $START /bpf/th_up.bpf.o /bpf/th_umulti.bpf.o \
 	/bpf/th_kmulti.bpf.o /bpf/th_fmod.bpf.o /bpf/th_lsm.bpf.o \
@@ -123,3 +130,10 @@ done
 th_cap bpf/kallsyms /tmp/bpf.kallsyms
 th_cap bpf/loader.pid /tmp/uload.pid
 th_cap bpf/loader.out /tmp/uload.out
+for f in /proc/$(cat /tmp/uload.pid)/fdinfo/*; do
+	th_cap bpf/fdinfo.${f##*/} $f
+done
+for f in $T/events/uprobes/*/enable $T/events/th_grp/*/enable; do
+	e=${f%/enable}
+	th_cap uprobe/enable/${e#$T/events/} $f
+done
