@@ -574,13 +574,20 @@ void th_chain_walk(ulong first, long next_off, long max, struct th_walk *w)
 	w->bad = r.bad;
 }
 
+/* a node of a tree whose nodes lie in the regions of *ctx */
+static int th_walk_valid_in(void *ctx, uint64_t addr)
+{
+	return th_kptr(addr) && th_ptr_in(addr, *(unsigned *)ctx);
+}
+
 /**
  * th_rb_walk - in-order walk of a kernel rbtree
  * @root: the struct rb_root
+ * @mask: the regions its nodes may lie in (TH_M(TH_R_*)), 0: anywhere
  * @max: at most this many nodes
  * @w: the rb_node addresses in order, or where the walk broke
  */
-void th_rb_walk(ulong root, long max, struct th_walk *w)
+void th_rb_walk(ulong root, unsigned mask, long max, struct th_walk *w)
 {
 	static long node = -2, left, right;
 	struct lw_result r;
@@ -601,8 +608,9 @@ void th_rb_walk(ulong root, long max, struct th_walk *w)
 		w->bad = root;
 		return;
 	}
-	if (lw_rb_walk(first, left, right, max, th_walk_read, th_walk_valid,
-		       NULL, &r) < 0 && !r.err)
+	if (lw_rb_walk(first, left, right, max, th_walk_read,
+		       mask ? th_walk_valid_in : th_walk_valid, &mask,
+		       &r) < 0 && !r.err)
 		r.err = "out of memory";
 	w->ent = (ulong *)r.ent;
 	w->n = r.n;

@@ -15,7 +15,6 @@ static struct {
 	ulong head;		/* dyn_event_list or probe_list */
 	int dyn;		/* entries are struct dyn_event */
 	ulong ops;		/* &trace_kprobe_ops */
-	long ev_list, ev_ops;
 	long tk_list, tk_rp, tk_nhit, tk_symbol, tk_tp;
 	int nhit_percpu;
 } tk_off;
@@ -38,8 +37,6 @@ static int tk_init(void)
 		 * dyn_event framework for kprobe events") (v5.0) */
 		tk_off.dyn = 1;
 		tk_off.ops = th_symbol("trace_kprobe_ops");
-		tk_off.ev_list = th_member("dyn_event", "list");
-		tk_off.ev_ops = th_member("dyn_event", "ops");
 		tk_off.tk_list = th_member("trace_kprobe", "devent");
 	} else if ((tk_off.head = th_symbol("probe_list"))) {
 		tk_off.tk_list = th_member(tk, "list");
@@ -107,6 +104,44 @@ int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen)
 }
 
 /**
+ * th_dyn_events - the dynamic events of one kind on dyn_event_list
+ * @ops: the kind's struct dyn_event_operations (&trace_kprobe_ops, ...)
+ * @out: their struct dyn_event addresses in the list's order (malloc'd;
+ *       NULL when none)
+ *
+ * The list's one reader until dynamic_events has its own model file.
+ * Return: the count, or -1 when the dump has no dyn_event_list (v5.0) or
+ * not its types.
+ */
+long th_dyn_events(ulong ops, ulong **out)
+{
+	static long ev_list = -2, ev_ops;
+	ulong head = th_symbol("dyn_event_list"), *v, o;
+	struct th_walk w;
+	long i, n = 0;
+
+	*out = NULL;
+	if (ev_list == -2) {
+		ev_list = th_member("dyn_event", "list");
+		ev_ops = th_member("dyn_event", "ops");
+	}
+	if (!head || ev_list < 0 || ev_ops < 0)
+		return -1;
+	th_list_walk(head, TH_MAX_HLIST, &w);
+	if (w.err)
+		th_warn("dyn_event_list: %s at %lx; later probe events are not "
+			"shown", w.err, w.bad);
+	v = calloc(w.n ? w.n : 1, sizeof(ulong));
+	for (i = 0; v && i < w.n; i++)
+		if (th_read_ulong(w.ent[i] - ev_list + ev_ops, &o,
+				  "dyn_event.ops") && o == ops)
+			v[n++] = w.ent[i] - ev_list;
+	th_walk_free(&w);
+	*out = v;
+	return v ? n : -1;
+}
+
+/**
  * th_trace_kprobes - every struct trace_kprobe in the kernel's order
  * @out: their addresses (malloc'd; NULL when the dump has none)
  *
@@ -115,33 +150,26 @@ int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen)
 long th_trace_kprobes(ulong **out)
 {
 	struct th_walk w;
-	ulong *v;
-	long i, n = 0;
+	long i, n;
 
 	*out = NULL;
 	if (!tk_init())
 		return -1;
+	if (tk_off.dyn) {
+		n = th_dyn_events(tk_off.ops, out);
+		for (i = 0; i < n; i++)
+			(*out)[i] -= tk_off.tk_list;
+		return n;
+	}
 	th_list_walk(tk_off.head, TH_MAX_HLIST, &w);
 	if (w.err)
-		th_warn("%s: %s at %lx; later probe events are not shown",
-			tk_off.dyn ? "dyn_event_list" : "probe_list", w.err,
-			w.bad);
-	v = calloc(w.n ? w.n : 1, sizeof(ulong));
-	for (i = 0; i < w.n; i++) {
-		ulong ev = w.ent[i] - (tk_off.dyn ? tk_off.ev_list : 0), ops;
-
-		if (tk_off.dyn) {
-			if (!th_read_ulong(ev + tk_off.ev_ops, &ops,
-					   "dyn_event.ops") ||
-			    ops != tk_off.ops)
-				continue;
-			v[n++] = ev - tk_off.tk_list;
-		} else {
-			v[n++] = w.ent[i] - tk_off.tk_list;
-		}
-	}
+		th_warn("probe_list: %s at %lx; later probe events are not "
+			"shown", w.err, w.bad);
+	*out = calloc(w.n ? w.n : 1, sizeof(ulong));
+	for (i = 0; *out && i < w.n; i++)
+		(*out)[i] = w.ent[i] - tk_off.tk_list;
+	n = *out ? w.n : -1;
 	th_walk_free(&w);
-	*out = v;
 	return n;
 }
 

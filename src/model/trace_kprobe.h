@@ -9,6 +9,10 @@
 
 /* FALSE when the dump has no kprobe events or not their types. */
 int th_trace_kprobes_ok(void);
+/* The struct dyn_event of every dynamic event on dyn_event_list whose
+ * ops is OPS, in the list's order; -1 when the dump has no
+ * dyn_event_list.  *out is malloc'd. */
+long th_dyn_events(ulong ops, ulong **out);
 /* Every struct trace_kprobe in the kernel's order; -1 when the dump has
  * no kprobe events.  *out is malloc'd. */
 long th_trace_kprobes(ulong **out);

@@ -6,6 +6,7 @@
  */
 #include "model/trace_uprobe.h"
 #include "model/trace_probe.h"
+#include "model/trace_kprobe.h"
 #include "model/uprobes.h"
 #include "model/events.h"
 
@@ -16,7 +17,6 @@ static struct {
 	ulong head;		/* dyn_event_list or uprobe_list */
 	int dyn;		/* entries are struct dyn_event */
 	ulong ops;		/* &trace_uprobe_ops */
-	long ev_list, ev_ops;
 	long tu_list, tu_consumer, tu_filename, tu_offset, tu_ref_ctr;
 	long tu_nhit, tu_tp;
 	int nhit_percpu;
@@ -35,8 +35,6 @@ static int tu_init(void)
 		/* Linux kernel commit 0597c49c69d5 ("tracing/uprobes: Use
 		 * dyn_event framework for uprobe events") (v5.0) */
 		tu_off.dyn = 1;
-		tu_off.ev_list = th_member("dyn_event", "list");
-		tu_off.ev_ops = th_member("dyn_event", "ops");
 		tu_off.tu_list = th_member("trace_uprobe", "devent");
 	} else if ((tu_off.head = th_symbol("uprobe_list"))) {
 		tu_off.tu_list = th_member("trace_uprobe", "list");
@@ -78,30 +76,27 @@ int th_trace_uprobes_ok(void)
 long th_trace_uprobes(ulong **out)
 {
 	struct th_walk w;
-	ulong *v;
-	long i, n = 0;
+	long i, n;
 
 	*out = NULL;
 	if (!tu_init())
 		return -1;
+	if (tu_off.dyn) {
+		n = th_dyn_events(tu_off.ops, out);
+		for (i = 0; i < n; i++)
+			(*out)[i] -= tu_off.tu_list;
+		return n;
+	}
 	th_list_walk(tu_off.head, TH_MAX_HLIST, &w);
 	if (w.err)
-		th_warn("%s: %s at %lx; later probe events are not shown",
-			tu_off.dyn ? "dyn_event_list" : "uprobe_list", w.err,
-			w.bad);
-	v = calloc(w.n ? w.n : 1, sizeof(ulong));
-	for (i = 0; v && i < w.n; i++) {
-		ulong ev = w.ent[i] - (tu_off.dyn ? tu_off.ev_list : 0), ops;
-
-		if (tu_off.dyn &&
-		    (!th_read_ulong(ev + tu_off.ev_ops, &ops, "dyn_event.ops")
-		     || ops != tu_off.ops))
-			continue;
-		v[n++] = ev - tu_off.tu_list;
-	}
+		th_warn("uprobe_list: %s at %lx; later probe events are not "
+			"shown", w.err, w.bad);
+	*out = calloc(w.n ? w.n : 1, sizeof(ulong));
+	for (i = 0; *out && i < w.n; i++)
+		(*out)[i] = w.ent[i] - tu_off.tu_list;
+	n = *out ? w.n : -1;
 	th_walk_free(&w);
-	*out = v;
-	return v ? n : -1;
+	return n;
 }
 
 ulong th_tu_of_probe(ulong tp)

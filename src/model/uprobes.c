@@ -194,7 +194,7 @@ long th_uprobes(struct th_uprobe **out)
 	*out = NULL;
 	if (!th_uprobes_ok(&why))
 		return -1;
-	th_rb_walk(up_off.tree, TH_UPROBES_MAX, &w);
+	th_rb_walk(up_off.tree, TH_M_DATA, TH_UPROBES_MAX, &w);
 	if (w.err)
 		th_damaged("uprobes_tree", w.bad ? w.bad : up_off.tree, "%s",
 			   w.err);
@@ -204,12 +204,9 @@ long th_uprobes(struct th_uprobe **out)
 		return -1;
 	}
 	for (i = 0; i < w.n; i++) {
-		ulong u = w.ent[i] - up_off.u_node;
-
-		if (!th_check_ptr("uprobes_tree", up_off.tree, u, TH_M_DATA,
-				  "node"))
-			continue;
-		up_read(u, &(*out)[n], n ? &(*out)[n - 1] : NULL);
+		/* (every node in TH_M_DATA: th_rb_walk() checked) */
+		up_read(w.ent[i] - up_off.u_node, &(*out)[n],
+			n ? &(*out)[n - 1] : NULL);
 		n++;
 	}
 	th_walk_free(&w);
