@@ -202,11 +202,15 @@ def test_uprobe_multi(dump):
         m = ol["multi"]
         assert m and m["count"] == len(m["offsets"]) and not m["return"], ol
         info = fdinfo(dump, ll["id"])
-        if info is not None and "path:" in info:
+        if info is not None and "uprobe_cnt:" in info:
+            # bpf_uprobe_multi_show_fdinfo(): uprobe_cnt, pid, path, then
+            # "cookie offset ref_ctr_offset" per uprobe, in link order
+            assert re.search(r"^uprobe_cnt:\s*%d$" % m["count"], info,
+                             re.M), info
             assert re.search(r"^path:\s*%s$" % re.escape(m["path"]), info,
                              re.M), info
             offs = [int(x, 16) for x in re.findall(
-                r"^\s*(0x[0-9a-f]+)\s+0x[0-9a-f]+\s+\d+", info, re.M)]
+                r"^\d+\s+(0x[0-9a-f]+)\s+0x[0-9a-f]+$", info, re.M)]
             assert offs == m["offsets"], (info, m)
         name = progs[ll["prog_id"]]["name"]
         for off in m["offsets"]:
@@ -228,12 +232,17 @@ def test_kprobe_multi(dump):
     live_ef = dump.truth("tracing/enabled_functions").decode()
     for ll, ol in pairs:
         m = ol["multi"]
-        funcs = [a["symbol"].split("+")[0] for a in m["addrs"]]
-        assert m["count"] == len(funcs) >= 1, ol
+        syms = [a["symbol"] for a in m["addrs"]]
+        funcs = [s.split("+")[0] for s in syms]
+        assert m["count"] == len(funcs) >= 1 and not m["return"], ol
         info = fdinfo(dump, ll["id"])
-        if info is not None and "kprobe_cnt" in info:
-            live = re.findall(r"^\s*\d+\s+(\S+)$", info, re.M)
-            assert sorted(live) == sorted(funcs), (info, funcs)
+        if info is not None and "kprobe_cnt:" in info:
+            # bpf_kprobe_multi_show_fdinfo(): kprobe_cnt, missed, then
+            # "cookie func" (%pS) per address, in the link's order
+            assert re.search(r"^kprobe_cnt:\s*%d$" % m["count"], info,
+                             re.M), info
+            live = re.findall(r"^\d+\s+(\S+)$", info, re.M)
+            assert live == syms, (info, syms)
         for fn in funcs:
             line = [l for l in live_ef.splitlines()
                     if l.split(" ")[0] == fn]
