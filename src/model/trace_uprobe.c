@@ -109,6 +109,16 @@ ulong th_tu_of_consumer(ulong uc)
 	return tu_init() && uc ? uc - tu_off.tu_consumer : 0;
 }
 
+ulong th_tu_of_dyn_event(ulong ev)
+{
+	return tu_init() && tu_off.dyn && ev ? ev - tu_off.tu_list : 0;
+}
+
+ulong th_tu_dyn_ops(void)
+{
+	return tu_init() && tu_off.dyn ? tu_off.ops : 0;
+}
+
 ulong th_tu_consumer(ulong tu)
 {
 	return tu + tu_off.tu_consumer;

@@ -20,6 +20,10 @@ long th_trace_uprobes(ulong **out);
  * types. */
 ulong th_tu_of_probe(ulong tp);
 ulong th_tu_of_consumer(ulong uc);
+/* The trace_uprobe of the struct dyn_event EV (one of dyn_event_list
+ * whose ops is &trace_uprobe_ops, th_tu_dyn_ops()); 0 without the types. */
+ulong th_tu_of_dyn_event(ulong ev);
+ulong th_tu_dyn_ops(void);
 /* trace_uprobe.consumer: the struct uprobe_consumer inside TU */
 ulong th_tu_consumer(ulong tu);
 /* The event's system and name; FALSE when it has no name. */
