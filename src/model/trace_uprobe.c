@@ -119,11 +119,6 @@ ulong th_tu_dyn_ops(void)
 	return tu_init() && tu_off.dyn ? tu_off.ops : 0;
 }
 
-ulong th_tu_consumer(ulong tu)
-{
-	return tu + tu_off.tu_consumer;
-}
-
 /**
  * th_tu_names - the system and name of a uprobe event
  * @tu: struct trace_uprobe

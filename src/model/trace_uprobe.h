@@ -24,8 +24,6 @@ ulong th_tu_of_consumer(ulong uc);
  * whose ops is &trace_uprobe_ops, th_tu_dyn_ops()); 0 without the types. */
 ulong th_tu_of_dyn_event(ulong ev);
 ulong th_tu_dyn_ops(void);
-/* trace_uprobe.consumer: the struct uprobe_consumer inside TU */
-ulong th_tu_consumer(ulong tu);
 /* The event's system and name; FALSE when it has no name. */
 int th_tu_names(ulong tu, char *group, size_t glen, char *name, size_t nlen);
 /* trace_uprobe.filename (the path the probe was given) into BUF; FALSE
