@@ -1,9 +1,10 @@
 /*
  * Fuzz target: lib/walk.c over a fuzzed memory image.
  * Input: byte 0 (bits 0-1: stop = 0, the first node, the image base or the
- * first word; bit 2: every pointer valid), byte 1: max nodes, then the
- * image: 8-byte little-endian words at BASE.  The walk starts at the first
- * word.
+ * first word; bit 2: every pointer valid; bit 3: the rbtree walk instead,
+ * right and left children at +8 and +16 of each node), byte 1: max
+ * nodes, then the image: 8-byte little-endian words at BASE.  The walk
+ * starts at the first word.
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -59,7 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2: stop = BASE; break;
 	default: stop = rd(&m, BASE + 8, &v) ? v : 0; break;
 	}
-	if (lw_walk(start, stop, max, rd, valid, &m, &r)) {
+	if (data[0] & 8 ?
+	    lw_rb_walk(start, 16, 8, max, rd, valid, &m, &r) :
+	    lw_walk(start, stop, max, rd, valid, &m, &r)) {
 		lw_free(&r);
 		return 0;
 	}

@@ -124,6 +124,81 @@ int lw_walk_at(uint64_t start, uint64_t stop, long next_off, long max,
 	return ret;
 }
 
+/* Descend from CUR along left children, pushing each node on STACK: 0,
+ * or the error that ends the walk (R->bad set), or -1 when out of
+ * memory. */
+static int lw_rb_left(uint64_t cur, long left_off, lw_read_fn rd,
+		      lw_valid_fn valid, void *ctx, struct lw_set *seen,
+		      uint64_t *stack, int *sp, struct lw_result *r)
+{
+	int added;
+
+	while (cur) {
+		if (!valid(ctx, cur)) {
+			r->err = "invalid pointer";
+			break;
+		}
+		added = lw_set_add(seen, cur);
+		if (added < 0)
+			return -1;
+		if (!added) {
+			r->err = "cycle";
+			break;
+		}
+		if (*sp >= LW_RB_MAX_DEPTH) {
+			r->err = "too deep";
+			break;
+		}
+		stack[(*sp)++] = cur;
+		if (!rd(ctx, cur + left_off, &cur)) {
+			r->err = "unreadable entry";
+			cur = stack[*sp - 1];
+			break;
+		}
+	}
+	if (r->err)
+		r->bad = cur;
+	return 0;
+}
+
+int lw_rb_walk(uint64_t root, long left_off, long right_off, long max,
+	       lw_read_fn rd, lw_valid_fn valid, void *ctx,
+	       struct lw_result *r)
+{
+	struct lw_set seen = { NULL, 0, 0 };
+	uint64_t stack[LW_RB_MAX_DEPTH], cur = root;
+	long cap = 0;
+	int sp = 0, ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (;;) {
+		if (lw_rb_left(cur, left_off, rd, valid, ctx, &seen, stack,
+			       &sp, r) < 0) {
+			ret = -1;
+			break;
+		}
+		if (r->err || !sp)
+			break;
+		cur = stack[--sp];
+		if (r->n >= max) {
+			r->err = "too many entries";
+			r->bad = cur;
+			break;
+		}
+		if (lw_push(r, &cap, cur) < 0) {
+			ret = -1;
+			break;
+		}
+		if (!rd(ctx, cur + right_off, &cur)) {
+			r->err = "unreadable entry";
+			r->bad = r->ent[r->n - 1];
+			break;
+		}
+	}
+	free(seen.slot);
+	return ret;
+}
+
 void lw_free(struct lw_result *r)
 {
 	free(r->ent);

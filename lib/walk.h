@@ -33,6 +33,19 @@ int lw_walk(uint64_t start, uint64_t stop, long max, lw_read_fn rd,
 int lw_walk_at(uint64_t start, uint64_t stop, long next_off, long max,
 	       lw_read_fn rd, lw_valid_fn valid, void *ctx,
 	       struct lw_result *r);
+/*
+ * In-order walk of a binary tree (a kernel rbtree) from the node ROOT (0:
+ * an empty tree), each node's child pointers at LEFT_OFF and RIGHT_OFF,
+ * at most MAX nodes: ent holds the nodes in order.  A node reached twice
+ * (a cycle), an invalid or unreadable pointer, a path deeper than
+ * LW_RB_MAX_DEPTH (an rbtree of 2^63 nodes is not as deep) or more than
+ * MAX nodes end the walk with ERR set; the nodes listed before are kept.
+ * Returns 0, or -1 when out of memory.
+ */
+#define LW_RB_MAX_DEPTH	128
+int lw_rb_walk(uint64_t root, long left_off, long right_off, long max,
+	       lw_read_fn rd, lw_valid_fn valid, void *ctx,
+	       struct lw_result *r);
 void lw_free(struct lw_result *r);
 
 #endif

@@ -17,6 +17,7 @@
  * by the program it runs.
  */
 #include "audit/hooks.h"
+#include "audit/hooks_priv.h"
 #include "render/json.h"
 #include "model/kprobes.h"
 #include "model/trace_kprobe.h"
@@ -24,30 +25,16 @@
 #include "model/ftrace_ops.h"
 #include "audit/textcheck.h"
 #include "model/bpf.h"
+#include "render/ebpf_report.h"
+#include "insn.h"
 
-enum hk_verdict { HK_OK, HK_NOTE, HK_SUSPICIOUS, HK_HIDDEN, HK_NVERDICT };
 static const char *const hk_vname[] = { "ok", "note", "suspicious",
 					"HIDDEN" };
-
-struct hk_finding {
-	const char *kind;
-	ulong target;
-	char target_str[320];
-	ulong handler;
-	char handler_str[192];
-	struct th_owner owner;
-	char owner_str[192];
-	enum hk_verdict verdict;
-	char why[512];
-	unsigned char bytes[16];	/* text findings */
-	int nbytes;
-	int bpf;			/* judged by the BPF it runs */
-};
 
 static struct hk_finding *hk_f;
 static long hk_n, hk_cap;
 
-static struct hk_finding *hk_new(const char *kind)
+struct hk_finding *hk_new(const char *kind)
 {
 	struct hk_finding *f;
 
@@ -62,7 +49,7 @@ static struct hk_finding *hk_new(const char *kind)
 }
 
 /* Where the handler of a hook lives decides the default verdict. */
-static void hk_judge(struct hk_finding *f, ulong handler, const char *what)
+void hk_judge(struct hk_finding *f, ulong handler, const char *what)
 {
 	struct thf_state *s = thf_load();
 	int t;
@@ -115,7 +102,7 @@ static void hk_judge(struct hk_finding *f, ulong handler, const char *what)
 }
 
 /* A struct that lives in hidden memory makes the hook HIDDEN too. */
-static void hk_judge_struct(struct hk_finding *f, ulong addr, const char *what)
+void hk_judge_struct(struct hk_finding *f, ulong addr, const char *what)
 {
 	struct th_owner o;
 
@@ -156,7 +143,7 @@ static void hk_bpf_load(void)
 		hk_bpf.nl = 0;
 }
 
-static const struct th_bpf_prog *hk_bpf_prog(ulong prog)
+const struct th_bpf_prog *hk_bpf_prog(ulong prog)
 {
 	long i;
 
@@ -166,9 +153,19 @@ static const struct th_bpf_prog *hk_bpf_prog(ulong prog)
 	return NULL;
 }
 
+long hk_bpf_nlinks(void)
+{
+	return hk_bpf.nl;
+}
+
+const struct th_bpf_link *hk_bpf_link_nth(long i)
+{
+	return i >= 0 && i < hk_bpf.nl ? &hk_bpf.l[i] : NULL;
+}
+
 /* The helper of P that makes it suspicious, NULL when none: it writes
  * user memory, changes what a function returns, or signals a process. */
-static const char *hk_bpf_bad_helper(const struct th_bpf_prog *p)
+const char *hk_bpf_bad_helper(const struct th_bpf_prog *p)
 {
 	static const char *const bad[] = { "bpf_probe_write_user",
 		"bpf_override_return", "bpf_send_signal",
@@ -185,7 +182,7 @@ static const char *hk_bpf_bad_helper(const struct th_bpf_prog *p)
 
 /* How L attaches its program: "link ID (TYPE)", or for a program on a
  * perf event without a link the process holding the event. */
-static char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len)
+char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len)
 {
 	if (l->no_link)
 		snprintf(buf, len, "a perf event without a link held by "
@@ -250,10 +247,22 @@ static void hk_bpf_link(const struct th_bpf_link *l)
 			snprintf(f->target_str, sizeof(f->target_str), "%s %s",
 				 l->perf_type,
 				 th_ksym_pS(l->perf_addr, at, sizeof(at)));
+		else if (l->perf_tu)
+			/* a uprobe: its file and offset */
+			th_bpf_attach_str(l, f->target_str,
+					  sizeof(f->target_str));
 		else
 			snprintf(f->target_str, sizeof(f->target_str), "%s %s",
 				 l->perf_type[0] ? l->perf_type : "perf_event",
 				 l->tp_name);
+		break;
+	case TH_BL_KPROBE_MULTI:
+		f->target = l->multi[0];
+		th_bpf_attach_str(l, f->target_str, sizeof(f->target_str));
+		break;
+	case TH_BL_UPROBE_MULTI:
+		f->target = l->multi[0];
+		th_bpf_attach_str(l, f->target_str, sizeof(f->target_str));
 		break;
 	default:
 		snprintf(f->target_str, sizeof(f->target_str), "link %u %s",
@@ -271,10 +280,48 @@ static void hk_bpf_link(const struct th_bpf_link *l)
 	hk_bpf_judge(f, l, "runs");
 }
 
+/* Whether OP hooks the function at FN: its ftrace site is FN, or on IBT
+ * kernels FN+4, behind the endbr64 the function starts with (where
+ * ftrace_location() puts it). */
+static int hk_ops_hooks_fn(const struct thf_ops *op, ulong fn)
+{
+	unsigned char b[4];
+
+	if (!fn)
+		return FALSE;
+	if (thf_ops_contains(op, fn))
+		return TRUE;
+	return th_read(fn, b, sizeof(b), "function text") &&
+		insn_is_endbr(b, sizeof(b)) && thf_ops_contains(op, fn + 4);
+}
+
+/* Whether OP is the fprobe of the kprobe_multi link L: the ftrace_ops in
+ * its fprobe (before v6.14), or since then one of the ftrace_ops every
+ * fprobe shares (fprobe_ftrace_entry()'s, fprobe_graph_ops's) hooking one
+ * of L's functions. */
+static int hk_bpf_fprobe_ops(const struct th_bpf_link *l,
+			     const struct thf_ops *op)
+{
+	struct th_sym s;
+	unsigned int i;
+
+	if (l->fprobe_ops)
+		return op->addr == l->fprobe_ops;
+	if (!((th_ksym_lookup(op->func, &s) && !strncmp(s.name, "fprobe", 6))
+	      || (th_ksym_lookup(op->addr, &s) &&
+		  !strcmp(s.name, "fprobe_graph_ops"))))
+		return FALSE;
+	for (i = 0; i < l->multi_cnt && i < TH_BPF_MULTI; i++)
+		if (hk_ops_hooks_fn(op, l->multi[i]))
+			return TRUE;
+	return FALSE;
+}
+
 /* The core findings BPF runs through: a kprobe of a perf link (by address
  * and kind), a raw tracepoint's __bpf_trace_* probe, a syscall or other
  * tracepoint's perf probe (by the event's name), the direct ops of a
- * trampoline (by the traced function). */
+ * trampoline (by the traced function), the fprobe of a kprobe_multi link
+ * (its ftrace_ops). */
 static int hk_bpf_runs(const struct hk_finding *f, const struct th_bpf_link *l,
 		       const struct thf_ops *op)
 {
@@ -285,8 +332,10 @@ static int hk_bpf_runs(const struct hk_finding *f, const struct th_bpf_link *l,
 	case TH_BL_RAW_TP:
 		return !strcmp(f->kind, "tracepoint") && f->handler == l->tp_probe;
 	case TH_BL_TRACING:
-		return op && l->target && thf_ops_contains(op, l->target) &&
+		return op && hk_ops_hooks_fn(op, l->target) &&
 			(op->flags & thf_ops_flag("DIRECT"));
+	case TH_BL_KPROBE_MULTI:
+		return op && hk_bpf_fprobe_ops(l, op);
 	case TH_BL_PERF:
 		break;
 	default:
@@ -648,6 +697,7 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	hk_ftrace();
 	th_tracepoint_probes(hk_tracepoint_probe, NULL);
 	hk_bpf_findings();
+	hk_uprobes();
 	if (json) {
 		hk_take_tmpfile(NULL, 0);
 		close_tmpfile();

@@ -15,6 +15,7 @@
 #define TH_BPF_NAME	16		/* BPF_OBJ_NAME_LEN */
 #define TH_BPF_MAPS	64		/* map ids kept per program */
 #define TH_BPF_HELPERS	32		/* helpers named per program */
+#define TH_BPF_MULTI	16		/* places kept per multi link */
 
 /* The name of VAL in the enum whose enumerators start with PREFIX (one
  * of them given as PROBE, e.g. "BPF_PROG_TYPE_KPROBE"), without the
@@ -83,7 +84,7 @@ int th_bpf_prog_read(ulong prog, struct th_bpf_prog *p);
 /* ----------------------------------------------------------- bpf_link.c */
 
 enum th_bpf_link_kind { TH_BL_OTHER, TH_BL_RAW_TP, TH_BL_TRACING,
-			TH_BL_PERF };
+			TH_BL_PERF, TH_BL_KPROBE_MULTI, TH_BL_UPROBE_MULTI };
 
 struct th_bpf_link {
 	ulong addr;			/* struct bpf_link */
@@ -120,9 +121,21 @@ struct th_bpf_link {
 	ulong perf_event;
 	ulong perf_file;		/* the perf event's struct file */
 	char perf_type[16];		/* bpftool perf's fd_type */
-	char perf_func[128];		/* kprobe: the symbol it was asked */
-	unsigned int perf_offset;
+	/* kprobe: the symbol it was asked; uprobe: the file, as given
+	 * (bpftool perf's filename) */
+	char perf_func[256];
+	ulong perf_offset;		/* into the symbol; into the file */
 	ulong perf_addr;		/* kprobe: the probed address */
+	ulong perf_tu;			/* uprobe: its struct trace_uprobe */
+	/* kprobe_multi and uprobe_multi: how many places, the first
+	 * TH_BPF_MULTI (addresses; offsets into the file), whether return
+	 * probes; uprobe_multi: its file (d_path()); kprobe_multi: the
+	 * ftrace_ops embedded in its fprobe (before v6.14), else 0 */
+	unsigned int multi_cnt;
+	int multi_ret;
+	ulong multi[TH_BPF_MULTI];
+	char multi_path[256];
+	ulong fprobe_ops;
 	const char *err;
 };
 
@@ -134,6 +147,9 @@ int th_bpf_links_ok(const char **why);
  * processes holding them; -1 when th_bpf_links_ok() fails.  *out is
  * malloc'd. */
 long th_bpf_links(struct th_bpf_link **out);
+/* The struct bpf_link of the uprobe_multi link whose bpf_uprobe holds
+ * the uprobe_consumer at UC; 0 when unreadable. */
+ulong th_bpf_uprobe_link(ulong uc);
 
 /* ------------------------------------------------------------ bpf_map.c */
 

@@ -4,7 +4,9 @@
  * tracepoint), bpf_tracing_link with its bpf_trampoline and
  * bpf_tramp_image (fentry/fexit/fmod_ret/LSM), bpf_perf_link with the
  * perf_event it holds (a kprobe, kretprobe, uprobe or tracepoint event:
- * what bpftool's "perf show" prints from bpf_get_perf_event_info()).
+ * what bpftool's "perf show" prints from bpf_get_perf_event_info()),
+ * bpf_kprobe_multi_link (its fprobe's addresses) and
+ * bpf_uprobe_multi_link with its bpf_uprobes (a file and offsets in it).
  * Programs put on a perf event without a link (ioctl
  * PERF_EVENT_IOC_SET_BPF: the only way before v5.15, still allowed since)
  * are found through the perf event files processes hold
@@ -17,6 +19,9 @@
 #include "model/trace_probe.h"
 #include "model/trace_kprobe.h"
 #include "model/kprobes.h"
+#include "model/trace_uprobe.h"
+#include "model/path.h"
+#include "model/uprobes.h"
 
 static struct {
 	int filled;
@@ -26,6 +31,9 @@ static struct {
 	long tl_type, tl_tramp, tl_tgt;
 	long tr_key, tr_image, tr_cur, ti_image, tr_func_addr, ti_ksym, tr_ksym;
 	long pl_file, pe_tp_event, pe_attr, attr_type, pe_prog;
+	long km_link, km_fp, km_addrs, km_cnt, km_flags, fp_ops, fp_exit;
+	long um_link, um_path, um_cnt, um_flags, um_uprobes;
+	long bu_size, bu_link, bu_offset, bu_consumer;
 } bl_off;
 
 #define TH_PERF_TYPE_TRACEPOINT	2	/* include/uapi/linux/perf_event.h */
@@ -82,6 +90,26 @@ static void bl_off_fill(void)
 	 * e87c6bc3852b ("bpf: permit multiple bpf attachments for a single
 	 * perf event") (in v4.15), and a bpf_perf_link's attach too */
 	bl_off.pe_prog = th_member("perf_event", "prog");
+	bl_off.km_link = th_member("bpf_kprobe_multi_link", "link");
+	bl_off.km_fp = th_member("bpf_kprobe_multi_link", "fp");
+	bl_off.km_addrs = th_member("bpf_kprobe_multi_link", "addrs");
+	bl_off.km_cnt = th_member("bpf_kprobe_multi_link", "cnt");
+	bl_off.km_flags = th_member("bpf_kprobe_multi_link", "flags");
+	/* fprobe.ops, the ftrace_ops of each fprobe, until Linux kernel
+	 * commit 4346ba160409 ("fprobe: Rewrite fprobe on function-graph
+	 * tracer") (in v6.14): then one fgraph_ops for every fprobe */
+	bl_off.fp_ops = th_member("fprobe", "ops");
+	bl_off.fp_exit = th_member("fprobe", "exit_handler");
+	/* bpf_uprobe_multi_link: its struct path first, the bpf_link after */
+	bl_off.um_link = th_member("bpf_uprobe_multi_link", "link");
+	bl_off.um_path = th_member("bpf_uprobe_multi_link", "path");
+	bl_off.um_cnt = th_member("bpf_uprobe_multi_link", "cnt");
+	bl_off.um_flags = th_member("bpf_uprobe_multi_link", "flags");
+	bl_off.um_uprobes = th_member("bpf_uprobe_multi_link", "uprobes");
+	bl_off.bu_size = th_size("bpf_uprobe");
+	bl_off.bu_link = th_member("bpf_uprobe", "link");
+	bl_off.bu_offset = th_member("bpf_uprobe", "offset");
+	bl_off.bu_consumer = th_member("bpf_uprobe", "consumer");
 }
 
 /* Programs on perf events without a link can be read: the processes'
@@ -189,6 +217,22 @@ static void bl_perf_kprobe(struct th_bpf_link *l, ulong call)
 	l->perf_offset = th_kprobe_offset(kp);
 }
 
+/* bpf_get_uprobe_info(): the file as given and the offset, uretprobe
+ * when the trace_uprobe's consumer has a ret_handler */
+static void bl_perf_uprobe(struct th_bpf_link *l, ulong call)
+{
+	ulong tu = th_tu_of_probe(th_trace_probe_of_call(call)), ref;
+
+	strcpy(l->perf_type, "uprobe");
+	if (!tu)
+		return;
+	l->perf_tu = tu;
+	if (th_tu_is_ret(tu))
+		strcpy(l->perf_type, "uretprobe");
+	th_tu_filename(tu, l->perf_func, sizeof(l->perf_func));
+	th_tu_offsets(tu, &l->perf_offset, &ref);
+}
+
 /* The perf event of FILE and where it is: what bpftool's perf show
  * prints for it (bpf_get_perf_event_info()), for a perf link's event and
  * an event that holds its program without a link alike. */
@@ -222,7 +266,7 @@ static void bl_perf_event(struct th_bpf_link *l, ulong file)
 		bl_perf_kprobe(l, call);
 		return;
 	case TH_EVK_UPROBE:
-		strcpy(l->perf_type, "uprobe");
+		bl_perf_uprobe(l, call);
 		return;
 	default:
 		break;
@@ -244,6 +288,104 @@ static void bl_perf(struct th_bpf_link *l, ulong base)
 		return;
 	}
 	bl_perf_event(l, file);
+}
+
+/* kprobe_multi: the fprobe's addresses (sorted, as
+ * bpf_kprobe_multi_link_attach() leaves them), the first TH_BPF_MULTI
+ * kept; a return probe when the link's flags say so (or, before they
+ * were kept, the fprobe has an exit handler) */
+static void bl_kprobe_multi(struct th_bpf_link *l, ulong base)
+{
+	ulong addrs = 0, h = 0;
+	unsigned int i, flags = 0;
+
+	if (bl_off.km_addrs < 0 || bl_off.km_cnt < 0 ||
+	    !th_read_uint(base + bl_off.km_cnt, &l->multi_cnt,
+			  "bpf_kprobe_multi_link.cnt") ||
+	    !th_read_ulong(base + bl_off.km_addrs, &addrs,
+			   "bpf_kprobe_multi_link.addrs")) {
+		l->err = "unreadable bpf_kprobe_multi_link";
+		return;
+	}
+	th_check_count("bpf_kprobe_multi_link", base, l->multi_cnt,
+		       TH_BPF_MAX * 16UL, "cnt");
+	for (i = 0; i < l->multi_cnt && i < TH_BPF_MULTI; i++)
+		if (!th_read_ulong(addrs + i * sizeof(ulong), &l->multi[i],
+				   "bpf_kprobe_multi_link.addrs[]")) {
+			l->err = "unreadable kprobe_multi addresses";
+			break;
+		}
+	if (bl_off.km_flags >= 0 &&
+	    th_read_uint(base + bl_off.km_flags, &flags,
+			 "bpf_kprobe_multi_link.flags"))
+		l->multi_ret = flags & 1;	/* BPF_F_KPROBE_MULTI_RETURN */
+	else if (bl_off.km_fp >= 0 && bl_off.fp_exit >= 0 &&
+		 th_read_ulong(base + bl_off.km_fp + bl_off.fp_exit, &h,
+			       "fprobe.exit_handler"))
+		l->multi_ret = h != 0;
+	if (bl_off.km_fp >= 0 && bl_off.fp_ops >= 0)
+		l->fprobe_ops = base + bl_off.km_fp + bl_off.fp_ops;
+}
+
+/* uprobe_multi: the file (the link's struct path), each bpf_uprobe's
+ * offset (the first TH_BPF_MULTI kept), uretprobes when its flags have
+ * BPF_F_UPROBE_MULTI_RETURN */
+static void bl_uprobe_multi(struct th_bpf_link *l, ulong base)
+{
+	ulong ups = 0, h, rh;
+	unsigned int i, flags = 0;
+	uint64_t off;
+
+	if (bl_off.um_cnt < 0 || bl_off.um_uprobes < 0 ||
+	    bl_off.bu_size <= 0 || bl_off.bu_offset < 0 ||
+	    !th_read_uint(base + bl_off.um_cnt, &l->multi_cnt,
+			  "bpf_uprobe_multi_link.cnt") ||
+	    !th_read_ulong(base + bl_off.um_uprobes, &ups,
+			   "bpf_uprobe_multi_link.uprobes")) {
+		l->err = "unreadable bpf_uprobe_multi_link";
+		return;
+	}
+	th_check_count("bpf_uprobe_multi_link", base, l->multi_cnt,
+		       TH_BPF_MAX * 16UL, "cnt");
+	if (bl_off.um_path >= 0)
+		th_path_str(base + bl_off.um_path, l->multi_path,
+			    sizeof(l->multi_path));
+	if (bl_off.um_flags >= 0 &&
+	    th_read_uint(base + bl_off.um_flags, &flags,
+			 "bpf_uprobe_multi_link.flags"))
+		l->multi_ret = flags & 1;	/* BPF_F_UPROBE_MULTI_RETURN */
+	else if (l->multi_cnt && bl_off.bu_consumer >= 0 &&
+		 th_uconsumer_handlers(ups + bl_off.bu_consumer, &h, &rh))
+		/* no flags kept: a return probe's consumers have only a
+		 * ret_handler (a session's both) */
+		l->multi_ret = !h && rh;
+	for (i = 0; i < l->multi_cnt && i < TH_BPF_MULTI; i++) {
+		if (!th_read_u64(ups + i * bl_off.bu_size + bl_off.bu_offset,
+				 &off, "bpf_uprobe.offset")) {
+			l->err = "unreadable bpf_uprobe";
+			break;
+		}
+		l->multi[i] = off;
+	}
+}
+
+/**
+ * th_bpf_uprobe_link - the link a uprobe_multi consumer belongs to
+ * @uc: the struct uprobe_consumer inside a struct bpf_uprobe
+ *
+ * Return: the link's struct bpf_link, 0 when unreadable.
+ */
+ulong th_bpf_uprobe_link(ulong uc)
+{
+	ulong ul;
+
+	bl_off_fill();
+	if (bl_off.bu_consumer < 0 || bl_off.bu_link < 0 ||
+	    bl_off.um_link < 0 ||
+	    !th_read_ulong(uc - bl_off.bu_consumer + bl_off.bu_link, &ul,
+			   "bpf_uprobe.link") || !ul)
+		return 0;
+	return ul + bl_off.um_link;
 }
 
 static void bl_read(ulong addr, struct th_bpf_link *l)
@@ -271,6 +413,17 @@ static void bl_read(ulong addr, struct th_bpf_link *l)
 	} else if (!strcmp(l->type_str, "perf_event")) {
 		l->kind = TH_BL_PERF;
 		bl_perf(l, base);
+	} else if (!strcmp(l->type_str, "kprobe_multi")) {
+		l->kind = TH_BL_KPROBE_MULTI;
+		bl_kprobe_multi(l, addr - (bl_off.km_link > 0 ?
+					   bl_off.km_link : 0));
+	} else if (!strcmp(l->type_str, "uprobe_multi")) {
+		/* its struct bpf_link is not at the start */
+		l->kind = TH_BL_UPROBE_MULTI;
+		if (bl_off.um_link >= 0)
+			bl_uprobe_multi(l, addr - bl_off.um_link);
+		else
+			l->err = "no struct bpf_uprobe_multi_link";
 	}
 }
 

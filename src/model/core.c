@@ -596,6 +596,50 @@ void th_chain_walk(ulong first, long next_off, long max, struct th_walk *w)
 	w->bad = r.bad;
 }
 
+/* a node of a tree whose nodes lie in the regions of *ctx */
+static int th_walk_valid_in(void *ctx, uint64_t addr)
+{
+	return th_kptr(addr) && th_ptr_in(addr, *(unsigned *)ctx);
+}
+
+/**
+ * th_rb_walk - in-order walk of a kernel rbtree
+ * @root: the struct rb_root
+ * @mask: the regions its nodes may lie in (TH_M(TH_R_*)), 0: anywhere
+ * @max: at most this many nodes
+ * @w: the rb_node addresses in order, or where the walk broke
+ */
+void th_rb_walk(ulong root, unsigned mask, long max, struct th_walk *w)
+{
+	static long node = -2, left, right;
+	struct lw_result r;
+	ulong first;
+
+	if (node == -2) {
+		node = th_member("rb_root", "rb_node");
+		left = th_member("rb_node", "rb_left");
+		right = th_member("rb_node", "rb_right");
+	}
+	memset(w, 0, sizeof(*w));
+	if (node < 0 || left < 0 || right < 0) {
+		w->err = "no struct rb_node in the debuginfo";
+		return;
+	}
+	if (!th_read_ulong(root + node, &first, "rb_root.rb_node")) {
+		w->err = "unreadable rb_root";
+		w->bad = root;
+		return;
+	}
+	if (lw_rb_walk(first, left, right, max, th_walk_read,
+		       mask ? th_walk_valid_in : th_walk_valid, &mask,
+		       &r) < 0 && !r.err)
+		r.err = "out of memory";
+	w->ent = (ulong *)r.ent;
+	w->n = r.n;
+	w->err = r.err;
+	w->bad = r.bad;
+}
+
 void th_walk_free(struct th_walk *w)
 {
 	free(w->ent);

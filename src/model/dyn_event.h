@@ -19,8 +19,8 @@
  *   ok		int ok(void): TRUE when the dump has what show needs (the
  *		kind's types); FALSE makes the file "incomplete"
  *
- * e.g. the uprobe row: { TH_DYN_UPROBE, th_uprobe_dyn_show,
- * th_trace_uprobes_ok } with void th_uprobe_dyn_show(ulong ev).  An event
+ * e.g. the uprobe row: { TH_DYN_UPROBE, th_uprobe_ev_show,
+ * th_trace_uprobes_ok } (tracefs/dynamic_events.c).  An event
  * of a kind without a row, or whose row is not ok, makes "ftrace cat
  * dynamic_events" say in one line that the file is incomplete: never a
  * partial file.

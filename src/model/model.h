@@ -102,6 +102,12 @@ void th_hlist_walk(ulong first, long max, struct th_walk *w);
 /* NULL-terminated chain whose next pointer is at NEXT_OFF in each node;
  * entries are the node addresses. */
 void th_chain_walk(ulong first, long next_off, long max, struct th_walk *w);
+/* In-order walk of the rbtree whose struct rb_root is at ROOT (an
+ * rb_root_cached's rb_root member too): the entries are the rb_node
+ * addresses, smallest first; damage ends the walk as above, and so does
+ * a node outside the regions of MASK (TH_M(TH_R_*), below; 0: any kernel
+ * pointer). */
+void th_rb_walk(ulong root, unsigned mask, long max, struct th_walk *w);
 void th_walk_free(struct th_walk *w);
 
 /* for_each_possible_cpu(): fills CPUS, returns the count. */

@@ -26,7 +26,7 @@ struct th_module_off {
 	/* before v4.5 */
 	long module_core, core_size, module_init, init_size;
 	/* the module address tree */
-	long tree_root, latch_tree, tree_node, tree_mod, rb_left, rb_right;
+	long tree_root, latch_tree, tree_node, tree_mod;
 	long state, mod_size;
 	/* module.mkobj.kobj.name: mod_sysfs_init() names it mod->name */
 	long kobj_name;
@@ -88,8 +88,6 @@ static const struct th_module_off *mod_off_fill(void)
 	o->latch_tree = th_member("latch_tree_root", "tree");
 	o->tree_node = th_member("mod_tree_node", "node");
 	o->tree_mod = th_member("mod_tree_node", "mod");
-	o->rb_left = th_member("rb_node", "rb_left");
-	o->rb_right = th_member("rb_node", "rb_right");
 	o->state = th_member("module", "state");
 	o->mod_size = th_size("module");
 	o->kobj_name = -1;
@@ -354,51 +352,29 @@ static void mod_tree_node(ulong node, int *cap)
 	mod_add(mod, TH_MOD_TREE, cap);
 }
 
-/* In-order walk of the first tree of the latch tree root at mod_tree. */
+/* In-order walk of the first tree of the latch tree root at mod_tree;
+ * its nodes are in struct modules (module space). */
 static void mod_tree_walk(int *cap)
 {
 	const struct th_module_off *o = &mod_off;
 	ulong tree = th_symbol("mod_tree");
-	ulong stack[128], cur;
-	int sp = 0;
-	long visited = 0;
+	struct th_walk w;
+	long i;
 
 	if (!tree || o->tree_root < 0 || o->latch_tree < 0 ||
-	    o->tree_node < 0 || o->tree_mod < 0 || o->rb_left < 0 ||
-	    o->rb_right < 0)
+	    o->tree_node < 0 || o->tree_mod < 0)
 		return;
-	if (!th_read_ulong(tree + o->tree_root + o->latch_tree, &cur,
-			   "mod_tree.root.tree[0]")) {
+	th_rb_walk(tree + o->tree_root + o->latch_tree, TH_M(TH_R_MODULE),
+		   100000, &w);
+	for (i = 0; i < w.n; i++)
+		mod_tree_node(w.ent[i], cap);
+	if (w.err && !strcmp(w.err, "unreadable rb_root"))
 		th_damaged("mod_tree", tree, "root unreadable");
-		return;
-	}
-	/* Iterative in-order traversal; the depth and count are bounded. */
-	while ((cur || sp) && visited < 100000) {
-		while (cur) {
-			/* the nodes are in struct modules */
-			if (th_region(cur) != TH_R_MODULE || sp >= 128) {
-				th_damaged("mod_tree", tree, "bad node %lx",
-					   cur);
-				return;
-			}
-			stack[sp++] = cur;
-			if (!th_read_ulong(cur + o->rb_left, &cur,
-					   "rb_node.rb_left")) {
-				th_damaged("mod_tree", tree, "node %lx "
-					   "unreadable", stack[sp - 1]);
-				return;
-			}
-		}
-		cur = stack[--sp];
-		mod_tree_node(cur, cap);
-		visited++;
-		if (!th_read_ulong(cur + o->rb_right, &cur,
-				   "rb_node.rb_right")) {
-			th_damaged("mod_tree", tree, "node %lx unreadable",
-				   stack[sp]);
-			return;
-		}
-	}
+	else if (w.err && !strcmp(w.err, "unreadable entry"))
+		th_damaged("mod_tree", tree, "node %lx unreadable", w.bad);
+	else if (w.err)
+		th_damaged("mod_tree", tree, "bad node %lx (%s)", w.bad, w.err);
+	th_walk_free(&w);
 }
 
 /*

@@ -232,32 +232,10 @@ int th_tk_symbol(ulong tk, char *buf, int len)
 }
 
 /**
- * th_tk_nr_args - the number of fetch arguments of a kprobe event
+ * th_tk_probe - the struct trace_probe inside a trace_kprobe
  * @tk: struct trace_kprobe
  */
-unsigned int th_tk_nr_args(ulong tk)
+ulong th_tk_probe(ulong tk)
 {
-	int nr = th_trace_probe_nr_args(tk + tk_off.tk_tp);
-
-	return nr < 0 ? 0 : nr;
-}
-
-/**
- * th_tk_arg - one fetch argument of a kprobe event
- * @tk: struct trace_kprobe
- * @i: its index, below th_tk_nr_args()
- * @name: probe_arg.name's text
- * @nlen: room in @name
- * @comm: probe_arg.comm's text, the fetch command as written
- * @clen: room in @comm
- *
- * Returns FALSE when the probe_arg is unreadable.
- */
-int th_tk_arg(ulong tk, unsigned int i, char *name, int nlen, char *comm,
-	      int clen)
-{
-	if (th_probe_arg_name(tk + tk_off.tk_tp, i, name, nlen) < 0)
-		return FALSE;
-	th_probe_arg_comm(tk + tk_off.tk_tp, i, comm, clen);
-	return TRUE;
+	return tk + tk_off.tk_tp;
 }

@@ -29,11 +29,8 @@ ulong th_tk_nhit(ulong tk);
 /* trace_kprobe.symbol into BUF: FALSE (BUF "") when the probe was
  * placed by address. */
 int th_tk_symbol(ulong tk, char *buf, int len);
-/* trace_probe.nr_args, 0 when unreadable or implausible (over 128) */
-unsigned int th_tk_nr_args(ulong tk);
-/* The name and fetch command ("comm") of argument I; FALSE when its
- * probe_arg is unreadable. */
-int th_tk_arg(ulong tk, unsigned int i, char *name, int nlen, char *comm,
-	      int clen);
+/* The struct trace_probe inside a trace_kprobe (its fetch arguments:
+ * model/trace_probe.h). */
+ulong th_tk_probe(ulong tk);
 
 #endif

@@ -69,8 +69,40 @@ static void ebpf_holders_json(const char *key, int kind, ulong obj,
 	th_json_arr_end();
 }
 
-/* Where link L attaches its program, as one line of text. */
-static char *ebpf_attach(const struct th_bpf_link *l, char *buf, size_t len)
+/* kprobe_multi, uprobe_multi: "kprobe_multi 2 functions: f g",
+ * "uprobe_multi /bin/x: 2 offsets: 0x10 0x20", "(return)" after the kind
+ * for return probes, "..." when more than TH_BPF_MULTI */
+static void ebpf_attach_multi(const struct th_bpf_link *l, char *buf,
+			      size_t len)
+{
+	int up = l->kind == TH_BL_UPROBE_MULTI;
+	unsigned int i;
+	size_t o;
+	char s[256];
+
+	o = snprintf(buf, len, "%s%s %s%s%u %s%s:", l->type_str,
+		     l->multi_ret ? " (return)" : "", up ? l->multi_path : "",
+		     up ? ": " : "", l->multi_cnt,
+		     up ? "offset" : "function", l->multi_cnt == 1 ? "" : "s");
+	for (i = 0; i < l->multi_cnt && i < TH_BPF_MULTI && o < len; i++)
+		if (up)
+			o += snprintf(buf + o, len - o, " %#lx", l->multi[i]);
+		else
+			o += snprintf(buf + o, len - o, " %s",
+				      th_ksym_ps(l->multi[i], s, sizeof(s)));
+	if (l->multi_cnt > TH_BPF_MULTI && o < len)
+		snprintf(buf + o, len - o, " ...");
+}
+
+/**
+ * th_bpf_attach_str - where a link attaches its program, as one line
+ * @l: the link
+ * @buf: the text
+ * @len: room in @buf
+ *
+ * Return: @buf.
+ */
+char *th_bpf_attach_str(const struct th_bpf_link *l, char *buf, size_t len)
 {
 	char s1[512], s2[512];
 
@@ -89,11 +121,18 @@ static char *ebpf_attach(const struct th_bpf_link *l, char *buf, size_t len)
 		if (l->perf_addr)
 			snprintf(buf, len, "%s %s", l->perf_type,
 				 th_ksym_pS(l->perf_addr, s2, sizeof(s2)));
+		else if (l->perf_tu)
+			snprintf(buf, len, "%s %s:%#lx", l->perf_type,
+				 l->perf_func, l->perf_offset);
 		else if (l->tp_name[0])
 			snprintf(buf, len, "%s %s", l->perf_type, l->tp_name);
 		else
 			snprintf(buf, len, "%s", l->perf_type[0] ?
 				 l->perf_type : "perf_event");
+		break;
+	case TH_BL_KPROBE_MULTI:
+	case TH_BL_UPROBE_MULTI:
+		ebpf_attach_multi(l, buf, len);
 		break;
 	default:
 		snprintf(buf, len, "-");
@@ -131,7 +170,7 @@ static void ebpf_progs_text(struct th_bpf_prog *p, long n,
 		for (k = 0; k < nl; k++) {
 			if (l[k].prog != p[i].addr)
 				continue;
-			ebpf_attach(&l[k], at, sizeof(at));
+			th_bpf_attach_str(&l[k], at, sizeof(at));
 			if (l[k].no_link)
 				fprintf(fp, "%7s no link %s: %s\n", "",
 					l[k].type_str, at);
@@ -154,7 +193,7 @@ static void ebpf_links_text(struct th_bpf_link *l, long n)
 	fprintf(fp, "%5s  %-16s %5s  %-16s  %s\n", "ID", "TYPE", "PROG",
 		"BPF_LINK", "ATTACHED TO");
 	for (i = 0; i < n; i++) {
-		ebpf_attach(&l[i], at, sizeof(at));
+		th_bpf_attach_str(&l[i], at, sizeof(at));
 		if (l[i].no_link)
 			fprintf(fp, "%5s  %-16s %5u  %-16s  %s\n", "-",
 				l[i].type_str, l[i].prog_id, "-", at);
@@ -209,6 +248,34 @@ static void ebpf_kstr_or_null(const char *key, const char *s)
 		th_json_null();
 }
 
+/* "multi": the places of a kprobe_multi or uprobe_multi link */
+static void ebpf_multi_json(const struct th_bpf_link *l)
+{
+	int up = l->kind == TH_BL_UPROBE_MULTI;
+	unsigned int i;
+
+	th_json_key("multi");
+	if (!up && l->kind != TH_BL_KPROBE_MULTI) {
+		th_json_null();
+		return;
+	}
+	th_json_obj();
+	th_json_kuint("count", l->multi_cnt);
+	th_json_kbool("return", l->multi_ret);
+	ebpf_kstr_or_null("path", up ? l->multi_path : NULL);
+	th_json_key(up ? "offsets" : "addrs");
+	th_json_arr();
+	for (i = 0; i < l->multi_cnt && i < TH_BPF_MULTI; i++)
+		if (up)
+			th_json_uint(l->multi[i]);
+		else
+			th_json_code(l->multi[i]);
+	th_json_arr_end();
+	th_json_key(up ? "addrs" : "offsets");
+	th_json_null();
+	th_json_obj_end();
+}
+
 static void ebpf_link_json(const struct th_bpf_link *l)
 {
 	char at[640];
@@ -223,7 +290,7 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 	else
 		th_json_addr(l->addr);
 	th_json_kaddr_or_null("perf_event", l->perf_event);
-	th_json_kstr("attached_to", ebpf_attach(l, at, sizeof(at)));
+	th_json_kstr("attached_to", th_bpf_attach_str(l, at, sizeof(at)));
 	ebpf_kstr_or_null("tp_name", l->kind == TH_BL_RAW_TP ||
 			  !strcmp(l->perf_type, "tracepoint") ?
 			  l->tp_name : NULL);
@@ -254,6 +321,7 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 		th_json_uint(l->perf_offset);
 	else
 		th_json_null();
+	ebpf_multi_json(l);
 	ebpf_kstr_or_null("error", l->err);
 	th_json_obj_end();
 }

@@ -7,6 +7,7 @@
 #include "tracefs/tracefs.h"
 #include "model/dyn_event.h"
 #include "model/trace_kprobe.h"
+#include "model/trace_uprobe.h"
 #include "model/trace_probe.h"
 #include "model/trace_eprobe.h"
 #include "model/synth_event.h"
@@ -41,14 +42,29 @@ static void th_eprobe_dyn_show(ulong ev)
 	fputc('\n', fp);
 }
 
-/* The kinds tracehunt prints (TH_DYN_UPROBE's row comes with
- * uprobe_events' printer). */
+/* trace_uprobe_show(): a uprobe event's line, the same as in
+ * uprobe_events (tracefs/uprobe_events.c prints it from its
+ * struct trace_uprobe, around the dyn_event) */
+static void th_uprobe_ev_show(ulong ev)
+{
+	ulong tu = th_tu_of_dyn_event(ev);
+
+	if (!tu) {
+		th_warn("uprobe event at %lx: struct trace_uprobe cannot be "
+			"read", ev);
+		return;
+	}
+	th_uprobe_dyn_show(tu);
+}
+
+/* The kinds tracehunt prints. */
 static const struct th_dyn_row {
 	enum th_dyn_kind kind;
 	th_dyn_show_fn show;
 	th_dyn_ok_fn ok;
 } th_dyn_show[] = {
 	{ TH_DYN_KPROBE, th_kprobe_dyn_show, th_trace_kprobes_ok },
+	{ TH_DYN_UPROBE, th_uprobe_ev_show, th_trace_uprobes_ok },
 	{ TH_DYN_SYNTH, th_synth_dyn_show, th_synth_ok },
 	{ TH_DYN_EPROBE, th_eprobe_dyn_show, th_eprobe_ok },
 };

@@ -5,6 +5,7 @@
 #include "tracefs/tracefs.h"
 #include "model/kprobes.h"
 #include "model/trace_kprobe.h"
+#include "model/trace_probe.h"
 #include "model/ptr_key.h"
 #include "printfmt.h"
 
@@ -25,13 +26,33 @@ static void tk_show_addr(ulong addr)
 		fprintf(fp, " 0x%016lx", addr);
 }
 
+/**
+ * th_probe_args_show - a probe event's fetch arguments as its line in
+ * kprobe_events, uprobe_events and dynamic_events ends: " NAME=COMM"
+ * each, the command as it was written (trace_kprobe_show(),
+ * trace_uprobe_show())
+ * @tp: the event's struct trace_probe
+ */
+void th_probe_args_show(ulong tp)
+{
+	char name[256], comm[512];
+	int nr = th_trace_probe_nr_args(tp), i;
+
+	for (i = 0; i < nr; i++) {
+		if (th_probe_arg_name(tp, i, name, sizeof(name)) < 0)
+			continue;
+		th_probe_arg_comm(tp, i, comm, sizeof(comm));
+		fprintf(fp, " %s=%s", name, comm);
+	}
+}
+
 /* trace_kprobe_show() */
 static void tk_show(ulong tk)
 {
 	struct th_kretprobe rp;
 	ulong kp = th_tk_kprobe(tk);
-	unsigned int offset, nr, i;
-	char group[64], name[128], buf[256], comm[512];
+	unsigned int offset;
+	char group[64], name[128], buf[256];
 
 	th_kretprobe_of(kp, &rp);
 	fputc(rp.handler ? 'r' : 'p', fp);
@@ -48,12 +69,7 @@ static void tk_show(ulong tk)
 		else
 			fprintf(fp, " %s", buf);
 	}
-	nr = th_tk_nr_args(tk);
-	for (i = 0; i < nr; i++) {
-		if (!th_tk_arg(tk, i, buf, sizeof(buf), comm, sizeof(comm)))
-			continue;
-		fprintf(fp, " %s=%s", buf, comm);
-	}
+	th_probe_args_show(th_tk_probe(tk));
 	fputc('\n', fp);
 }
 

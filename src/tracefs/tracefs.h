@@ -173,6 +173,18 @@ const char *th_missing_synthetic_events(struct th_tr *tr,
 void th_cat_synthetic_events(struct th_tr *tr, const struct th_tref *ref);
 void th_synth_dyn_show(ulong ev);
 
+/* A probe event's " NAME=COMM" fetch arguments (the struct trace_probe
+ * at TP), as its line in the *probe_events files ends. */
+void th_probe_args_show(ulong tp);
+
+/* uprobe_events.c: uprobe_events, uprobe_profile; one uprobe event's
+ * line (its dynamic_events line, the same as its uprobe_events one) */
+const char *th_missing_uprobe_events(struct th_tr *tr,
+				     const struct th_tref *ref, char *buf,
+				     size_t len);
+void th_cat_uprobe_events(struct th_tr *tr, const struct th_tref *ref);
+void th_uprobe_dyn_show(ulong tu);
+
 /* ftrace_ops.c: enabled_functions, touched_functions */
 const char *th_missing_rec_file(struct th_tr *tr, const struct th_tref *ref,
 				char *buf, size_t len);

@@ -102,5 +102,82 @@ int main(void)
 		CHECK(r.bad == (uint64_t)(uintptr_t)&big[2500]);
 		lw_free(&r);
 	}
+	/* rbtree nodes of 3 cells (__rb_parent_color, rb_right, rb_left) at
+	 * 30..: the tree 4 <- 2 -> 5 under 1 <- 3 -> ..., in order 1 2 ... */
+	{
+#define N(i) A(30 + 3 * (i))
+#define R(i) mem[30 + 3 * (i) + 1]
+#define L(i) mem[30 + 3 * (i) + 2]
+		int i;
+
+		for (i = 30; i < 64; i++)
+			mem[i] = 0;
+		/* in order: n1 n0 n3 n2 n4 (n0 root, n2 its right child) */
+		L(0) = N(1); R(0) = N(2);
+		L(2) = N(3); R(2) = N(4);
+		CHECK(lw_rb_walk(N(0), 16, 8, 100, rd, valid, NULL, &r) == 0);
+		CHECK(r.n == 5 && r.err == NULL);
+		CHECK(r.ent[0] == N(1) && r.ent[1] == N(0) &&
+		      r.ent[2] == N(3) && r.ent[3] == N(2) &&
+		      r.ent[4] == N(4));
+		lw_free(&r);
+
+		/* empty */
+		CHECK(lw_rb_walk(0, 16, 8, 100, rd, valid, NULL, &r) == 0);
+		CHECK(r.n == 0 && r.err == NULL);
+		lw_free(&r);
+
+		/* the bound: two nodes listed */
+		CHECK(lw_rb_walk(N(0), 16, 8, 2, rd, valid, NULL, &r) == 0);
+		CHECK(r.n == 2 && strcmp(r.err, "too many entries") == 0 &&
+		      r.bad == N(3));
+		lw_free(&r);
+
+		/* a right child pointing back at the root */
+		R(4) = N(0);
+		CHECK(lw_rb_walk(N(0), 16, 8, 100, rd, valid, NULL, &r) == 0);
+		CHECK(r.n == 5 && strcmp(r.err, "cycle") == 0 &&
+		      r.bad == N(0));
+		lw_free(&r);
+
+		/* a left child that is no pointer */
+		R(4) = 0;
+		L(3) = 0x42;
+		CHECK(lw_rb_walk(N(0), 16, 8, 100, rd, valid, NULL, &r) == 0);
+		CHECK(r.n == 2 && strcmp(r.err, "invalid pointer") == 0 &&
+		      r.bad == 0x42);
+		lw_free(&r);
+
+		/* a node that cannot be read */
+		L(3) = 0x900000;
+		CHECK(lw_rb_walk(N(0), 16, 8, 100, rd, valid, NULL, &r) == 0);
+		CHECK(r.n == 2 && strcmp(r.err, "unreadable entry") == 0 &&
+		      r.bad == 0x900000);
+		lw_free(&r);
+#undef N
+#undef R
+#undef L
+	}
+
+	/* a chain of left children deeper than any rbtree */
+	{
+		static uint64_t deep[3 * (LW_RB_MAX_DEPTH + 10)];
+		long i;
+
+		for (i = 0; i < LW_RB_MAX_DEPTH + 9; i++)
+			deep[3 * i + 2] = (uint64_t)(uintptr_t)&deep[3 * (i + 1)];
+		CHECK(lw_rb_walk((uint64_t)(uintptr_t)deep, 16, 8, 100000,
+				 rd_self, valid, NULL, &r) == 0);
+		CHECK(r.n == 0 && strcmp(r.err, "too deep") == 0);
+		lw_free(&r);
+		/* as deep as allowed: every node, deepest first */
+		deep[3 * (LW_RB_MAX_DEPTH - 1) + 2] = 0;
+		CHECK(lw_rb_walk((uint64_t)(uintptr_t)deep, 16, 8, 100000,
+				 rd_self, valid, NULL, &r) == 0);
+		CHECK(r.n == LW_RB_MAX_DEPTH && r.err == NULL &&
+		      r.ent[0] == (uint64_t)(uintptr_t)
+		      &deep[3 * (LW_RB_MAX_DEPTH - 1)]);
+		lw_free(&r);
+	}
 	return unit_done("test_walk");
 }

@@ -1,0 +1,53 @@
+/*
+ * tracehunt: the findings of "hooks", shared by its files only: hooks.c
+ * (the table, kprobes, ftrace ops, tracepoints, BPF links, the output)
+ * and hooks_uprobes.c (the uprobes of uprobes_tree).
+ */
+#ifndef TRACEHUNT_AUDIT_HOOKS_PRIV_H
+#define TRACEHUNT_AUDIT_HOOKS_PRIV_H
+
+#include "model/model.h"
+#include "model/bpf.h"
+
+#pragma GCC visibility push(hidden)
+
+enum hk_verdict { HK_OK, HK_NOTE, HK_SUSPICIOUS, HK_HIDDEN, HK_NVERDICT };
+
+struct hk_finding {
+	const char *kind;
+	ulong target;
+	char target_str[320];
+	ulong handler;
+	char handler_str[192];
+	struct th_owner owner;
+	char owner_str[192];
+	enum hk_verdict verdict;
+	char why[1024];
+	unsigned char bytes[16];	/* text findings */
+	int nbytes;
+	int bpf;			/* judged by the BPF it runs */
+};
+
+/* A new finding of KIND, zeroed but for its kind. */
+struct hk_finding *hk_new(const char *kind);
+/* F's handler, its owner and the verdict its owner gives, WHAT naming
+ * the handler in the reason. */
+void hk_judge(struct hk_finding *f, ulong handler, const char *what);
+/* F HIDDEN when the struct at ADDR (WHAT) is in hidden memory. */
+void hk_judge_struct(struct hk_finding *f, ulong addr, const char *what);
+
+/* The BPF links and programs of this "hooks" (read once per command). */
+long hk_bpf_nlinks(void);
+const struct th_bpf_link *hk_bpf_link_nth(long i);
+const struct th_bpf_prog *hk_bpf_prog(ulong prog);
+/* The helper of P that makes it suspicious, NULL when none. */
+const char *hk_bpf_bad_helper(const struct th_bpf_prog *p);
+/* "link ID (TYPE)", or the process holding a perf event without one */
+char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len);
+
+/* hooks_uprobes.c: a "uprobe" finding per uprobe of uprobes_tree */
+void hk_uprobes(void);
+
+#pragma GCC visibility pop
+
+#endif
