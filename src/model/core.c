@@ -267,9 +267,11 @@ static const char *th_struct_tag(const char *sname)
 	return sname;
 }
 
-long th_member(const char *sname, const char *mname)
+/* A member's offset, cached by "struct.member": MEMBER_OFFSET(), or for
+ * a PATH through anonymous members ANON_MEMBER_OFFSET(); -1 when absent. */
+static long th_member_at(const char *sname, const char *mname, int path)
 {
-	char key[128];
+	char key[160];
 	long v;
 
 	snprintf(key, sizeof(key), "%s.%s", sname, mname);
@@ -277,11 +279,17 @@ long th_member(const char *sname, const char *mname)
 		return v;
 	th_cu_hint(sname);
 	sname = th_struct_tag(sname);
-	v = MEMBER_OFFSET((char *)sname, (char *)mname);
+	v = path ? ANON_MEMBER_OFFSET((char *)sname, (char *)mname) :
+		MEMBER_OFFSET((char *)sname, (char *)mname);
 	if (v < 0)
 		v = -1;
 	th_tc_put(key, v);
 	return v;
+}
+
+long th_member(const char *sname, const char *mname)
+{
+	return th_member_at(sname, mname, 0);
 }
 
 /*
@@ -291,19 +299,7 @@ long th_member(const char *sname, const char *mname)
  */
 long th_member_path(const char *sname, const char *path)
 {
-	char key[160];
-	long v;
-
-	snprintf(key, sizeof(key), "%s.%s", sname, path);
-	if (th_tc_get(key, &v))
-		return v;
-	th_cu_hint(sname);
-	sname = th_struct_tag(sname);
-	v = ANON_MEMBER_OFFSET((char *)sname, (char *)path);
-	if (v < 0)
-		v = -1;
-	th_tc_put(key, v);
-	return v;
+	return th_member_at(sname, path, 1);
 }
 
 long th_size(const char *sname)

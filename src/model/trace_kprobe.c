@@ -190,21 +190,10 @@ int th_tk_shows_maxactive(void)
  */
 ulong th_tk_nhit(ulong tk)
 {
-	ulong nhit = 0, p, v, sum = 0;
-	int cpus[NR_CPUS], n, i;
-
-	if (tk_off.tk_nhit < 0 ||
-	    !th_read_ulong(tk + tk_off.tk_nhit, &nhit, "trace_kprobe.nhit"))
+	if (tk_off.tk_nhit < 0)
 		return 0;
-	if (!tk_off.nhit_percpu)
-		return nhit;
-	n = th_possible_cpus(cpus, NR_CPUS);
-	for (i = 0; i < n; i++) {
-		p = th_percpu_ptr(nhit, cpus[i]);
-		if (th_read_ulong(p, &v, "trace_kprobe.nhit"))
-			sum += v;
-	}
-	return sum;
+	return th_probe_nhit(tk + tk_off.tk_nhit, tk_off.nhit_percpu,
+			     "trace_kprobe.nhit");
 }
 
 /**

@@ -224,3 +224,28 @@ void th_probe_arg_layout(ulong tp, unsigned int i, unsigned int *offset,
 		*size = sz;
 	}
 }
+
+/**
+ * th_probe_nhit - a kprobe or uprobe event's hits
+ * @addr: the event's nhit member
+ * @percpu: nhit is a per-CPU pointer (kprobes since a7636d9ecfa3, uprobes
+ *          since 10cdb82aa77f), else a plain counter
+ * @what: the member's name for read errors
+ */
+ulong th_probe_nhit(ulong addr, int percpu, const char *what)
+{
+	ulong nhit = 0, p, v, sum = 0;
+	int cpus[NR_CPUS], n, i;
+
+	if (!th_read_ulong(addr, &nhit, what))
+		return 0;
+	if (!percpu)
+		return nhit;
+	n = th_possible_cpus(cpus, NR_CPUS);
+	for (i = 0; i < n; i++) {
+		p = th_percpu_ptr(nhit, cpus[i]);
+		if (th_read_ulong(p, &v, what))
+			sum += v;
+	}
+	return sum;
+}

@@ -28,5 +28,9 @@ int th_probe_arg_type(ulong tp, unsigned int i, char *buf, int len);
  * absent: not an array) and its fetch_type's size (0 without a type). */
 void th_probe_arg_layout(ulong tp, unsigned int i, unsigned int *offset,
 			 unsigned int *count, unsigned int *size);
+/* A probe event's hit counter at ADDR: the count, or (PERCPU) the
+ * per-CPU pointer read there, summed over the possible CPUs; 0 when
+ * unreadable.  WHAT names it in read errors. */
+ulong th_probe_nhit(ulong addr, int percpu, const char *what);
 
 #endif

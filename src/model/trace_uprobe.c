@@ -204,21 +204,10 @@ int th_tu_is_ret(ulong tu)
  */
 ulong th_tu_nhit(ulong tu)
 {
-	ulong nhit = 0, p, v, sum = 0;
-	int cpus[NR_CPUS], n, i;
-
-	if (tu_off.tu_nhit < 0 ||
-	    !th_read_ulong(tu + tu_off.tu_nhit, &nhit, "trace_uprobe.nhit"))
+	if (tu_off.tu_nhit < 0)
 		return 0;
-	if (!tu_off.nhit_percpu)
-		return nhit;
-	n = th_possible_cpus(cpus, NR_CPUS);
-	for (i = 0; i < n; i++) {
-		p = th_percpu_ptr(nhit, cpus[i]);
-		if (th_read_ulong(p, &v, "trace_uprobe.nhit"))
-			sum += v;
-	}
-	return sum;
+	return th_probe_nhit(tu + tu_off.tu_nhit, tu_off.nhit_percpu,
+			     "trace_uprobe.nhit");
 }
 
 /**
