@@ -168,12 +168,44 @@ _indexed = {}
 HIDE_LINES = os.path.join(ROOT, "scripts", "hide-line-tables.py")
 
 
+# Symbols of the vmlinux's .symtab that crash's start hashes and
+# tracehunt never reads or prints: the export tables' entries (__kstrtab*,
+# __ksymtab_*).  crash <= 9.0.2 inserts every name into 512 hash chains,
+# comparing it with each name already there (symname_hash_install(); 16,384
+# FNV-1a chains since crash commit ce0fc6b73de8, 2026): quadratic in the
+# number of symbols.  7.2's vmlinux has 230,090, 39,219 of them export
+# entries: crash 9.0.2 took 24 s of CPU to open a dump, 13.5 s without
+# them (6.12: 202,568, 33,744).  objcopy refuses to drop symbols that
+# relocations name, so 5.10's and 6.1's vmlinux (with .rela sections)
+# keep theirs.  The __pfx_ padding symbols (v6.2, a quarter of 7.2's) would
+# save as much again, but tracehunt does read them: `hooks` counts the
+# text it compared per symbol, and the kallsyms check looks names up.
+# The same outputs: tests/test_foundation.py's
+# test_fast_vmlinux_copy_prints_the_same.
+UNPRINTED_SYMBOLS = ("__kstrtab*", "__ksymtab_*")
+
+
+def _strip_unprinted_symbols(path):
+    """Drop UNPRINTED_SYMBOLS from PATH's .symtab where objcopy can."""
+    tmp = path + ".strip"
+    argv = ["objcopy", "--wildcard"]
+    for pat in UNPRINTED_SYMBOLS:
+        argv += ["--strip-symbol=" + pat]
+    p = subprocess.run(argv + [path, tmp], stdin=subprocess.DEVNULL,
+                       capture_output=True)
+    if p.returncode == 0 and fixture.is_elf(tmp):
+        os.rename(tmp, path)
+    elif os.path.exists(tmp):
+        os.unlink(tmp)
+
+
 def indexed_vmlinux(path):
     """PATH, or a copy of it beside it, built once and kept in the cache:
-    with a .gdb_index section (gdb-add-index) and its line tables hidden
-    from gdb (scripts/hide-line-tables.py).  Same sections, symbols, types
-    and debuginfo otherwise, so tracehunt prints the same (a test compares
-    it with PATH); crash just starts 3-4 times faster.  Only for vmlinux
+    with a .gdb_index section (gdb-add-index), its line tables hidden
+    from gdb (scripts/hide-line-tables.py) and UNPRINTED_SYMBOLS dropped.
+    Same sections, types and debuginfo otherwise, so tracehunt prints
+    the same (a test compares it with PATH); crash starts 3-4 times
+    faster.  Only for vmlinux
     files in the fixture cache; PATH itself when this is off
     (TRACEHUNT_GDB_INDEX=0) or fails."""
     if not GDB_INDEX or not os.path.isfile(path) or \
@@ -184,8 +216,12 @@ def indexed_vmlinux(path):
         return _indexed[path]
     st = os.stat(path)
     key = "%d %d\n" % (st.st_size, st.st_mtime_ns)
-    fast_key = "fast-2 " + key      # (bumped when the recipe changes)
-    out = path + ".fast"
+    fast_key = "fast-3 " + key      # (bumped when the recipe changes)
+    # (vmlinux.fast3: a name of its own, so a checkout with the previous
+    # recipe, which rebuilt vmlinux.fast whenever its stamp differed, and
+    # this one do not rebuild each other's copy)
+    out = path + ".fast3"
+    prev = path + ".fast"
     stamp = out + ".src"
     # (vmlinux.indexed: the index-only copy of earlier rounds; reused as
     # the starting point when it is current, gdb-add-index takes minutes)
@@ -208,7 +244,10 @@ def indexed_vmlinux(path):
         with fixture.Lock(out + ".lock"):
             if not fresh(out, fast_key):
                 tmp = out + ".tmp"
-                start = older if fresh(older, key) else path
+                # (the previous recipe's copy lacks only the strip)
+                was_fast = fresh(prev, "fast-2 " + key)
+                start = prev if was_fast else \
+                    older if fresh(older, key) else path
                 if subprocess.run(["cp", "--reflink=auto", start, tmp]
                                   ).returncode != 0:
                     return fail("cp failed")
@@ -220,10 +259,12 @@ def indexed_vmlinux(path):
                         os.unlink(tmp)
                         return fail("gdb-add-index failed")
                 p = subprocess.run([sys.executable, HIDE_LINES, tmp],
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
+                                   capture_output=True, text=True) \
+                    if not was_fast else None
+                if p is not None and p.returncode != 0:
                     os.unlink(tmp)
                     return fail(p.stderr.strip() or "hide-line-tables")
+                _strip_unprinted_symbols(tmp)
                 os.rename(tmp, out)
                 with open(stamp, "w") as f:
                     f.write(fast_key)
