@@ -730,7 +730,9 @@ def plan(man, sites, seed, count):
 
 def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
     """One damaged copy run: {cmd: verdict} and the session's fate.
-    KEEP: a directory the damaged copy is moved to (to open it by hand)."""
+    KEEP: a directory the damaged copy is moved to (to open it by hand);
+    only a copy with a silent change, or whose session died or hung, stays
+    there (each is a full-size dump)."""
     dst = os.path.join(work, "vmcore-%d" % m["i"])
     subprocess.run(["cp", "--sparse=always", man["vmcore"], dst], check=True)
     try:
@@ -776,6 +778,9 @@ def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
             v["warned"] = WARNED in out
             if v["changed"] and not v["warned"]:
                 v["diff"] = first_diff(clean.outputs[c], out)
+        if keep and not (res["died"] or res["hung"] or any(
+                v.get("diff") for v in res["cmds"].values())):
+            os.unlink(os.path.join(keep, os.path.basename(dst)))
         return res
     finally:
         r.cleanup()

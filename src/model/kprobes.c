@@ -330,9 +330,9 @@ static void kp_plausible(const struct kp_probe *k)
 		th_damaged("kprobe", k->parent, "flags %#x (an aggregate)",
 			   k->pflags);
 	if (k->pre)
-		th_check_code("kprobe", k->kp, k->pre, "pre_handler");
+		th_check_func("kprobe", k->kp, k->pre, "pre_handler");
 	if (k->post)
-		th_check_code("kprobe", k->kp, k->post, "post_handler");
+		th_check_func("kprobe", k->kp, k->post, "post_handler");
 	/* register_kretprobe() sets its kprobe's pre_handler; a kretprobe
 	 * whose kprobe lacks it would be printed as a plain kprobe */
 	if (kp_table.pre_handler_kretprobe &&
@@ -615,9 +615,9 @@ int th_kretprobe_of(ulong kp, struct th_kretprobe *r)
 			      &r->entry_handler, "kretprobe.entry_handler");
 	/* NULL is "no handler" (an entry_handler is optional) */
 	if (r->handler)
-		th_check_code("kretprobe", r->addr, r->handler, "handler");
+		th_check_func("kretprobe", r->addr, r->handler, "handler");
 	if (r->entry_handler)
-		th_check_code("kretprobe", r->addr, r->entry_handler,
+		th_check_func("kretprobe", r->addr, r->entry_handler,
 			      "entry_handler");
 	if (o->krp_maxactive >= 0)
 		th_read_int(r->addr + o->krp_maxactive, &r->maxactive,

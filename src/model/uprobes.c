@@ -108,9 +108,9 @@ static void up_consumer(struct th_uprobe *u, ulong uc)
 		th_read_ulong(uc + up_off.c_filter, &c->filter,
 			      "uprobe_consumer.filter");
 	if (c->handler)
-		th_check_code("uprobe_consumer", uc, c->handler, "handler");
+		th_check_func("uprobe_consumer", uc, c->handler, "handler");
 	if (c->ret_handler)
-		th_check_code("uprobe_consumer", uc, c->ret_handler,
+		th_check_func("uprobe_consumer", uc, c->ret_handler,
 			      "ret_handler");
 	if (c->handler && c->handler == up_off.dispatcher) {
 		c->kind = TH_UC_TRACE;
