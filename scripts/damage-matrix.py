@@ -50,9 +50,10 @@ EXTRA = ["kprobes", "kprobes -v", "kprobes -x", "ftrace", "ftrace ls",
          "hooks", "hooks -v", "hooks -j"]
 
 
-def fixture_dir(scenario, variant="elf"):
+def fixture_dir(scenario, variant="elf", suite=None):
     out = subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "fixture.py"),
-                          "--variant", variant, scenario], check=True,
+                          "--variant", variant, scenario] +
+                         (["--suite", suite] if suite else []), check=True,
                          capture_output=True, text=True).stdout
     return out.strip().splitlines()[-1]
 
@@ -654,6 +655,36 @@ CAMPAIGN_CMDS = [
 # the commands issue 27 wants without any silent change
 STRICT = ["hooks", "hooks -j", "kprobes -v", "ftrace ops -v", "ftrace sites",
           "ftrace", "ftrace cat buffer_total_size_kb"]
+# files whose readers only some scenarios exercise (the uprobe and options
+# dumps): campaigned wherever the guest's capture of them is not empty, so
+# a scenario without them keeps its plan
+CAMPAIGN_IF_CAPTURED = ["uprobe_events", "uprobe_profile", "dynamic_events"]
+
+
+def campaign_cmds(man):
+    """CAMPAIGN_CMDS, and a `ftrace cat` of each file of
+    CAMPAIGN_IF_CAPTURED the capture holds text for and of each event
+    trigger file with a hist trigger (model/hist_trigger.c)."""
+    truth = os.path.join(os.path.dirname(man["vmcore"]), "truth")
+
+    def text(name):
+        try:
+            with open(os.path.join(truth, name), errors="replace") as f:
+                return f.read(1 << 16)
+        except OSError:
+            return ""
+    cmds = list(CAMPAIGN_CMDS)
+    names = set(man["truth_files"])
+    for n in CAMPAIGN_IF_CAPTURED:
+        if "tracing/" + n in names and text("tracing/" + n).strip():
+            cmds.append("ftrace cat " + n)
+    for n in sorted(names):
+        if n.startswith("tracing/events/") and n.endswith("/trigger") and \
+                "hist:" in text(n):
+            cmds.append("ftrace cat " + n[len("tracing/"):])
+    return cmds
+
+
 KINDS = ["random", "null", "poison", "self", "other", "count", "zero-page"]
 POISON = 0xdead000000000100		# LIST_POISON1
 # code and its copies: a change there is a finding (altered text), not
@@ -706,11 +737,15 @@ def mutation(rng, kind, sites, labels):
     return label, kind, va, data
 
 
-def plan(man, sites, seed, count):
+def plan(man, sites, seed, count, labels_re=None):
     """COUNT mutations drawn from SEED, each translated to a physical
-    address the copy holds (a draw that cannot be is drawn again)."""
+    address the copy holds (a draw that cannot be is drawn again).
+    LABELS_RE: draw only from the reads whose label matches it."""
     pt = damage.PageTables(man)
-    labels = sorted(sites)
+    labels = sorted(l for l in sites
+                    if not labels_re or re.search(labels_re, l))
+    if not labels:
+        raise ValueError("no read's label matches %r" % labels_re)
     out = []
     for i in range(count):
         rng = random.Random("%d:%d" % (seed, i))
@@ -797,12 +832,12 @@ def first_diff(a, b):
 
 
 def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
-             log_so=None, only=None, keep=None):
+             log_so=None, only=None, keep=None, labels_re=None):
     """Run the campaign; the per-command figures and the silent cases.
     LOG_SO (default SO) is the build whose clean run logs the reads the
     mutations are drawn from (the same plan for two builds)."""
     from concurrent.futures import ThreadPoolExecutor
-    cmds = cmds or CAMPAIGN_CMDS
+    cmds = cmds or campaign_cmds(man)
     work = tempfile.mkdtemp(prefix="th-campaign-")
     try:
         rlog = os.path.join(work, "reads")
@@ -820,7 +855,7 @@ def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
         clean.cleanup()
         bound = {c: max(8 * clean.sizes.get(c, 0), 4 << 20) for c in cmds}
         sites = read_log(rlog)
-        muts = plan(man, sites, seed, count)
+        muts = plan(man, sites, seed, count, labels_re)
         if only:
             muts = [m for m in muts if m["i"] in only]
         log("campaign: seed %d, %d copies, %d kinds of object read, "
@@ -909,10 +944,15 @@ def main():
                     "(comma-separated numbers, as its log prints them)")
     ap.add_argument("--keep-dir", help="campaign: keep each damaged copy "
                     "in this directory (vmcore-N) to open it by hand")
+    ap.add_argument("--labels", metavar="REGEX", help="campaign: draw "
+                    "the mutations only from reads whose label (the "
+                    "object read, as TRACEHUNT_READLOG names it) matches")
+    ap.add_argument("--suite", default=None, help="the fixture's suite "
+                    "(default: fixture.py's)")
     ap.add_argument("--log-so", help="the build whose clean run's reads "
                     "the mutations are drawn from (default: --so)")
     a = ap.parse_args()
-    d = fixture_dir(a.scenario)
+    d = fixture_dir(a.scenario, suite=a.suite)
     man = load_manifest(d)
     if a.campaign:
         sys.path.insert(0, os.path.join(ROOT, "tests"))
@@ -920,7 +960,7 @@ def main():
         man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
         only = {int(x) for x in a.copies.split(",") if x}
         s = campaign(man, a.so, a.seed, a.campaign, a.jobs,
-                     log_so=a.log_so, only=only,
+                     log_so=a.log_so, only=only, labels_re=a.labels,
                      keep=a.keep_dir)
         print_table(s)
         return 1 if s["died"] or s["hung"] or any(

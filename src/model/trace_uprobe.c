@@ -19,7 +19,7 @@ static struct {
 	int dyn;		/* entries are struct dyn_event */
 	ulong ops;		/* &trace_uprobe_ops */
 	long tu_list, tu_consumer, tu_filename, tu_offset, tu_ref_ctr;
-	long tu_nhit, tu_tp;
+	long tu_nhit, tu_tp, tu_path;
 	int nhit_percpu;
 } tu_off;
 
@@ -51,6 +51,7 @@ static int tu_init(void)
 	tu_off.nhit_percpu = tu_off.tu_nhit >= 0 &&
 		MEMBER_TYPE("trace_uprobe", (char *)which) == TYPE_CODE_PTR;
 	tu_off.tu_tp = th_member("trace_uprobe", "tp");
+	tu_off.tu_path = th_member("trace_uprobe", "path");
 	if (!tu_off.head || tu_off.tu_list < 0 || tu_off.tu_consumer < 0 ||
 	    tu_off.tu_filename < 0 || tu_off.tu_offset < 0 ||
 	    tu_off.tu_tp < 0 || !th_trace_probe_ok() || !th_event_names_ok())
@@ -165,6 +166,25 @@ int th_tu_filename(ulong tu, char *buf, int len)
 	return TRUE;
 }
 
+/* Both offsets lie in the file: uprobe_register() refuses an offset or a
+ * ref_ctr_offset past i_size (kernel/events/uprobes.c), and the event's
+ * file stays open (trace_uprobe.path) while it exists. */
+static void tu_offsets_check(ulong tu, ulong offset, ulong ref_ctr_offset)
+{
+	uint64_t size;
+
+	if (tu_off.tu_path < 0 || !th_path_size(tu + tu_off.tu_path, &size))
+		return;
+	if (offset > size)
+		th_damaged("trace_uprobe", tu, "offset %#lx is past the end "
+			   "of its file (%llu bytes)", offset,
+			   (unsigned long long)size);
+	if (ref_ctr_offset > size)
+		th_damaged("trace_uprobe", tu, "ref_ctr_offset %#lx is past "
+			   "the end of its file (%llu bytes)", ref_ctr_offset,
+			   (unsigned long long)size);
+}
+
 /**
  * th_tu_offsets - where in the file a uprobe event is
  * @tu: struct trace_uprobe
@@ -182,8 +202,11 @@ int th_tu_offsets(ulong tu, ulong *offset, ulong *ref_ctr_offset)
 	if (tu_off.tu_ref_ctr >= 0)
 		th_read_ulong(tu + tu_off.tu_ref_ctr, ref_ctr_offset,
 			      "trace_uprobe.ref_ctr_offset");
-	return th_read_ulong(tu + tu_off.tu_offset, offset,
-			     "trace_uprobe.offset");
+	if (!th_read_ulong(tu + tu_off.tu_offset, offset,
+			   "trace_uprobe.offset"))
+		return FALSE;
+	tu_offsets_check(tu, *offset, *ref_ctr_offset);
+	return TRUE;
 }
 
 /**
