@@ -308,6 +308,21 @@ int th_path_str(ulong path, char *buf, size_t len)
 }
 
 /**
+ * th_inode_size - inode.i_size
+ * @inode: struct inode
+ * @size: its size
+ *
+ * Return: FALSE when unreadable.
+ */
+int th_inode_size(ulong inode, uint64_t *size)
+{
+	pa_off_fill();
+	*size = 0;
+	return pa_off.i_size >= 0 &&
+		th_read_u64(inode + pa_off.i_size, size, "inode.i_size");
+}
+
+/**
  * th_path_size - the size of the file a struct path names
  * @path: struct path
  * @size: its dentry's d_inode->i_size
@@ -326,5 +341,5 @@ int th_path_size(ulong path, uint64_t *size)
 		th_kptr(dentry) &&
 		th_read_ulong(dentry + pa_off.d_inode, &inode,
 			      "dentry.d_inode") && th_kptr(inode) &&
-		th_read_u64(inode + pa_off.i_size, size, "inode.i_size");
+		th_inode_size(inode, size);
 }

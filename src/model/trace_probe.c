@@ -257,13 +257,20 @@ ulong th_probe_nhit(ulong addr, int percpu, const char *what)
 
 	if (!th_read_ulong(addr, &nhit, what))
 		return 0;
-	if (!percpu)
+	if (!percpu) {
+		th_check_events("probe event", addr, nhit, what);
 		return nhit;
+	}
 	n = th_possible_cpus(cpus, NR_CPUS);
 	for (i = 0; i < n; i++) {
 		p = th_percpu_ptr(nhit, cpus[i]);
 		if (th_read_ulong(p, &v, what))
 			sum += v;
+		else
+			th_damaged("probe event", addr, "%s: per-CPU pointer "
+				   "%lx unreadable on CPU %d", what, nhit,
+				   cpus[i]);
 	}
+	th_check_events("probe event", addr, sum, what);
 	return sum;
 }

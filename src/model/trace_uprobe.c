@@ -156,10 +156,15 @@ int th_tu_filename(ulong tu, char *buf, int len)
 	ulong p = 0;
 
 	buf[0] = '\0';
+	/* __trace_uprobe_create() kstrdup()s the file name it was given */
 	if (!th_read_ulong(tu + tu_off.tu_filename, &p,
 			   "trace_uprobe.filename") || !p ||
-	    !th_read_cstr(p, buf, len, "trace_uprobe.filename"))
+	    !th_read_cstr(p, buf, len, "trace_uprobe.filename") || !buf[0]) {
+		th_damaged("trace_uprobe", tu, "filename %lx cannot be read",
+			   p);
+		buf[0] = '\0';
 		return FALSE;
+	}
 	/* printed as the kernel would, with the warning */
 	if (!th_printable(buf))
 		th_damaged("trace_uprobe", tu, "filename at %lx is not text", p);

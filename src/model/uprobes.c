@@ -146,6 +146,36 @@ static void up_consumers(struct th_uprobe *u)
 	th_walk_free(&w);
 }
 
+/*
+ * __uprobe_register() refuses an offset past the file's i_size, and a
+ * trace_uprobe consumer registered its own offset (trace_uprobe_enable()
+ * -> uprobe_register(tu->inode, tu->offset, ...)).
+ */
+static void up_offset_check(const struct th_uprobe *u)
+{
+	ulong off, ref;
+	uint64_t size;
+	int i;
+
+	if (u->err)
+		return;
+	if (th_inode_size(u->inode, &size) && u->offset > size)
+		th_damaged("uprobe", u->addr, "offset %#llx is past the end "
+			   "of its file (%llu bytes)",
+			   (unsigned long long)u->offset,
+			   (unsigned long long)size);
+	for (i = 0; i < u->nuc; i++)
+		if (u->uc[i].kind == TH_UC_TRACE && u->uc[i].tu &&
+		    th_tu_offsets(u->uc[i].tu, &off, &ref) &&
+		    off != u->offset) {
+			th_damaged("uprobe", u->addr, "offset %#llx, but its "
+				   "consumer trace_uprobe %lx registered "
+				   "%#lx", (unsigned long long)u->offset,
+				   u->uc[i].tu, off);
+			break;
+		}
+}
+
 static void up_read(ulong addr, struct th_uprobe *u, const struct th_uprobe *prev)
 {
 	memset(u, 0, sizeof(*u));
@@ -177,6 +207,7 @@ static void up_read(ulong addr, struct th_uprobe *u, const struct th_uprobe *pre
 			   addr, u->inode, (unsigned long long)u->offset,
 			   prev->inode, (unsigned long long)prev->offset);
 	up_consumers(u);
+	up_offset_check(u);
 }
 
 /**
