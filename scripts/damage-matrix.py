@@ -685,6 +685,18 @@ def campaign_cmds(man):
     return cmds
 
 
+# the uprobe scenario's slice (tests/test_damaged.py, `make damage`'s
+# uprobe run): mutations of what the readers of uprobes, file names and
+# probe events read (model/uprobes.c, path.c, trace_uprobe.c,
+# trace_probe.c, dyn_event.c), and the commands that show them
+UPROBE_LABELS = (r"^(uprobe|trace_uprobe|dentry|inode|mount|vfsmount|path|"
+                 r"super_block|dyn_event|d_name|trace_probe|probe_arg|"
+                 r"fetch_type|tpe)\b")
+UPROBE_CMDS = ["hooks", "hooks -j", "ftrace", "ftrace cat uprobe_events",
+               "ftrace cat uprobe_profile", "ftrace cat dynamic_events"]
+# the hist triggers' text (model/hist_trigger.c), options scenario
+HIST_LABELS = (r"^(hist|hist_field|action|field_var|var|match_data|"
+               r"sort_key|tracing_map|track_data|hist_trigger_attrs)\b")
 KINDS = ["random", "null", "poison", "self", "other", "count", "zero-page"]
 POISON = 0xdead000000000100		# LIST_POISON1
 # code and its copies: a change there is a finding (altered text), not
