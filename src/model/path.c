@@ -5,6 +5,7 @@
  * to a root and crossing each mount to its mountpoint.
  */
 #include "model/path.h"
+#include "model/dentry.h"
 
 #define PA_MAX_DEPTH	128	/* components and mount crossings */
 #define PA_NAME		256	/* NAME_MAX + 1 */
@@ -13,7 +14,7 @@ static struct {
 	int filled;
 	long d_parent, d_name, qstr_name, d_alias, i_dentry, i_sb, s_id;
 	long p_mnt, p_dentry, m_parent, m_mountpoint, m_mnt, mnt_root;
-	long qstr_len, d_sb, d_inode, i_size;
+	long qstr_len, d_sb, i_size;
 } pa_off;
 
 static void pa_off_fill(void)
@@ -30,7 +31,6 @@ static void pa_off_fill(void)
 	/* (len in an anonymous struct of hash_len's union) */
 	pa_off.qstr_len = th_member_path("qstr", "len");
 	pa_off.d_sb = th_member("dentry", "d_sb");
-	pa_off.d_inode = th_member("dentry", "d_inode");
 	pa_off.i_size = th_member("inode", "i_size");
 	/* dentry.d_alias in the union d_u (every member at its start) since
 	 * Linux kernel commit 946e51f2bf37 ("move d_rcu from overlapping
@@ -267,9 +267,7 @@ int th_inode_path(ulong inode, char *buf, size_t len, char *sid,
 	/* d_instantiate() links the alias and sets d_inode together; the
 	 * dentry is of the inode's super_block */
 	dentry = first - pa_off.d_alias;
-	if (pa_off.d_inode >= 0 && th_read_ulong(dentry + pa_off.d_inode,
-						 &back, "dentry.d_inode") &&
-	    back != inode) {
+	if (th_dentry_inode(dentry, &back) && back != inode) {
 		th_damaged("inode", inode, "its alias dentry %lx has d_inode "
 			   "%lx", dentry, back);
 		return FALSE;
@@ -335,11 +333,8 @@ int th_path_size(ulong path, uint64_t *size)
 
 	pa_off_fill();
 	*size = 0;
-	return pa_off.p_dentry >= 0 && pa_off.d_inode >= 0 &&
-		pa_off.i_size >= 0 &&
+	return pa_off.p_dentry >= 0 &&
 		th_read_ulong(path + pa_off.p_dentry, &dentry, "path.dentry") &&
-		th_kptr(dentry) &&
-		th_read_ulong(dentry + pa_off.d_inode, &inode,
-			      "dentry.d_inode") && th_kptr(inode) &&
-		th_inode_size(inode, size);
+		th_kptr(dentry) && th_dentry_inode(dentry, &inode) &&
+		th_kptr(inode) && th_inode_size(inode, size);
 }
