@@ -697,6 +697,7 @@ UPROBE_CMDS = ["hooks", "hooks -j", "ftrace", "ftrace cat uprobe_events",
 # the hist triggers' text (model/hist_trigger.c), options scenario
 HIST_LABELS = (r"^(hist|hist_field|action|field_var|var|match_data|"
                r"sort_key|tracing_map|track_data|hist_trigger_attrs)\b")
+LABEL_PRESETS = {"uprobe": UPROBE_LABELS, "hist": HIST_LABELS}
 KINDS = ["random", "null", "poison", "self", "other", "count", "zero-page"]
 POISON = 0xdead000000000100		# LIST_POISON1
 # code and its copies: a change there is a finding (altered text), not
@@ -958,7 +959,8 @@ def main():
                     "in this directory (vmcore-N) to open it by hand")
     ap.add_argument("--labels", metavar="REGEX", help="campaign: draw "
                     "the mutations only from reads whose label (the "
-                    "object read, as TRACEHUNT_READLOG names it) matches")
+                    "object read, as TRACEHUNT_READLOG names it) matches; "
+                    "'uprobe' and 'hist' name the new readers' labels")
     ap.add_argument("--suite", default=None, help="the fixture's suite "
                     "(default: fixture.py's)")
     ap.add_argument("--log-so", help="the build whose clean run's reads "
@@ -972,7 +974,8 @@ def main():
         man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
         only = {int(x) for x in a.copies.split(",") if x}
         s = campaign(man, a.so, a.seed, a.campaign, a.jobs,
-                     log_so=a.log_so, only=only, labels_re=a.labels,
+                     log_so=a.log_so, only=only,
+                     labels_re=LABEL_PRESETS.get(a.labels, a.labels),
                      keep=a.keep_dir)
         print_table(s)
         return 1 if s["died"] or s["hung"] or any(
