@@ -136,10 +136,16 @@ int th_tu_names(ulong tu, char *group, size_t glen, char *name, size_t nlen)
 	ulong call = th_trace_probe_call(tu + tu_off.tu_tp);
 
 	group[0] = name[0] = '\0';
-	if (!call)
+	if (!call) {
+		th_damaged("trace_uprobe", tu, "its event cannot be read");
 		return FALSE;
+	}
 	th_event_call_system(call, group, glen);
 	th_event_call_name(call, name, nlen);
+	/* trace_probe_init() refuses an event without group and name */
+	if (!group[0] || !name[0])
+		th_damaged("trace_uprobe", tu, "its event %lx has no %s", call,
+			   name[0] ? "system" : "name");
 	return name[0] != '\0';
 }
 
