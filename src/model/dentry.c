@@ -109,3 +109,19 @@ ulong th_dentry_private(ulong dentry)
 		return 0;
 	return priv;
 }
+
+/**
+ * th_dentry_inode - dentry.d_inode
+ * @dentry: struct dentry
+ * @inode: its inode (0: a negative dentry)
+ *
+ * Return: FALSE when unreadable or the dump lacks the member.
+ */
+int th_dentry_inode(ulong dentry, ulong *inode)
+{
+	const struct th_dentry_off *o = th_dentry_off();
+
+	*inode = 0;
+	return o->inode >= 0 &&
+		th_read_ulong(dentry + o->inode, inode, "dentry.d_inode");
+}

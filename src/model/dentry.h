@@ -19,5 +19,7 @@ ulong th_dentry_child(ulong parent, const char *name);
 int th_dentry_name(ulong dentry, char *buf, size_t len);
 /* d_inode->i_private of DENTRY; 0 when none or unreadable. */
 ulong th_dentry_private(ulong dentry);
+/* dentry.d_inode into *INODE; FALSE when unreadable. */
+int th_dentry_inode(ulong dentry, ulong *inode);
 
 #endif

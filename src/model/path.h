@@ -25,6 +25,11 @@ int th_inode_path(ulong inode, char *buf, size_t len, char *sid,
 /* d_path() of the struct path at PATH (vfsmount and dentry): the dentry's
  * path through the mounts above it, up to the namespace's root. */
 int th_path_str(ulong path, char *buf, size_t len);
+/* The size of the file the struct path at PATH names (d_inode->i_size);
+ * FALSE when unreadable. */
+int th_path_size(ulong path, uint64_t *size);
+/* inode.i_size; FALSE when unreadable. */
+int th_inode_size(ulong inode, uint64_t *size);
 
 #pragma GCC visibility pop
 
