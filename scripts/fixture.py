@@ -947,9 +947,14 @@ def split_truth(raw_path, truth_dir):
     errors = {m.group(1).decode(): m.group(2).decode()
               for m in ERROR.finditer(data)}
     pos = 0
+    # (the next @@TH-MISSING at or after pos, searched again only once pos
+    # has passed it: searching from every file scanned the rest of the
+    # data each time, 40 minutes for the options scenario's 60,000 files)
+    m = data.find(b"@@TH-MISSING ")
     while True:
         b = data.find(BEGIN, pos)
-        m = data.find(b"@@TH-MISSING ", pos)
+        if 0 <= m < pos:
+            m = data.find(b"@@TH-MISSING ", pos)
         if m >= 0 and (b < 0 or m < b):
             pos = data.index(b"\n", m) + 1
             continue
