@@ -21,15 +21,17 @@ static void hs_swap(void **base, size_t i, size_t j)
 	base[j] = t;
 }
 
-/* The bottom-up sift of lib/sort.c: element A into the heap [A, N) */
+/* The bottom-up sift of lib/sort.c: element A into the heap [A, N);
+ * on equal children the left one until "lib/sort: optimize heapsort
+ * for equal elements in sift-down path" (v6.11), the right one since */
 static void hs_sift(void **base, size_t a, size_t n,
 		    int (*cmp)(const void *, const void *, const void *),
-		    const void *priv)
+		    const void *priv, int strict)
 {
 	size_t b, c, d;
 
 	for (b = a; c = 2 * b + 1, (d = c + 1) < n;)
-		b = cmp(base[c], base[d], priv) >= 0 ? c : d;
+		b = cmp(base[c], base[d], priv) >= strict ? c : d;
 	if (d == n)		/* the last leaf, with no sibling */
 		b = c;
 	while (b != a && cmp(base[a], base[b], priv) >= 0)
@@ -43,24 +45,25 @@ static void hs_sift(void **base, size_t a, size_t n,
 
 /*
  * sort_r() of lib/sort.c in index units: the bottom-up heapsort of
- * 22a241ccb2c1 ("lib/sort: make swap functions more generic", v5.1 and
- * its series); from 0e02ca29a563 ("lib/sort: optimize heapsort with
- * double-pop variation", v6.11) two elements leave the heap a round;
- * from "lib/sort: optimize heapsort for handling final 2 or 3 elements"
- * (v6.13) the loop stops at three and the last ones are placed after it.
+ * v5.1; from v6.11 (Kuan-Wei Chiu's series: "optimize heapsort for
+ * equal elements in sift-down path", "optimize heapsort with
+ * double-pop variation", "optimize heapsort for handling final 2 or 3
+ * elements") two elements leave the heap a round, the loop stops at
+ * three and the last ones are placed after it.
  */
 void hs_heapsort(void **base, size_t num,
 		 int (*cmp)(const void *, const void *, const void *),
 		 const void *priv, enum hs_algo algo)
 {
 	size_t n = num, a = num / 2, shift = 0;
+	int v611 = algo == HS_HEAP_V6_11;
 
 	if (!a)
 		return;
 	for (;;) {
 		if (a) {
 			a -= (size_t)1 << shift;
-		} else if (algo == HS_HEAP_CLASSIC) {
+		} else if (!v611) {
 			if (!--n)
 				break;
 			hs_swap(base, 0, n);
@@ -69,14 +72,12 @@ void hs_heapsort(void **base, size_t num,
 			shift = cmp(base[1], base[2], priv) <= 0;
 			a = (size_t)1 << shift;
 			hs_swap(base, a, --n);
-		} else if (algo == HS_HEAP_DOUBLE_POP && n > 1) {
-			hs_swap(base, 0, --n);
 		} else {
 			break;
 		}
-		hs_sift(base, a, n, cmp, priv);
+		hs_sift(base, a, n, cmp, priv, v611);
 	}
-	if (algo != HS_HEAP_FINAL_PAIR)
+	if (!v611)
 		return;
 	hs_swap(base, 0, --n);
 	if (n == 2 && cmp(base[0], base[1], priv) > 0)

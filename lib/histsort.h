@@ -20,9 +20,10 @@ enum hs_cmp {
 
 /* lib/sort.c's heapsort, as each kernel has it */
 enum hs_algo {
-	HS_HEAP_CLASSIC,	/* bottom-up heapsort (v5.1) */
-	HS_HEAP_DOUBLE_POP,	/* + two elements a round (v6.11) */
-	HS_HEAP_FINAL_PAIR,	/* + the last two or three (v6.13) */
+	HS_HEAP_CLASSIC,	/* the bottom-up heapsort (v5.1 to v6.10) */
+	HS_HEAP_V6_11,		/* the series of v6.11: a strict compare in
+				 * the sift-down, two elements out a round,
+				 * the last two or three placed at the end */
 };
 
 #define HS_FIELDS_MAX	32

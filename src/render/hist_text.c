@@ -11,17 +11,24 @@
 #define FL(f, x)	((f)->flags & (f)->fl[TH_HFL_##x])
 #define TH_HIST_STACK_DEPTH	16	/* HIST_STACKTRACE_DEPTH */
 
-/* The entries' order: lib/sort.c's heapsort as this kernel has it.
- * Its variants leave no member or symbol behind; the nearest the dump
- * shows is the rest of the same kernel: sort_r_nonatomic() came with
- * the final-pair heapsort's release train (v6.15 has both), and
- * "common_stacktrace" (FILTER_STACKTRACE, v6.5) predates the double pop
- * (v6.11) -- checked on the fixtures of every kernel of the matrix. */
+/*
+ * The entries' order: lib/sort.c's heapsort as this kernel has it,
+ * which decides the order of equal sort keys.  Its v6.11 rewrite (see
+ * lib/histsort.c) left no member, symbol or enumerator behind; the
+ * nearest the debuginfo shows is struct trace_buffer_meta, of the ring
+ * buffer's mapping to user space ("ring-buffer: Introducing
+ * ring-buffer mapping functions", v6.10, the release before): a 6.10
+ * kernel would be taken for a newer one.  Checked on the fixtures of
+ * every kernel of the matrix (tests/test_ftrace_files.py).
+ */
 static enum hs_algo th_hist_algo(void)
 {
-	if (th_ksymbol("sort_r_nonatomic"))
-		return HS_HEAP_FINAL_PAIR;
-	return HS_HEAP_CLASSIC;
+	static int algo = -1;
+
+	if (algo < 0)
+		algo = th_size("trace_buffer_meta") > 0 ? HS_HEAP_V6_11 :
+			HS_HEAP_CLASSIC;
+	return algo;
 }
 
 static uint64_t th_hist_u64(const unsigned char *key, unsigned int off,

@@ -50,8 +50,7 @@ int main(void)
 	size_t i;
 
 	check_sorts(HS_HEAP_CLASSIC);
-	check_sorts(HS_HEAP_DOUBLE_POP);
-	check_sorts(HS_HEAP_FINAL_PAIR);
+	check_sorts(HS_HEAP_V6_11);
 
 	/* hitcount ascending, then the key descending within each */
 	for (i = 0; i < 6; i++) {
