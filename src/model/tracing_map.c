@@ -18,6 +18,7 @@ static struct th_tmap_off {
 	     key_idx, n_keys, hits, drops;
 	long fld_size, fld_cmp, fld_sum, fld_offset;	/* tracing_map_field */
 	long a_shift, a_size_shift, a_mask, a_n_pages, a_pages;
+	int a_pages_inline;		/* pages[] in the struct */
 	long ent_size, ent_key, ent_val;		/* tracing_map_entry */
 	long elt_fields, elt_key, elt_priv;		/* tracing_map_elt */
 	long ed_comm;					/* hist_elt_data */
@@ -50,6 +51,11 @@ static const struct th_tmap_off *th_tmap_off(void)
 	o->a_mask = th_member("tracing_map_array", "entry_mask");
 	o->a_n_pages = th_member("tracing_map_array", "n_pages");
 	o->a_pages = th_member("tracing_map_array", "pages");
+	/* "void **pages" became the flexible "void *pages[]" at the end
+	 * of the struct (kmalloc(struct_size()), seen in 7.2's debuginfo,
+	 * the commit not identified here): the member then takes no room */
+	o->a_pages_inline = o->a_pages >= 0 &&
+		th_size("tracing_map_array") <= o->a_pages;
 	o->ent_size = th_size("tracing_map_entry");
 	o->ent_key = th_member("tracing_map_entry", "key");
 	o->ent_val = th_member("tracing_map_entry", "val");
@@ -180,9 +186,13 @@ static int th_tmap_entries(const struct th_tmap_off *o, ulong arr,
 	    !th_read_uint(arr + o->a_size_shift, &size_shift,
 			  "map_array.entry_size_shift") ||
 	    !th_read_uint(arr + o->a_mask, &mask, "map_array.entry_mask") ||
-	    !th_read_uint(arr + o->a_n_pages, &n_pages, "map_array.n_pages") ||
-	    !th_read_ulong(arr + o->a_pages, &pages, "map_array.pages") ||
-	    shift > 20 || size_shift > 12 || !pages)
+	    !th_read_uint(arr + o->a_n_pages, &n_pages, "map_array.n_pages"))
+		return FALSE;
+	if (o->a_pages_inline)
+		pages = arr + o->a_pages;
+	else if (!th_read_ulong(arr + o->a_pages, &pages, "map_array.pages"))
+		return FALSE;
+	if (shift > 20 || size_shift > 12 || !pages || n_pages > 4096)
 		return FALSE;
 	t->elts = calloc(t->max_elts ? t->max_elts : 1, sizeof(*t->elts));
 	if (!t->elts)

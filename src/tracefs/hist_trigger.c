@@ -39,10 +39,19 @@ static int th_hist_field_print(ulong addr)
 		return FALSE;
 	if (f.var_name[0])
 		fprintf(fp, "%s=", f.var_name);
-	if (FL(&f, CPU)) {
+	if (FL(&f, CPU) && f.fl[TH_HFL_COMM]) {
+		/* with common_comm keys (HIST_FIELD_FL_COMM) the chain
+		 * became "if (CPU) common_cpu; if (COMM) common_comm; else
+		 * if (CONST) ...; else if (name) name": a cpu key that
+		 * names the generic "cpu" field prints both */
+		fputs("common_cpu", fp);
+		fputs(f.name, fp);
+	} else if (FL(&f, CPU)) {
 		/* "common_cpu" whatever the key was named, since the
 		 * rename that came before constants (v5.16) */
 		fputs(f.fl[TH_HFL_CONST] ? "common_cpu" : "cpu", fp);
+	} else if (FL(&f, COMM)) {
+		fputs("common_comm", fp);
 	} else if (FL(&f, CONST)) {
 		fprintf(fp, "%llu", f.constant);
 	} else {
