@@ -218,6 +218,10 @@ int th_hist_read(ulong priv, struct th_hist *h)
 			 "hist_trigger_attrs.clock"))
 		return FALSE;
 	h->map = map;
+	/* "common_stacktrace" since 8b5d46fd7a38 ("tracing: Rename
+	 * stacktrace field to common_stacktrace", v6.5), which added
+	 * FILTER_STACKTRACE */
+	h->common_stacktrace = th_enum_exists("FILTER_STACKTRACE");
 	if (h->map_bits > 31)
 		th_damaged("tracing_map", map, "map_bits %u", h->map_bits);
 	if (o->at_no_hitcount >= 0 &&

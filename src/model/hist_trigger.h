@@ -44,6 +44,7 @@ struct th_hist {
 	unsigned int n_save_vars;
 	ulong save_vars[64];		/* struct field_var * */
 	ulong map;			/* struct tracing_map * */
+	int common_stacktrace;		/* the stack key's name (v6.5) */
 };
 
 /* One struct action_data. */

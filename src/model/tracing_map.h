@@ -22,6 +22,7 @@ struct th_tmap {
 	struct hs_map m;		/* fields, cmp_fns, key offsets */
 	unsigned int map_size, max_elts;
 	uint64_t hits, drops;
+	enum hs_algo algo;		/* the kernel's heapsort */
 	size_t n;
 	struct th_tmap_elt *elts;	/* in map index order */
 };

@@ -11,26 +11,6 @@
 #define FL(f, x)	((f)->flags & (f)->fl[TH_HFL_##x])
 #define TH_HIST_STACK_DEPTH	16	/* HIST_STACKTRACE_DEPTH */
 
-/*
- * The entries' order: lib/sort.c's heapsort as this kernel has it,
- * which decides the order of equal sort keys.  Its v6.11 rewrite (see
- * lib/histsort.c) left no member, symbol or enumerator behind; the
- * nearest the debuginfo shows is struct trace_buffer_meta, of the ring
- * buffer's mapping to user space ("ring-buffer: Introducing
- * ring-buffer mapping functions", v6.10, the release before): a 6.10
- * kernel would be taken for a newer one.  Checked on the fixtures of
- * every kernel of the matrix (tests/test_ftrace_files.py).
- */
-static enum hs_algo th_hist_algo(void)
-{
-	static int algo = -1;
-
-	if (algo < 0)
-		algo = th_size("trace_buffer_meta") > 0 ? HS_HEAP_V6_11 :
-			HS_HEAP_CLASSIC;
-	return algo;
-}
-
 static uint64_t th_hist_u64(const unsigned char *key, unsigned int off,
 			    unsigned int key_size)
 {
@@ -61,7 +41,7 @@ static void th_hist_stack(const unsigned char *key, unsigned int off,
 }
 
 /* One key field of hist_trigger_print_key(); TRUE when multiline */
-static int th_hist_key(const struct th_hist_field *f,
+static int th_hist_key(const struct th_hist *h, const struct th_hist_field *f,
 		       const struct th_tmap *t, const struct th_tmap_elt *e)
 {
 	unsigned int ks = t->m.key_size;
@@ -85,11 +65,8 @@ static int th_hist_key(const struct th_hist_field *f,
 		fprintf(fp, "%s: %-30s[%3llu]", f->name, buf,
 			(unsigned long long)v);
 	} else if (FL(f, STACKTRACE)) {
-		/* "common_stacktrace" since 8b5d46fd7a38 ("tracing: Rename
-		 * stacktrace field to common_stacktrace", v6.5), which
-		 * added FILTER_STACKTRACE */
-		fputs(th_enum_exists("FILTER_STACKTRACE") ?
-		      "common_stacktrace:\n" : "stacktrace:\n", fp);
+		fputs(h->common_stacktrace ? "common_stacktrace:\n" :
+		      "stacktrace:\n", fp);
 		th_hist_stack(e->key, f->offset, ks);
 		return TRUE;
 	} else if (FL(f, LOG2)) {
@@ -173,7 +150,7 @@ static void th_hist_entry(const struct th_hist *h,
 	for (i = h->n_vals; i < h->n_fields; i++) {
 		if (i > h->n_vals)
 			fputs(", ", fp);
-		multi |= th_hist_key(&fs[i], t, e);
+		multi |= th_hist_key(h, &fs[i], t, e);
 	}
 	fputs(multi ? "}" : " }", fp);
 	if (!h->no_hitcount)
@@ -228,7 +205,7 @@ static struct hs_entry *th_hist_sorted(const struct th_hist *h,
 		keys[i].idx = h->sort[i].idx;
 		keys[i].descending = h->sort[i].descending;
 	}
-	hs_sort(&t->m, se, t->n, keys, i, th_hist_algo());
+	hs_sort(&t->m, se, t->n, keys, i, t->algo);
 	return se;
 }
 

@@ -85,12 +85,9 @@ static int th_hist_keys_vals(const struct th_hist *h)
 	for (i = h->n_vals; i < h->n_fields; i++) {
 		if (i > h->n_vals)
 			fputc(',', fp);
-		/* "common_stacktrace" since 8b5d46fd7a38 ("tracing: Rename
-		 * stacktrace field to common_stacktrace", v6.5), which
-		 * added FILTER_STACKTRACE */
 		if (th_hist_fl(h->fields[i], TH_HFL_STACKTRACE))
-			fputs(th_enum_exists("FILTER_STACKTRACE") ?
-			      "common_stacktrace" : "stacktrace", fp);
+			fputs(h->common_stacktrace ? "common_stacktrace" :
+			      "stacktrace", fp);
 		else
 			ok &= th_hist_field_print(h->fields[i]);
 	}
