@@ -595,6 +595,41 @@ int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m)
 	return TRUE;
 }
 
+/**
+ * th_syscall_name - get_syscall_name(): syscalls_metadata[NR]->name
+ * @nr: the syscall number
+ * @buf: the name, "" when the kernel has none for @nr
+ * @len: room in @buf
+ *
+ * NR_syscalls (a #define) is the length of sys_call_table.  FALSE when
+ * unreadable.
+ */
+int th_syscall_name(uint64_t nr, char *buf, size_t len)
+{
+	const struct th_event_off *o = th_event_off();
+	ulong table = 0, meta = 0, np = 0, sct = th_ksymbol("sys_call_table");
+	struct th_sym s;
+
+	buf[0] = '\0';
+	if (!sct || !th_ksym_lookup(sct, &s) || nr >= s.size / sizeof(ulong))
+		return TRUE;
+	if (!th_ksymbol("syscalls_metadata") ||
+	    !th_read_ulong(th_ksymbol("syscalls_metadata"), &table,
+			   "syscalls_metadata"))
+		return FALSE;
+	if (!table)
+		return TRUE;
+	if (!th_read_ulong(table + nr * sizeof(ulong), &meta,
+			   "syscalls_metadata[]"))
+		return FALSE;
+	if (!meta)
+		return TRUE;
+	if (!th_read_ulong(meta + o->meta_name, &np, "meta.name"))
+		return FALSE;
+	th_event_str(np, buf, len, "string");
+	return TRUE;
+}
+
 int th_event_enum(const char *name, int64_t *val)
 {
 	if (!th_enum_exists(name))

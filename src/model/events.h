@@ -110,6 +110,9 @@ struct th_syscall_meta {
 /* FALSE when E has no readable metadata. */
 int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m);
 
+/* get_syscall_name(NR) into BUF ("" when none); FALSE when unreadable. */
+int th_syscall_name(uint64_t nr, char *buf, size_t len);
+
 /* The value of an enumerator a print_fmt names (TRACE_DEFINE_ENUM);
  * FALSE when the debuginfo has none of that name. */
 int th_event_enum(const char *name, int64_t *val);

@@ -18,6 +18,7 @@ static const char *const th_hfl_names[TH_HFL_N] = {
 	"HIST_FIELD_FL_VAR", "HIST_FIELD_FL_EXPR", "HIST_FIELD_FL_VAR_REF",
 	"HIST_FIELD_FL_CPU", "HIST_FIELD_FL_ALIAS", "HIST_FIELD_FL_BUCKET",
 	"HIST_FIELD_FL_CONST", "HIST_FIELD_FL_PERCENT", "HIST_FIELD_FL_GRAPH",
+	"HIST_FIELD_FL_STRING", "HIST_FIELD_FL_COMM",
 };
 
 static struct th_hist_off {
@@ -31,7 +32,7 @@ static struct th_hist_off {
 	long at_clock, at_no_hitcount;		/* hist_trigger_attrs */
 	/* hist_field */
 	long hf_field, hf_flags, hf_buckets, hf_operands, hf_system,
-	     hf_event_name, hf_name, hf_constant, hf_var_name;
+	     hf_event_name, hf_name, hf_constant, hf_var_name, hf_offset;
 	/* action_data */
 	long ad_handler, ad_action, ad_action_name, ad_n_params, ad_params,
 	     ad_use_trace_keyword, ad_synth_event_name, ad_match_event,
@@ -93,6 +94,7 @@ static const struct th_hist_off *th_hist_off(void)
 	o->hf_name = th_member("hist_field", "name");
 	o->hf_constant = th_member("hist_field", "constant");
 	o->hf_var_name = th_member_path("hist_field", "var.name");
+	o->hf_offset = th_member("hist_field", "offset");
 	o->ad_handler = th_member("action_data", "handler");
 	o->ad_action = th_member("action_data", "action");
 	o->ad_action_name = th_member("action_data", "action_name");
@@ -215,6 +217,11 @@ int th_hist_read(ulong priv, struct th_hist *h)
 	    !th_hist_str(attrs + o->at_clock, h->clock, sizeof(h->clock),
 			 "hist_trigger_attrs.clock"))
 		return FALSE;
+	h->map = map;
+	/* "common_stacktrace" since 8b5d46fd7a38 ("tracing: Rename
+	 * stacktrace field to common_stacktrace", v6.5), which added
+	 * FILTER_STACKTRACE */
+	h->common_stacktrace = th_enum_exists("FILTER_STACKTRACE");
 	if (h->map_bits > 31)
 		th_damaged("tracing_map", map, "map_bits %u", h->map_bits);
 	if (o->at_no_hitcount >= 0 &&
@@ -294,6 +301,9 @@ int th_hist_field_read(ulong addr, struct th_hist_field *f)
 	if (o->hf_buckets >= 0 &&
 	    !th_read_ulong(addr + o->hf_buckets, &f->buckets,
 			   "hist_field.buckets"))
+		return FALSE;
+	if (o->hf_offset >= 0 &&
+	    !th_read_uint(addr + o->hf_offset, &f->offset, "hist_field.offset"))
 		return FALSE;
 	if (o->hf_constant >= 0 && (f->flags & o->fl[TH_HFL_CONST])) {
 		if (!th_read_u64(addr + o->hf_constant, &c,

@@ -16,7 +16,7 @@ enum th_hist_fl {
 	TH_HFL_SYSCALL, TH_HFL_STACKTRACE, TH_HFL_LOG2, TH_HFL_TIMESTAMP,
 	TH_HFL_TIMESTAMP_USECS, TH_HFL_VAR, TH_HFL_EXPR, TH_HFL_VAR_REF,
 	TH_HFL_CPU, TH_HFL_ALIAS, TH_HFL_BUCKET, TH_HFL_CONST,
-	TH_HFL_PERCENT, TH_HFL_GRAPH, TH_HFL_N,
+	TH_HFL_PERCENT, TH_HFL_GRAPH, TH_HFL_STRING, TH_HFL_COMM, TH_HFL_N,
 };
 
 /* One struct hist_field, as hist_field_print() needs it. */
@@ -28,6 +28,7 @@ struct th_hist_field {
 	char var_name[64];		/* var.name, "" */
 	ulong buckets;			/* 0: none */
 	unsigned long long constant;
+	unsigned int offset;		/* a key's, in the map's key */
 };
 
 /* The definition of one hist trigger. */
@@ -42,6 +43,8 @@ struct th_hist {
 	ulong actions[16];		/* struct action_data * */
 	unsigned int n_save_vars;
 	ulong save_vars[64];		/* struct field_var * */
+	ulong map;			/* struct tracing_map * */
+	int common_stacktrace;		/* the stack key's name (v6.5) */
 };
 
 /* One struct action_data. */

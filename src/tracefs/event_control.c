@@ -96,10 +96,6 @@ const char *th_missing_evfile(struct th_tr *tr, const struct th_tref *ref,
 		 s.unreadable)
 		snprintf(buf, len, "ftrace cat: %s: the event's triggers "
 			 "cannot be read", ref->file);
-	else if (s.hist && strcmp(leaf, "hist") == 0)
-		snprintf(buf, len, "ftrace cat: %s: the event has a hist "
-			 "trigger, whose histogram tracehunt does not "
-			 "reconstruct yet", ref->file);
 	else if (s.other && strcmp(leaf, "trigger") == 0)
 		snprintf(buf, len, "ftrace cat: %s: a trigger of a command "
 			 "tracehunt does not know", ref->file);
@@ -159,8 +155,7 @@ static void th_cat_trigger(ulong file, const char *path)
 
 /**
  * th_cat_evfile - events/SYSTEM/EVENT/enable: event_enable_read(),
- * filter: event_filter_read(), trigger: trigger_show(), hist: hist_show()
- * of an event without a hist trigger (nothing)
+ * filter: event_filter_read(), trigger: trigger_show()
  * @tr: the trace array
  * @ref: the file
  */

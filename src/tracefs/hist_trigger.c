@@ -6,6 +6,7 @@
 #include "tracefs/tracefs.h"
 #include "model/ftrace_files.h"
 #include "model/hist_trigger.h"
+#include "render/hist_text.h"
 
 #define FL(f, x)	((f)->flags & (f)->fl[TH_HFL_##x])
 
@@ -38,8 +39,19 @@ static int th_hist_field_print(ulong addr)
 		return FALSE;
 	if (f.var_name[0])
 		fprintf(fp, "%s=", f.var_name);
-	if (FL(&f, CPU)) {
+	if (FL(&f, CPU) && f.fl[TH_HFL_COMM]) {
+		/* with common_comm keys (HIST_FIELD_FL_COMM) the chain
+		 * became "if (CPU) common_cpu; if (COMM) common_comm; else
+		 * if (CONST) ...; else if (name) name": a cpu key that
+		 * names the generic "cpu" field prints both */
+		fputs("common_cpu", fp);
 		fputs(f.name, fp);
+	} else if (FL(&f, CPU)) {
+		/* "common_cpu" whatever the key was named, since the
+		 * rename that came before constants (v5.16) */
+		fputs(f.fl[TH_HFL_CONST] ? "common_cpu" : "cpu", fp);
+	} else if (FL(&f, COMM)) {
+		fputs("common_comm", fp);
 	} else if (FL(&f, CONST)) {
 		fprintf(fp, "%llu", f.constant);
 	} else {
@@ -74,7 +86,8 @@ static int th_hist_keys_vals(const struct th_hist *h)
 		if (i > h->n_vals)
 			fputc(',', fp);
 		if (th_hist_fl(h->fields[i], TH_HFL_STACKTRACE))
-			fputs("stacktrace", fp);
+			fputs(h->common_stacktrace ? "common_stacktrace" :
+			      "stacktrace", fp);
 		else
 			ok &= th_hist_field_print(h->fields[i]);
 	}
@@ -213,4 +226,43 @@ void th_hist_trigger_print(const struct th_trigger *t)
 			"hist_trigger_data at %lx cannot be read", t->data,
 			t->private_data);
 	free(h);
+}
+
+/* hist_trigger_show() of each hist trigger, N counting them */
+static void th_hist_show(const struct th_trigger *t, void *arg)
+{
+	int *n = arg;
+	struct th_hist *h;
+
+	if (!t || t->kind != TH_TRIG_HIST)
+		return;
+	if ((*n)++ > 0)
+		fputs("\n\n", fp);
+	fputs("# event histogram\n#\n# trigger info: ", fp);
+	th_hist_trigger_print(t);
+	fputs("#\n\n", fp);
+	h = malloc(sizeof(*h));
+	if (!h || !th_hist_read(t->private_data, h) ||
+	    !th_hist_entries_print(h))
+		th_warn("hist trigger at %lx: its histogram (tracing_map) "
+			"cannot be read", t->data);
+	free(h);
+}
+
+/**
+ * th_cat_hist - events/SYSTEM/EVENT/hist: hist_show()
+ * @tr: the trace array
+ * @ref: the file
+ */
+void th_cat_hist(struct th_tr *tr, const struct th_tref *ref)
+{
+	const struct th_evfile *e;
+	char sys[64], name[128];
+	int n = 0;
+
+	if (!th_event_path(ref->file, NULL, sys, sizeof(sys), name,
+			   sizeof(name)) ||
+	    !(e = th_tr_evfile(tr, sys, name)))
+		return;
+	th_event_triggers(e->file, th_hist_show, &n);
 }

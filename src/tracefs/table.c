@@ -208,7 +208,7 @@ const struct th_tfile th_tfiles[] = {
 	TH_ROW("trigger", EVENT_FILES, ALL, 0,
 	       NULL, th_missing_evfile, th_cat_evfile, NULL),
 	TH_ROW("hist", EVENT_FILES, ALL, 0,
-	       NULL, th_missing_evfile, th_cat_evfile, NULL),
+	       NULL, th_missing_evfile, th_cat_hist, NULL),
 	TH_ROW("kallsyms", ONE, TOP, 0,
 	       NULL, NULL, NULL, th_dump_dir_kallsyms),
 	TH_ROW("printk_formats", ONE, TOP, 0,

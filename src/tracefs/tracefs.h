@@ -260,9 +260,10 @@ const char *th_missing_events_enable(struct th_tr *tr,
 				     const struct th_tref *ref, char *buf,
 				     size_t len);
 void th_cat_events_enable(struct th_tr *tr, const struct th_tref *ref);
-/* hist_trigger.c: event_hist_trigger_print() */
+/* hist_trigger.c: event_hist_trigger_print(); events/S/E/hist */
 struct th_trigger;
 void th_hist_trigger_print(const struct th_trigger *t);
+void th_cat_hist(struct th_tr *tr, const struct th_tref *ref);
 /* show_event_filters, show_event_triggers (v7.0) */
 const char *th_missing_show_events(struct th_tr *tr, const struct th_tref *ref,
 				   char *buf, size_t len);

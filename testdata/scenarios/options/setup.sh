@@ -7,6 +7,9 @@
 #   ustack     options/userstacktrace on syscall events
 #   ptrs       events printing %p/%pS (kmem:kmalloc, timer:hrtimer_start)
 #   combo      latency-format and userstacktrace together
+#   snap       a non-empty snapshot buffer (echo 1 > snapshot)
+# and hist triggers of every kind (keys, values, sort, modifiers, a
+# stacktrace key, a shared name=), paused before the capture.
 # A part the kernel lacks (eprobes before 5.15, symstr before 6.3) is
 # skipped with a console line: the capture then simply has no such lines.
 
@@ -93,11 +96,15 @@ th_try 'e:eprobes/openat_e syscalls.sys_enter_openat dfd=$dfd flags=$flags:x32 n
 
 # A synthetic event fired by a hist trigger pair (the example of the
 # kernel's histogram documentation), where the kernel has hist triggers.
+# A trigger with a variable cannot be paused (":pause" re-parses the
+# spec, and create_var_field() refuses the variable as already defined):
+# these two count only the wakeups of the processes named "thwork", which
+# are gone before the capture, so their histograms are still then too.
 if [ -e $T/synthetic_events ]; then
 	th_w 'wakeup_latency u64 lat; pid_t pid; int prio' $T/synthetic_events
-	th_w 'hist:keys=pid:ts0=common_timestamp.usecs' \
+	th_w 'hist:keys=pid:ts0=common_timestamp.usecs if comm == "thwork"' \
 		$T/events/sched/sched_waking/trigger
-	th_w 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_prio)' \
+	th_w 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,next_prio) if next_comm == "thwork"' \
 		$T/events/sched/sched_switch/trigger
 	th_w 1 $T/events/synthetic/wakeup_latency/enable
 else
@@ -174,6 +181,82 @@ if [ -w /proc/sys/kernel/stack_tracer_enabled ]; then
 	th_w 0 /proc/sys/kernel/stack_tracer_enabled
 fi
 
+# Hist triggers (where the kernel has them), each paused once the
+# workload below filled it: the events they count (syscalls, kmalloc,
+# fork, exec) are the capture's own too, and a paused trigger counts no
+# more (event_triggers_call()).  Each is tried: a modifier this kernel
+# lacks (.buckets 5.18, .percent/.graph 6.3) is said on the console.
+TH_HISTS=/tmp/th_hists
+: > $TH_HISTS
+# th_hist SPEC EVENT_DIR: add the hist trigger SPEC, to pause later.
+th_hist() {
+	if echo "$1" >> "$2/trigger" 2>/dev/null; then
+		echo "$2 $1" >> $TH_HISTS
+	else
+		echo "@@TH-SCENARIO-NOTE: refused '$1' >> $2/trigger" \
+			> /dev/console
+		return 1
+	fi
+}
+if [ -e $T/events/kmem/kmalloc/hist ]; then
+	E=$T/events
+	th_hist 'hist:keys=id.syscall,common_pid.execname:vals=hitcount:sort=id,hitcount.descending' \
+		$E/raw_syscalls/sys_enter
+	th_hist 'hist:keys=call_site.sym-offset:vals=bytes_req,bytes_alloc:sort=bytes_alloc.descending,call_site' \
+		$E/kmem/kmalloc
+	th_hist 'hist:keys=call_site.sym,gfp_flags.hex:vals=hitcount,bytes_alloc.hex' \
+		$E/kmem/kmalloc
+	th_hist 'hist:keys=bytes_req.log2:vals=hitcount:sort=bytes_req' \
+		$E/kmem/kmalloc
+	# (the modifiers a kernel takes are in its README)
+	th_readme() {
+		grep -q "$1" $T/README && return 0
+		echo "@@TH-SCENARIO-NOTE: no $1 in README" > /dev/console
+		return 1
+	}
+	th_readme '\.buckets' &&
+		th_hist 'hist:keys=bytes_alloc.buckets=64:vals=hitcount,bytes_req:sort=bytes_alloc' \
+			$E/kmem/kmalloc
+	th_readme '\.percent' &&
+		th_hist 'hist:keys=gfp_flags:vals=hitcount,bytes_req.percent:sort=bytes_req.descending' \
+			$E/kmem/kmalloc
+	th_readme '\.graph' &&
+		th_hist 'hist:keys=common_pid.execname:vals=hitcount,bytes_alloc.graph' \
+			$E/kmem/kmalloc
+	# (the stack key is "common_stacktrace" from 6.5 on, which still
+	# takes "stacktrace"; its README names the new one)
+	st=stacktrace
+	grep -q common_stacktrace $T/README && st=common_stacktrace
+	th_hist "hist:keys=$st:vals=hitcount" $E/sched/sched_process_fork
+	th_hist 'hist:keys=cpu,pid.hex:vals=hitcount:sort=pid' \
+		$E/sched/sched_process_exec
+	th_hist 'hist:name=thshared:keys=common_pid.execname:vals=hitcount' \
+		$E/sched/sched_process_fork
+	th_hist 'hist:name=thshared:keys=common_pid.execname:vals=hitcount' \
+		$E/sched/sched_process_exit
+else
+	echo "@@TH-SCENARIO-NOTE: no hist triggers" > /dev/console
+fi
+
+# The snapshot buffer of an instance "snap", filled: its events until
+# the swap are in its snapshot, the later ones in its trace.
+S=$T/instances/snap
+mkdir $S || th_fail "mkdir instances/snap"
+th_w 128 $S/buffer_size_kb
+th_w 1 $S/events/sched/sched_process_exec/enable
+th_w 1 $S/events/sched/sched_process_exit/enable
+cat /proc/version > /dev/null
+echo 1 2>/dev/null > $S/snapshot ||
+	echo "@@TH-SCENARIO-NOTE: refused 1 > $S/snapshot" > /dev/console
+
+# The processes the two synthetic-event triggers count.
+( echo -n thwork > /proc/self/comm
+  j=0
+  while [ $j -lt 4 ]; do
+	sleep 0
+	j=$((j + 1))
+  done )
+
 i=0
 while [ $i -lt 3 ]; do
 	cat /proc/version > /dev/null
@@ -184,6 +267,14 @@ done
 printf '\052\000\000\000ce buf' > $T/trace_marker_raw
 printf '\007\000\000\000\001\002\003' > $T/trace_marker_raw
 
+# Pause every hist trigger added above, in the order they were added.
+while read -r dir spec; do
+	echo "$spec:pause" >> $dir/trigger 2>/dev/null ||
+		echo "@@TH-SCENARIO-NOTE: refused '$spec:pause' >> $dir/trigger" \
+		> /dev/console
+done < $TH_HISTS
+
+th_w 0 $S/tracing_on
 th_w 0 $I/tracing_on
 th_w 0 $C/tracing_on
 th_w 0 $P/tracing_on
