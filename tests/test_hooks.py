@@ -19,6 +19,7 @@ FINDING_SCHEMA = {
     "handler": (str,), "handler_addr": (str,), "owner": (str,),
     "owner_module": (str, type(None)), "vmap": (dict, type(None)),
     "verdict": (str,), "why": (str,), "bytes": (str, type(None)),
+    "bpf": (dict, type(None)),
 }
 KINDS = ("kprobe", "kretprobe", "jprobe", "ftrace_ops", "ftrace_site",
          "tracepoint", "text", "bpf", "uprobe")
@@ -44,6 +45,8 @@ def validate(doc):
             assert set(f["vmap"]) == {"start", "end", "caller"}
         if f["bytes"] is not None:
             assert re.fullmatch(r"([0-9a-f]{2})+", f["bytes"])
+        # a bpf finding's program, link and holders (tests/test_ebpf.py)
+        assert (f["bpf"] is not None) == (f["kind"] == "bpf"), f
     s = doc["summary"]
     for v in VERDICTS:
         assert s[v] == sum(1 for f in doc["findings"] if f["verdict"] == v)
