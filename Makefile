@@ -213,13 +213,21 @@ endif
 #                        each; fails on a died/hung session or a silent
 #                        change of the commands issue 27 names
 #                        (scripts/damage-matrix.py --campaign); make check
-#                        runs a slice of it (tests/test_damaged.py)
+#                        runs a slice of it (tests/test_damaged.py); then
+#                        DAMAGE_UPROBE_COPIES of the uprobe ELF dump, each
+#                        at a word the uprobe, file name and probe event
+#                        readers read
 DAMAGE_COPIES ?= 320
+DAMAGE_UPROBE_COPIES ?= 80
 DAMAGE_SEED ?= 27
 DAMAGE_JOBS ?= 1
 damage: $(SO)
 	/usr/bin/python3 scripts/damage-matrix.py --so $(abspath $(SO)) \
 		--campaign $(DAMAGE_COPIES) --seed $(DAMAGE_SEED) \
+		--jobs $(DAMAGE_JOBS)
+	/usr/bin/python3 scripts/damage-matrix.py --so $(abspath $(SO)) \
+		--scenario uprobe --labels uprobe \
+		--campaign $(DAMAGE_UPROBE_COPIES) --seed $(DAMAGE_SEED) \
 		--jobs $(DAMAGE_JOBS)
 
 .PHONY: fuzz fuzz-replay damage

@@ -50,9 +50,10 @@ EXTRA = ["kprobes", "kprobes -v", "kprobes -x", "ftrace", "ftrace ls",
          "hooks", "hooks -v", "hooks -j"]
 
 
-def fixture_dir(scenario, variant="elf"):
+def fixture_dir(scenario, variant="elf", suite=None):
     out = subprocess.run([PYTHON, os.path.join(ROOT, "scripts", "fixture.py"),
-                          "--variant", variant, scenario], check=True,
+                          "--variant", variant, scenario] +
+                         (["--suite", suite] if suite else []), check=True,
                          capture_output=True, text=True).stdout
     return out.strip().splitlines()[-1]
 
@@ -654,6 +655,49 @@ CAMPAIGN_CMDS = [
 # the commands issue 27 wants without any silent change
 STRICT = ["hooks", "hooks -j", "kprobes -v", "ftrace ops -v", "ftrace sites",
           "ftrace", "ftrace cat buffer_total_size_kb"]
+# files whose readers only some scenarios exercise (the uprobe and options
+# dumps): campaigned wherever the guest's capture of them is not empty, so
+# a scenario without them keeps its plan
+CAMPAIGN_IF_CAPTURED = ["uprobe_events", "uprobe_profile", "dynamic_events"]
+
+
+def campaign_cmds(man):
+    """CAMPAIGN_CMDS, and a `ftrace cat` of each file of
+    CAMPAIGN_IF_CAPTURED the capture holds text for and of each event
+    trigger file with a hist trigger (model/hist_trigger.c)."""
+    truth = os.path.join(os.path.dirname(man["vmcore"]), "truth")
+
+    def text(name):
+        try:
+            with open(os.path.join(truth, name), errors="replace") as f:
+                return f.read(1 << 16)
+        except OSError:
+            return ""
+    cmds = list(CAMPAIGN_CMDS)
+    names = set(man["truth_files"])
+    for n in CAMPAIGN_IF_CAPTURED:
+        if "tracing/" + n in names and text("tracing/" + n).strip():
+            cmds.append("ftrace cat " + n)
+    for n in sorted(names):
+        if n.startswith("tracing/events/") and n.endswith("/trigger") and \
+                "hist:" in text(n):
+            cmds.append("ftrace cat " + n[len("tracing/"):])
+    return cmds
+
+
+# the uprobe scenario's slice (tests/test_damaged.py, `make damage`'s
+# uprobe run): mutations of what the readers of uprobes, file names and
+# probe events read (model/uprobes.c, path.c, trace_uprobe.c,
+# trace_probe.c, dyn_event.c), and the commands that show them
+UPROBE_LABELS = (r"^(uprobe|trace_uprobe|dentry|inode|mount|vfsmount|path|"
+                 r"super_block|dyn_event|d_name|trace_probe|probe_arg|"
+                 r"fetch_type|tpe)\b")
+UPROBE_CMDS = ["hooks", "hooks -j", "ftrace", "ftrace cat uprobe_events",
+               "ftrace cat uprobe_profile", "ftrace cat dynamic_events"]
+# the hist triggers' text (model/hist_trigger.c), options scenario
+HIST_LABELS = (r"^(hist|hist_field|action|field_var|var|match_data|"
+               r"sort_key|tracing_map|track_data|hist_trigger_attrs)\b")
+LABEL_PRESETS = {"uprobe": UPROBE_LABELS, "hist": HIST_LABELS}
 KINDS = ["random", "null", "poison", "self", "other", "count", "zero-page"]
 POISON = 0xdead000000000100		# LIST_POISON1
 # code and its copies: a change there is a finding (altered text), not
@@ -706,11 +750,15 @@ def mutation(rng, kind, sites, labels):
     return label, kind, va, data
 
 
-def plan(man, sites, seed, count):
+def plan(man, sites, seed, count, labels_re=None):
     """COUNT mutations drawn from SEED, each translated to a physical
-    address the copy holds (a draw that cannot be is drawn again)."""
+    address the copy holds (a draw that cannot be is drawn again).
+    LABELS_RE: draw only from the reads whose label matches it."""
     pt = damage.PageTables(man)
-    labels = sorted(sites)
+    labels = sorted(l for l in sites
+                    if not labels_re or re.search(labels_re, l))
+    if not labels:
+        raise ValueError("no read's label matches %r" % labels_re)
     out = []
     for i in range(count):
         rng = random.Random("%d:%d" % (seed, i))
@@ -730,7 +778,9 @@ def plan(man, sites, seed, count):
 
 def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
     """One damaged copy run: {cmd: verdict} and the session's fate.
-    KEEP: a directory the damaged copy is moved to (to open it by hand)."""
+    KEEP: a directory the damaged copy is moved to (to open it by hand);
+    only a copy with a silent change, or whose session died or hung, stays
+    there (each is a full-size dump)."""
     dst = os.path.join(work, "vmcore-%d" % m["i"])
     subprocess.run(["cp", "--sparse=always", man["vmcore"], dst], check=True)
     try:
@@ -776,6 +826,9 @@ def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
             v["warned"] = WARNED in out
             if v["changed"] and not v["warned"]:
                 v["diff"] = first_diff(clean.outputs[c], out)
+        if keep and not (res["died"] or res["hung"] or any(
+                v.get("diff") for v in res["cmds"].values())):
+            os.unlink(os.path.join(keep, os.path.basename(dst)))
         return res
     finally:
         r.cleanup()
@@ -792,12 +845,12 @@ def first_diff(a, b):
 
 
 def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
-             log_so=None, only=None, keep=None):
+             log_so=None, only=None, keep=None, labels_re=None):
     """Run the campaign; the per-command figures and the silent cases.
     LOG_SO (default SO) is the build whose clean run logs the reads the
     mutations are drawn from (the same plan for two builds)."""
     from concurrent.futures import ThreadPoolExecutor
-    cmds = cmds or CAMPAIGN_CMDS
+    cmds = cmds or campaign_cmds(man)
     work = tempfile.mkdtemp(prefix="th-campaign-")
     try:
         rlog = os.path.join(work, "reads")
@@ -815,7 +868,7 @@ def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
         clean.cleanup()
         bound = {c: max(8 * clean.sizes.get(c, 0), 4 << 20) for c in cmds}
         sites = read_log(rlog)
-        muts = plan(man, sites, seed, count)
+        muts = plan(man, sites, seed, count, labels_re)
         if only:
             muts = [m for m in muts if m["i"] in only]
         log("campaign: seed %d, %d copies, %d kinds of object read, "
@@ -904,10 +957,16 @@ def main():
                     "(comma-separated numbers, as its log prints them)")
     ap.add_argument("--keep-dir", help="campaign: keep each damaged copy "
                     "in this directory (vmcore-N) to open it by hand")
+    ap.add_argument("--labels", metavar="REGEX", help="campaign: draw "
+                    "the mutations only from reads whose label (the "
+                    "object read, as TRACEHUNT_READLOG names it) matches; "
+                    "'uprobe' and 'hist' name the new readers' labels")
+    ap.add_argument("--suite", default=None, help="the fixture's suite "
+                    "(default: fixture.py's)")
     ap.add_argument("--log-so", help="the build whose clean run's reads "
                     "the mutations are drawn from (default: --so)")
     a = ap.parse_args()
-    d = fixture_dir(a.scenario)
+    d = fixture_dir(a.scenario, suite=a.suite)
     man = load_manifest(d)
     if a.campaign:
         sys.path.insert(0, os.path.join(ROOT, "tests"))
@@ -916,6 +975,7 @@ def main():
         only = {int(x) for x in a.copies.split(",") if x}
         s = campaign(man, a.so, a.seed, a.campaign, a.jobs,
                      log_so=a.log_so, only=only,
+                     labels_re=LABEL_PRESETS.get(a.labels, a.labels),
                      keep=a.keep_dir)
         print_table(s)
         return 1 if s["died"] or s["hung"] or any(

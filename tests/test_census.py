@@ -21,10 +21,9 @@ CENSUS = tuple(s for s in thlib.all_scenarios()
 
 
 def _outdir(dump):
-    # next to the .so: a directory the crash process sees (bound)
-    d = os.path.join(os.path.dirname(thlib.so_for(dump.suite)),
-                     "census-test", dump.id)
-    return d
+    # under thlib's scratch directory: one the crash process sees (bound),
+    # on a tmpfs where the machine has one
+    return os.path.join(thlib.SCRATCH, "census-test", dump.id)
 
 
 def _cmds(dump):
@@ -48,6 +47,13 @@ thlib.batch(lambda dump: _cmds(dump) if dump.scenario in CENSUS else [])
 def census(dump):
     """{captured name: "exact" | "differs" | "not written"} for the
     tracing/ files, and the commands' outputs."""
+    res = dump.__dict__.get("_census")
+    if res is None:
+        res = dump._census = _census(dump)
+    return res
+
+
+def _census(dump):
     if dump.outputs is None:
         dump.prefetch()
     cmds = [c for c in dump.outputs if c.startswith("ftrace dump -d ") and
@@ -73,6 +79,10 @@ def census(dump):
             continue
         res[name] = "exact" if thlib.comparable(name, ours) == \
             thlib.comparable(name, live) else "differs"
+    if "differs" not in res.values():
+        # (the tree is ~200 MB of tmpfs per options dump; one that
+        # differs stays for the failure's message and a look by hand)
+        shutil.rmtree(_outdir(dump), ignore_errors=True)
     return res
 
 
@@ -97,8 +107,11 @@ def _report(dump, res):
     out = {"dump": dump.id, "captured": len(res),
            "exact": sum(r == "exact" for r in res.values()),
            "kinds": {k: dict(v) for k, v in sorted(by.items())}}
-    path = os.path.join(os.path.dirname(_outdir(dump)),
-                        "%s.json" % dump.id)
+    # (beside the .so, where the README's census figures are read from)
+    d = os.path.join(os.path.dirname(thlib.so_for(dump.suite)),
+                     "census-test")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "%s.json" % dump.id)
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
     return out

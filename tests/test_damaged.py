@@ -146,49 +146,69 @@ def test_damaged_dump(name, tmp_path):
 
 # ---- the campaign (issue 27): random damage where a clean run reads ------
 #
-# A slice of `make damage`: COPIES copies of the modules ELF dump, each
-# with one mutation (scripts/damage-matrix.py KINDS, in turn) at a word the
-# clean run of the campaign's commands read, from a fixed seed.  No session
-# may die or hang, and no command issue 27 names (dm.STRICT) may change its
-# output without a "tracehunt: warning:" line.
-CAMPAIGN_COPIES = int(os.environ.get("TRACEHUNT_DAMAGE_COPIES", "21"))
+# Slices of `make damage`, each copy with one mutation (scripts/
+# damage-matrix.py KINDS, in turn) at a word the clean run of the
+# campaign's commands read, from a fixed seed:
+# - modules: COPIES copies of the modules ELF dump, the 16 commands;
+# - uprobe: UPROBE_COPIES copies of the uprobe ELF dump, mutations of what
+#   the uprobe, file name and probe event readers read (dm.UPROBE_LABELS),
+#   the commands that show them (dm.UPROBE_CMDS).
+# No session may die or hang, and no command issue 27 names (dm.STRICT),
+# nor the uprobe files, may change its output without a
+# "tracehunt: warning:" line.
+CAMPAIGN_COPIES = int(os.environ.get("TRACEHUNT_DAMAGE_COPIES", "12"))
+UPROBE_COPIES = int(os.environ.get("TRACEHUNT_DAMAGE_UPROBE_COPIES", "6"))
 CAMPAIGN_SEED = int(os.environ.get("TRACEHUNT_DAMAGE_SEED", "27"))
-_campaign = {}
-_campaign_lock = threading.Lock()
+SLICES = {
+    "modules": dict(scenario=SCENARIO, copies=CAMPAIGN_COPIES,
+                    labels=None, cmds=None, strict=dm.STRICT),
+    "uprobe": dict(scenario="uprobe", copies=UPROBE_COPIES,
+                   labels=dm.UPROBE_LABELS, cmds=dm.UPROBE_CMDS,
+                   strict=dm.UPROBE_CMDS),
+}
+_campaign = {k: {} for k in SLICES}
+_campaign_lock = {k: threading.Lock() for k in SLICES}
 
 
-def _campaign_run():
-    with _campaign_lock:
-        if "res" not in _campaign and "err" not in _campaign:
+def _campaign_run(key):
+    sl, st = SLICES[key], _campaign[key]
+    with _campaign_lock[key]:
+        if "res" not in st and "err" not in st:
             try:
-                man = dm.load_manifest(dm.fixture_dir(SCENARIO))
+                man = dm.load_manifest(dm.fixture_dir(sl["scenario"]))
                 man = dict(man, vmlinux=thlib.indexed_vmlinux(
                     man["vmlinux"]))
                 lines = []
-                _campaign["res"] = dm.campaign(
-                    man, SO, CAMPAIGN_SEED, CAMPAIGN_COPIES,
-                    jobs=1, log=lines.append)
-                _campaign["log"] = lines
+                st["res"] = dm.campaign(
+                    man, SO, CAMPAIGN_SEED, sl["copies"], jobs=1,
+                    cmds=sl["cmds"], log=lines.append,
+                    labels_re=sl["labels"])
+                st["log"] = lines
             except Exception as e:      # the test reports it
-                _campaign["err"] = "damage campaign: %r" % e
-        return _campaign
+                st["err"] = "damage campaign %s: %r" % (key, e)
+        return st
 
 
 def _campaign_kickoff():
-    thlib.pool().submit(_campaign_run)
+    for k in SLICES:
+        thlib.pool().submit(_campaign_run, k)
 
 
 @thlib.pool_starter(_campaign_kickoff)
-def test_damage_campaign():
-    st = _campaign_run()
+@pytest.mark.parametrize("key", sorted(SLICES))
+def test_damage_campaign(key):
+    sl = SLICES[key]
+    if not sl["copies"]:
+        pytest.skip("no copies asked for")
+    st = _campaign_run(key)
     if "err" in st:
         pytest.fail(st["err"], pytrace=False)
     s = st["res"]
     table = []
     dm.print_table(s, out=table.append)
     report = "\n".join(table) + "\n" + "\n".join(st["log"])
-    assert s["copies"] >= CAMPAIGN_COPIES * 9 // 10, report
+    assert s["copies"] >= sl["copies"] * 9 // 10, report
     assert not s["died"] and not s["hung"], report
-    silent = {c: s["table"][c]["silent"] for c in dm.STRICT
-              if s["table"][c]["silent"]}
+    silent = {c: s["table"][c]["silent"] for c in sl["strict"]
+              if c in s["table"] and s["table"][c]["silent"]}
     assert not silent, "silent changes %s\n%s" % (silent, report)

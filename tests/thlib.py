@@ -1,6 +1,7 @@
 """tracehunt test harness: fixtures (real vmcores with live truth) and one
 crash process per dump with every command batched."""
 
+import atexit
 import fnmatch
 import functools
 import inspect
@@ -25,6 +26,38 @@ SO = os.environ.get("TRACEHUNT_SO") or os.path.join(ROOT, "extensions",
 SO_BASE = os.path.dirname(os.path.abspath(SO)) \
     if os.environ.get("TRACEHUNT_SO") else os.path.join(ROOT, "build")
 CRASH_TIMEOUT = int(os.environ.get("TRACEHUNT_CRASH_TIMEOUT", "1800"))
+
+
+def _scratch_root():
+    """The directory crash writes its outputs under: a fresh one on a
+    tmpfs (/dev/shm) when the machine has one, TRACEHUNT_SCRATCH if set,
+    else the temporary directory.  Each command's output is a file of its
+    own ("CMD > FILE": ~50,000 per options dump, as many again for the
+    census's tree); creating them on the host's ext4 took 23 s of the 30 s
+    of CPU of a bookworm options session, 4 s on tmpfs."""
+    base = os.environ.get("TRACEHUNT_SCRATCH")
+    if not base:
+        try:
+            with open("/proc/mounts") as f:
+                if any(l.split()[1:3] == ["/dev/shm", "tmpfs"] for l in f) \
+                        and os.access("/dev/shm", os.W_OK):
+                    base = "/dev/shm"
+        except OSError:
+            pass
+    d = tempfile.mkdtemp(prefix="tracehunt-%d-" % os.getpid(), dir=base)
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
+SCRATCH = _scratch_root()
+
+
+def scratch_dir(*parts):
+    """A directory under SCRATCH (every crash session of thlib sees it at
+    the same path)."""
+    d = os.path.join(SCRATCH, *parts)
+    os.makedirs(d, exist_ok=True)
+    return d
 # crash spends most of its start (5-25 s of CPU per session) in gdb
 # reading the vmlinux's DWARF and scanning its line tables; the tests open
 # a copy with a .gdb_index section and no line tables (indexed_vmlinux):
@@ -135,12 +168,44 @@ _indexed = {}
 HIDE_LINES = os.path.join(ROOT, "scripts", "hide-line-tables.py")
 
 
+# Symbols of the vmlinux's .symtab that crash's start hashes and
+# tracehunt never reads or prints: the export tables' entries (__kstrtab*,
+# __ksymtab_*).  crash <= 9.0.2 inserts every name into 512 hash chains,
+# comparing it with each name already there (symname_hash_install(); 16,384
+# FNV-1a chains since crash commit ce0fc6b73de8, 2026): quadratic in the
+# number of symbols.  7.2's vmlinux has 230,090, 39,219 of them export
+# entries: crash 9.0.2 took 24 s of CPU to open a dump, 13.5 s without
+# them (6.12: 202,568, 33,744).  objcopy refuses to drop symbols that
+# relocations name, so 5.10's and 6.1's vmlinux (with .rela sections)
+# keep theirs.  The __pfx_ padding symbols (v6.2, a quarter of 7.2's) would
+# save as much again, but tracehunt does read them: `hooks` counts the
+# text it compared per symbol, and the kallsyms check looks names up.
+# The same outputs: tests/test_foundation.py's
+# test_fast_vmlinux_copy_prints_the_same.
+UNPRINTED_SYMBOLS = ("__kstrtab*", "__ksymtab_*")
+
+
+def _strip_unprinted_symbols(path):
+    """Drop UNPRINTED_SYMBOLS from PATH's .symtab where objcopy can."""
+    tmp = path + ".strip"
+    argv = ["objcopy", "--wildcard"]
+    for pat in UNPRINTED_SYMBOLS:
+        argv += ["--strip-symbol=" + pat]
+    p = subprocess.run(argv + [path, tmp], stdin=subprocess.DEVNULL,
+                       capture_output=True)
+    if p.returncode == 0 and fixture.is_elf(tmp):
+        os.rename(tmp, path)
+    elif os.path.exists(tmp):
+        os.unlink(tmp)
+
+
 def indexed_vmlinux(path):
     """PATH, or a copy of it beside it, built once and kept in the cache:
-    with a .gdb_index section (gdb-add-index) and its line tables hidden
-    from gdb (scripts/hide-line-tables.py).  Same sections, symbols, types
-    and debuginfo otherwise, so tracehunt prints the same (a test compares
-    it with PATH); crash just starts 3-4 times faster.  Only for vmlinux
+    with a .gdb_index section (gdb-add-index), its line tables hidden
+    from gdb (scripts/hide-line-tables.py) and UNPRINTED_SYMBOLS dropped.
+    Same sections, types and debuginfo otherwise, so tracehunt prints
+    the same (a test compares it with PATH); crash starts 3-4 times
+    faster.  Only for vmlinux
     files in the fixture cache; PATH itself when this is off
     (TRACEHUNT_GDB_INDEX=0) or fails."""
     if not GDB_INDEX or not os.path.isfile(path) or \
@@ -151,8 +216,12 @@ def indexed_vmlinux(path):
         return _indexed[path]
     st = os.stat(path)
     key = "%d %d\n" % (st.st_size, st.st_mtime_ns)
-    fast_key = "fast-2 " + key      # (bumped when the recipe changes)
-    out = path + ".fast"
+    fast_key = "fast-3 " + key      # (bumped when the recipe changes)
+    # (vmlinux.fast3: a name of its own, so a checkout with the previous
+    # recipe, which rebuilt vmlinux.fast whenever its stamp differed, and
+    # this one do not rebuild each other's copy)
+    out = path + ".fast3"
+    prev = path + ".fast"
     stamp = out + ".src"
     # (vmlinux.indexed: the index-only copy of earlier rounds; reused as
     # the starting point when it is current, gdb-add-index takes minutes)
@@ -175,7 +244,10 @@ def indexed_vmlinux(path):
         with fixture.Lock(out + ".lock"):
             if not fresh(out, fast_key):
                 tmp = out + ".tmp"
-                start = older if fresh(older, key) else path
+                # (the previous recipe's copy lacks only the strip)
+                was_fast = fresh(prev, "fast-2 " + key)
+                start = prev if was_fast else \
+                    older if fresh(older, key) else path
                 if subprocess.run(["cp", "--reflink=auto", start, tmp]
                                   ).returncode != 0:
                     return fail("cp failed")
@@ -187,10 +259,12 @@ def indexed_vmlinux(path):
                         os.unlink(tmp)
                         return fail("gdb-add-index failed")
                 p = subprocess.run([sys.executable, HIDE_LINES, tmp],
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
+                                   capture_output=True, text=True) \
+                    if not was_fast else None
+                if p is not None and p.returncode != 0:
                     os.unlink(tmp)
                     return fail(p.stderr.strip() or "hide-line-tables")
+                _strip_unprinted_symbols(tmp)
                 os.rename(tmp, out)
                 with open(stamp, "w") as f:
                     f.write(fast_key)
@@ -376,7 +450,7 @@ def start_background(f, names, dump):
         kw = {"dump": dump}
         tmp = None
         if "tmp_path" in names:
-            tmp = tempfile.mkdtemp(prefix="th-bg-")
+            tmp = tempfile.mkdtemp(prefix="th-bg-", dir=SCRATCH)
             kw["tmp_path"] = pathlib.Path(tmp)
         try:
             return f(**kw)
@@ -720,7 +794,7 @@ class Dump:
         cmds = cmds or self.commands()
         self.check_inputs()
         so = so or so_for(self.suite)
-        outdir = tempfile.mkdtemp(prefix="th-%s-" % self.id)
+        outdir = tempfile.mkdtemp(prefix="th-%s-" % self.id, dir=SCRATCH)
         try:
             return self._run_in(outdir, cmds, so, vmlinux)
         finally:
@@ -744,7 +818,7 @@ class Dump:
         while True:
             p = self._crash(flags + ["-s", vmlinux or self.vmlinux(),
                                      self.manifest["vmcore"], "-i",
-                                     cmdfile], [outdir, os.path.dirname(so)],
+                                     cmdfile], [SCRATCH, os.path.dirname(so)],
                             len(cmds))
             self.log = p.stdout.decode(errors="replace")
             # A crash that cannot follow the kernel's struct module (crash

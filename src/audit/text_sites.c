@@ -250,6 +250,9 @@ static int tx_static_call_ok(struct tx_run *r, const struct tx_site *s,
 	if (in->target == v || (!v && th_symbol("__x86_return_thunk") ==
 				in->target))
 		return TRUE;
+	if (!v)
+		th_static_call_null_went(key, s->start + r->off, in->target,
+					 s->kind == TH_TX_STATIC_CALL_TRAMP);
 	tx_where(in->target, w, sizeof(w));
 	tx_why(r, "static call site goes to %s; its key says %lx", w, v);
 	return FALSE;

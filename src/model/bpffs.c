@@ -139,7 +139,7 @@ static void fs_dir(struct fs_state *s, ulong dir, int depth)
 			break;
 		}
 		/* a negative dentry, a readdir cursor: no inode */
-		if (!th_dentry_inode(w.ent[i], &in) || !in.inode)
+		if (!th_dentry_inode_info(w.ent[i], &in) || !in.inode)
 			continue;
 		if ((k = fs_kind(in.i_op)) >= 0) {
 			if (!fs_add(s, w.ent[i], k, &in))

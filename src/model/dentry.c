@@ -7,7 +7,7 @@
  * children to hlist") (in v6.8) replaced d_subdirs/d_child; that layout
  * is not read by th_dentry_child() (the events directory is eventfs since
  * v6.6), only by th_dentry_children() (a bpf file system's pins), with
- * the inode's operations and number (th_dentry_inode()).
+ * the inode's operations and number (th_dentry_inode_info()).
  */
 #include "model/dentry.h"
 
@@ -166,14 +166,14 @@ void th_dentry_children(ulong dir, long max, struct th_walk *w)
 }
 
 /**
- * th_dentry_inode - a dentry's inode: its operations, number, mode and
+ * th_dentry_inode_info - a dentry's inode: its operations, number, mode and
  * private data
  * @dentry: struct dentry
  * @in: what was read (in->inode 0: a negative dentry)
  *
  * Return: FALSE when the dentry or its inode cannot be read.
  */
-int th_dentry_inode(ulong dentry, struct th_inode_info *in)
+int th_dentry_inode_info(ulong dentry, struct th_inode_info *in)
 {
 	const struct th_dentry_off *o = th_dentry_off();
 	unsigned short mode = 0;
@@ -196,4 +196,20 @@ int th_dentry_inode(ulong dentry, struct th_inode_info *in)
 	    th_read(in->inode + o->i_mode, &mode, sizeof(mode), "inode.i_mode"))
 		in->mode = mode;
 	return TRUE;
+}
+
+/**
+ * th_dentry_inode - dentry.d_inode
+ * @dentry: struct dentry
+ * @inode: its inode (0: a negative dentry)
+ *
+ * Return: FALSE when unreadable or the dump lacks the member.
+ */
+int th_dentry_inode(ulong dentry, ulong *inode)
+{
+	const struct th_dentry_off *o = th_dentry_off();
+
+	*inode = 0;
+	return o->inode >= 0 &&
+		th_read_ulong(dentry + o->inode, inode, "dentry.d_inode");
 }

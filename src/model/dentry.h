@@ -21,8 +21,10 @@ ulong th_dentry_child(ulong parent, const char *name);
 int th_dentry_name(ulong dentry, char *buf, size_t len);
 /* d_inode->i_private of DENTRY; 0 when none or unreadable. */
 ulong th_dentry_private(ulong dentry);
+/* dentry.d_inode into *INODE; FALSE when unreadable. */
+int th_dentry_inode(ulong dentry, ulong *inode);
 
-/* What th_dentry_inode() reads of a dentry's inode. */
+/* What th_dentry_inode_info() reads of a dentry's inode. */
 struct th_inode_info {
 	ulong inode;			/* 0: a negative dentry */
 	ulong i_op, i_private, ino;
@@ -32,6 +34,6 @@ struct th_inode_info {
  * dentry tree) as struct dentry addresses in W (th_walk_free()). */
 void th_dentry_children(ulong dir, long max, struct th_walk *w);
 /* DENTRY's inode into IN; FALSE when unreadable. */
-int th_dentry_inode(ulong dentry, struct th_inode_info *in);
+int th_dentry_inode_info(ulong dentry, struct th_inode_info *in);
 
 #endif

@@ -80,6 +80,27 @@ static enum th_dyn_kind th_dyn_kind_of(const struct th_dyn_off *o, ulong ops)
 	return TH_DYN_OTHER;
 }
 
+/* An event's ops is one dyn_event_register() put on dyn_event_ops_list
+ * (every kind registers its ops at boot, before it can create events). */
+static int th_dyn_ops_registered(ulong ops)
+{
+	ulong head = th_symbol("dyn_event_ops_list");
+	long lst = th_member("dyn_event_operations", "list");
+	struct th_walk w;
+	long i;
+	int found = FALSE;
+
+	if (!head || lst < 0)
+		return TRUE;
+	th_list_walk(head, 64, &w);
+	for (i = 0; i < w.n && !found; i++)
+		found = w.ent[i] - lst == ops;
+	if (w.err && !found)
+		found = TRUE;	/* the list's own damage: nothing to compare */
+	th_walk_free(&w);
+	return found;
+}
+
 /**
  * th_dyn_events - every struct dyn_event of dyn_event_list, in list order
  * @out: their addresses, ops and kinds (malloc'd; NULL when none)
@@ -114,6 +135,10 @@ long th_dyn_events(struct th_dyn_event **out)
 				   "dyn_event.ops"))
 			v[i].ops = 0;
 		v[i].kind = th_dyn_kind_of(o, v[i].ops);
+		if (v[i].kind == TH_DYN_OTHER &&
+		    !th_dyn_ops_registered(v[i].ops))
+			th_damaged("dyn_event", v[i].ev, "ops %lx is no "
+				   "registered dyn_event_operations", v[i].ops);
 	}
 	th_walk_free(&w);
 	*out = v;

@@ -226,7 +226,7 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 	 * (v6.12+: its fgraph_ops' entry/return run): NULL is no damage on
 	 * an ops ftrace_ops_init() marked INITIALIZED; a zeroed ops is */
 	if (op->func || !thf_ops_initialized(op->flags))
-		th_check_code("ftrace_ops", addr, op->func, "func");
+		th_check_func("ftrace_ops", addr, op->func, "func");
 	if (o->trampoline >= 0 &&
 	    th_read_ulong(addr + o->trampoline, &op->trampoline,
 			  "ftrace_ops.trampoline") && op->trampoline)

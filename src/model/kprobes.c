@@ -330,9 +330,9 @@ static void kp_plausible(const struct kp_probe *k)
 		th_damaged("kprobe", k->parent, "flags %#x (an aggregate)",
 			   k->pflags);
 	if (k->pre)
-		th_check_code("kprobe", k->kp, k->pre, "pre_handler");
+		th_check_func("kprobe", k->kp, k->pre, "pre_handler");
 	if (k->post)
-		th_check_code("kprobe", k->kp, k->post, "post_handler");
+		th_check_func("kprobe", k->kp, k->post, "post_handler");
 	/* register_kretprobe() sets its kprobe's pre_handler; a kretprobe
 	 * whose kprobe lacks it would be printed as a plain kprobe */
 	if (kp_table.pre_handler_kretprobe &&
@@ -435,6 +435,54 @@ static void kp_ftrace_count_check(const struct kp_probe *v, long n)
 			   "%lu", armed, in_hash);
 }
 
+/*
+ * Every registered probe off an ftrace call site has its instruction copy
+ * in a slot of kprobe_insn_slots (arch_prepare_kprobe() -> get_insn_slot()),
+ * one per site (an aggregate takes its first probe's), until it is
+ * unregistered or killed with its module (arch_remove_kprobe() ->
+ * free_insn_slot()); each kprobe_insn_page counts its used slots (nused).
+ * The table must hold as many such sites, or probes went missing from it.
+ */
+static void kp_slot_count_check(const struct kp_probe *v, long n)
+{
+	ulong cache = th_symbol("kprobe_insn_slots"), last = 0;
+	long pages = th_member("kprobe_insn_cache", "pages");
+	long lst = th_member("kprobe_insn_page", "list");
+	long nu = th_member("kprobe_insn_page", "nused");
+	long sites = 0, used = 0, i;
+	struct th_walk w;
+	int x;
+
+	if (!cache || pages < 0 || lst < 0 || nu < 0)
+		return;
+	th_list_walk(cache + pages, 1024, &w);
+	for (i = 0; !w.err && i < w.n; i++) {
+		if (!th_read_int(w.ent[i] - lst + nu, &x,
+				 "kprobe_insn_page.nused") || x < 0)
+			w.err = "unreadable";
+		used += x;
+	}
+	if (w.err) {
+		th_damaged("kprobe_insn_slots", cache, "pages: %s", w.err);
+		th_walk_free(&w);
+		return;
+	}
+	th_walk_free(&w);
+	for (i = 0; i < n; i++) {
+		ulong site = v[i].parent ? v[i].parent : v[i].kp;
+
+		if (site == last)
+			continue;
+		last = site;
+		if (!(v[i].pflags & (KPL_FLAG_FTRACE | KPL_FLAG_GONE)))
+			sites++;
+	}
+	if (sites != used)
+		th_damaged("kprobe_table", kp_table.table, "%ld probes off "
+			   "ftrace call sites, but kprobe_insn_slots has %ld "
+			   "instruction slots in use", sites, used);
+}
+
 /**
  * th_kprobes_collect - every probe of kprobe_table
  * @out: the probes (malloc'd), children of aggregates in list order
@@ -451,6 +499,7 @@ long th_kprobes_collect(struct kp_probe **out)
 	for (i = 0; i < n; i++)
 		kp_fields(&v[i]);
 	kp_ftrace_count_check(v, n);
+	kp_slot_count_check(v, n);
 	*out = v;
 	return n;
 }
@@ -615,9 +664,9 @@ int th_kretprobe_of(ulong kp, struct th_kretprobe *r)
 			      &r->entry_handler, "kretprobe.entry_handler");
 	/* NULL is "no handler" (an entry_handler is optional) */
 	if (r->handler)
-		th_check_code("kretprobe", r->addr, r->handler, "handler");
+		th_check_func("kretprobe", r->addr, r->handler, "handler");
 	if (r->entry_handler)
-		th_check_code("kretprobe", r->addr, r->entry_handler,
+		th_check_func("kretprobe", r->addr, r->entry_handler,
 			      "entry_handler");
 	if (o->krp_maxactive >= 0)
 		th_read_int(r->addr + o->krp_maxactive, &r->maxactive,

@@ -171,6 +171,10 @@ int th_code_addr(ulong addr);
 /* FALSE (and th_damaged()) when PTR, the object's FIELD, is not code. */
 int th_check_code(const char *object, ulong where, ulong ptr,
 		  const char *field);
+/* th_check_code(), and a function pointer's value is a function's start:
+ * FALSE (and th_damaged()) when PTR lies inside a symbol. */
+int th_check_func(const char *object, ulong where, ulong ptr,
+		  const char *field);
 /* FALSE (and th_damaged()) when VAL, the object's FIELD, is above MAX. */
 int th_check_count(const char *object, ulong where, unsigned long val,
 		   unsigned long max, const char *field);

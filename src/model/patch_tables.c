@@ -163,3 +163,25 @@ int th_static_call_func(ulong key, ulong *func)
 		th_check_code("static_call_key", key, *func, "func");
 	return TRUE;
 }
+
+/**
+ * th_static_call_null_went - a key whose func is NULL beside code that goes
+ * somewhere: damage to the key (or to the text, which the audit reports)
+ * @key: struct static_call_key (dump address)
+ * @at: the trampoline or call site
+ * @target: where its call or jmp goes
+ * @tramp: TRUE for the key's trampoline
+ *
+ * For a NULL func, __static_call_update() has arch_static_call_transform()
+ * write a RET into the trampoline and a NOP at each call site
+ * (arch/x86/kernel/static_call.c: __sc_insn(null, tail) gives NOP for a
+ * call site and RET for a trampoline); a call or jmp beside a NULL func is
+ * a state the kernel never writes.
+ */
+void th_static_call_null_went(ulong key, ulong at, ulong target, int tramp)
+{
+	th_damaged("static_call_key", key, "func is NULL, but its %s at %lx "
+		   "goes to %lx (for a NULL func the kernel writes a %s there)",
+		   tramp ? "trampoline" : "call site", at, target,
+		   tramp ? "RET" : "NOP");
+}

@@ -37,5 +37,6 @@ void th_patch_entry(enum th_patch_table table, const unsigned char *e,
 /* static_call_key.func of the key at KEY (a dump address); FALSE when
  * unreadable or the member is absent. */
 int th_static_call_func(ulong key, ulong *func);
+void th_static_call_null_went(ulong key, ulong at, ulong target, int tramp);
 
 #endif

@@ -30,6 +30,11 @@ int th_path_str(ulong path, char *buf, size_t len);
  * s_mounts) into BUF, as d_path() would print its root; FALSE when it has
  * none or it cannot be read. */
 int th_sb_mount_path(ulong sb, char *buf, size_t len);
+/* The size of the file the struct path at PATH names (d_inode->i_size);
+ * FALSE when unreadable. */
+int th_path_size(ulong path, uint64_t *size);
+/* inode.i_size; FALSE when unreadable. */
+int th_inode_size(ulong inode, uint64_t *size);
 
 #pragma GCC visibility pop
 

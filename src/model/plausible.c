@@ -110,6 +110,28 @@ int th_check_code(const char *object, ulong where, ulong ptr,
 	return FALSE;
 }
 
+/*
+ * A function pointer (a handler, a probe, an ops' func) holds the address
+ * the compiler gave the function: its symbol's start, where the endbr64 of
+ * an IBT kernel is too.  Inside a symbol it is no function pointer the
+ * kernel stored; with no symbol (a BPF program crash cannot name, an
+ * ftrace trampoline) there is nothing to compare.
+ */
+int th_check_func(const char *object, ulong where, ulong ptr,
+		  const char *field)
+{
+	struct th_sym s;
+
+	if (!th_check_code(object, where, ptr, field))
+		return FALSE;
+	if (!th_ksym_lookup(ptr, &s) || !s.offset)
+		return TRUE;
+	th_damaged(object, where, "%s %lx is inside %s+%#lx%s%s%s, not at a "
+		   "function's start", field, ptr, s.name, s.offset,
+		   s.module[0] ? " [" : "", s.module, s.module[0] ? "]" : "");
+	return FALSE;
+}
+
 int th_check_count(const char *object, ulong where, unsigned long val,
 		   unsigned long max, const char *field)
 {

@@ -105,6 +105,17 @@ ulong th_trace_probe_of_call(ulong call)
 	if (!th_read_ulong(tpe + tpr_off.tpe_probes, &first, "tpe.probes") ||
 	    first == tpe + tpr_off.tpe_probes)
 		return 0;
+	/* trace_probe_append() links a probe to the event it points to
+	 * (trace_probe.event) */
+	if (!th_check_ptr("trace_probe_event", tpe, first, TH_M_DATA,
+			  "probes.next"))
+		return 0;
+	if (th_trace_probe_call(first - tpr_off.tp_list) != call) {
+		th_damaged("trace_probe", first - tpr_off.tp_list, "its event "
+			   "is not the trace_probe_event %lx that lists it",
+			   tpe);
+		return 0;
+	}
 	return first - tpr_off.tp_list;
 }
 
@@ -129,16 +140,23 @@ int th_trace_probe_nr_args(ulong tp)
 static int tpr_arg_str(ulong tp, unsigned int i, long off, char *buf,
 		       int len, const char *what)
 {
-	ulong a = tp + tpr_off.tp_args + i * tpr_off.arg_size, p;
-
-	buf[0] = '\0';
+	ulong a = tp + tpr_off.tp_args + i * tpr_off.arg_size, p = 0;
 	int ok;
 
-	if (!th_read_ulong(a + off, &p, what))
+	buf[0] = '\0';
+	if (!th_read_ulong(a + off, &p, what)) {
+		th_damaged("trace_probe", tp, "%s of argument %u cannot be "
+			   "read", what, i);
 		return -1;
+	}
 	ok = th_read_cstr(p, buf, len, what);
-	/* printed as the kernel would, with the warning */
-	if (!th_printable(buf))
+	/* traceprobe_parse_probe_arg() kstrdup()s both, never empty (a
+	 * name is given or made "argN"); printed as the kernel would, with
+	 * the warning */
+	if (!ok || !buf[0])
+		th_damaged("trace_probe", tp, "%s of argument %u at %lx is %s",
+			   what, i, p, ok ? "empty" : "unreadable");
+	else if (!th_printable(buf))
 		th_damaged("trace_probe", tp, "%s at %lx is not text", what, p);
 	return ok ? 1 : 0;
 }
@@ -239,13 +257,20 @@ ulong th_probe_nhit(ulong addr, int percpu, const char *what)
 
 	if (!th_read_ulong(addr, &nhit, what))
 		return 0;
-	if (!percpu)
+	if (!percpu) {
+		th_check_events("probe event", addr, nhit, what);
 		return nhit;
+	}
 	n = th_possible_cpus(cpus, NR_CPUS);
 	for (i = 0; i < n; i++) {
 		p = th_percpu_ptr(nhit, cpus[i]);
 		if (th_read_ulong(p, &v, what))
 			sum += v;
+		else
+			th_damaged("probe event", addr, "%s: per-CPU pointer "
+				   "%lx unreadable on CPU %d", what, nhit,
+				   cpus[i]);
 	}
+	th_check_events("probe event", addr, sum, what);
 	return sum;
 }

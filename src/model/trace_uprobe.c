@@ -19,7 +19,7 @@ static struct {
 	int dyn;		/* entries are struct dyn_event */
 	ulong ops;		/* &trace_uprobe_ops */
 	long tu_list, tu_consumer, tu_filename, tu_offset, tu_ref_ctr;
-	long tu_nhit, tu_tp;
+	long tu_nhit, tu_tp, tu_path;
 	int nhit_percpu;
 } tu_off;
 
@@ -51,6 +51,7 @@ static int tu_init(void)
 	tu_off.nhit_percpu = tu_off.tu_nhit >= 0 &&
 		MEMBER_TYPE("trace_uprobe", (char *)which) == TYPE_CODE_PTR;
 	tu_off.tu_tp = th_member("trace_uprobe", "tp");
+	tu_off.tu_path = th_member("trace_uprobe", "path");
 	if (!tu_off.head || tu_off.tu_list < 0 || tu_off.tu_consumer < 0 ||
 	    tu_off.tu_filename < 0 || tu_off.tu_offset < 0 ||
 	    tu_off.tu_tp < 0 || !th_trace_probe_ok() || !th_event_names_ok())
@@ -135,10 +136,16 @@ int th_tu_names(ulong tu, char *group, size_t glen, char *name, size_t nlen)
 	ulong call = th_trace_probe_call(tu + tu_off.tu_tp);
 
 	group[0] = name[0] = '\0';
-	if (!call)
+	if (!call) {
+		th_damaged("trace_uprobe", tu, "its event cannot be read");
 		return FALSE;
+	}
 	th_event_call_system(call, group, glen);
 	th_event_call_name(call, name, nlen);
+	/* trace_probe_init() refuses an event without group and name */
+	if (!group[0] || !name[0])
+		th_damaged("trace_uprobe", tu, "its event %lx has no %s", call,
+			   name[0] ? "system" : "name");
 	return name[0] != '\0';
 }
 
@@ -155,14 +162,38 @@ int th_tu_filename(ulong tu, char *buf, int len)
 	ulong p = 0;
 
 	buf[0] = '\0';
+	/* __trace_uprobe_create() kstrdup()s the file name it was given */
 	if (!th_read_ulong(tu + tu_off.tu_filename, &p,
 			   "trace_uprobe.filename") || !p ||
-	    !th_read_cstr(p, buf, len, "trace_uprobe.filename"))
+	    !th_read_cstr(p, buf, len, "trace_uprobe.filename") || !buf[0]) {
+		th_damaged("trace_uprobe", tu, "filename %lx cannot be read",
+			   p);
+		buf[0] = '\0';
 		return FALSE;
+	}
 	/* printed as the kernel would, with the warning */
 	if (!th_printable(buf))
 		th_damaged("trace_uprobe", tu, "filename at %lx is not text", p);
 	return TRUE;
+}
+
+/* Both offsets lie in the file: uprobe_register() refuses an offset or a
+ * ref_ctr_offset past i_size (kernel/events/uprobes.c), and the event's
+ * file stays open (trace_uprobe.path) while it exists. */
+static void tu_offsets_check(ulong tu, ulong offset, ulong ref_ctr_offset)
+{
+	uint64_t size;
+
+	if (tu_off.tu_path < 0 || !th_path_size(tu + tu_off.tu_path, &size))
+		return;
+	if (offset > size)
+		th_damaged("trace_uprobe", tu, "offset %#lx is past the end "
+			   "of its file (%llu bytes)", offset,
+			   (unsigned long long)size);
+	if (ref_ctr_offset > size)
+		th_damaged("trace_uprobe", tu, "ref_ctr_offset %#lx is past "
+			   "the end of its file (%llu bytes)", ref_ctr_offset,
+			   (unsigned long long)size);
 }
 
 /**
@@ -182,8 +213,11 @@ int th_tu_offsets(ulong tu, ulong *offset, ulong *ref_ctr_offset)
 	if (tu_off.tu_ref_ctr >= 0)
 		th_read_ulong(tu + tu_off.tu_ref_ctr, ref_ctr_offset,
 			      "trace_uprobe.ref_ctr_offset");
-	return th_read_ulong(tu + tu_off.tu_offset, offset,
-			     "trace_uprobe.offset");
+	if (!th_read_ulong(tu + tu_off.tu_offset, offset,
+			   "trace_uprobe.offset"))
+		return FALSE;
+	tu_offsets_check(tu, *offset, *ref_ctr_offset);
+	return TRUE;
 }
 
 /**

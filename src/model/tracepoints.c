@@ -102,7 +102,7 @@ static void tp_probes(ulong tp, th_tp_probe_fn cb, void *arg)
 				   &fn, "tracepoint_func.func") || !fn)
 			break;
 		/* a probe is a function (tracepoint_probe_register()) */
-		th_check_code("tracepoint_func", funcs + i * tp_off.func_size,
+		th_check_func("tracepoint_func", funcs + i * tp_off.func_size,
 			      fn, "func");
 		cb(tp, name, fn, arg);
 	}

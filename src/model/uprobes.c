@@ -7,6 +7,7 @@
 #include "model/uprobes.h"
 #include "model/trace_uprobe.h"
 #include "model/bpf.h"
+#include "model/xarray.h"
 
 static struct {
 	int filled;
@@ -16,6 +17,7 @@ static struct {
 	long u_node, u_consumers, u_inode, u_offset, u_ref_ctr;
 	long c_handler, c_ret_handler, c_filter, c_next, c_node;
 	int list;			/* consumers on a list_head */
+	long u_insn, i_mapping, as_pages;	/* the instruction copy */
 } up_off;
 
 /* uprobes_tree is an rb_root, or an rb_root_cached (its rb_root first):
@@ -59,6 +61,14 @@ static void up_off_fill(void)
 	up_off.c_node = th_member("uprobe_consumer", "cons_node");
 	up_off.list = up_off.c_node >= 0;
 	up_off.c_next = th_member("uprobe_consumer", "next");
+	/* arch_uprobe.insn: in an anonymous union with ixol on x86 */
+	up_off.u_insn = th_member("uprobe", "arch");
+	if (up_off.u_insn >= 0 && th_member_path("arch_uprobe", "insn") >= 0)
+		up_off.u_insn += th_member_path("arch_uprobe", "insn");
+	else
+		up_off.u_insn = -1;
+	up_off.i_mapping = th_member("inode", "i_mapping");
+	up_off.as_pages = th_member("address_space", "i_pages");
 }
 
 /**
@@ -107,10 +117,14 @@ static void up_consumer(struct th_uprobe *u, ulong uc)
 	if (up_off.c_filter >= 0)
 		th_read_ulong(uc + up_off.c_filter, &c->filter,
 			      "uprobe_consumer.filter");
+	/* uprobe_register() refuses a consumer with neither handler */
+	if (!c->handler && !c->ret_handler)
+		th_damaged("uprobe_consumer", uc, "neither handler nor "
+			   "ret_handler");
 	if (c->handler)
-		th_check_code("uprobe_consumer", uc, c->handler, "handler");
+		th_check_func("uprobe_consumer", uc, c->handler, "handler");
 	if (c->ret_handler)
-		th_check_code("uprobe_consumer", uc, c->ret_handler,
+		th_check_func("uprobe_consumer", uc, c->ret_handler,
 			      "ret_handler");
 	if (c->handler && c->handler == up_off.dispatcher) {
 		c->kind = TH_UC_TRACE;
@@ -146,6 +160,76 @@ static void up_consumers(struct th_uprobe *u)
 	th_walk_free(&w);
 }
 
+/*
+ * __uprobe_register() refuses an offset past the file's i_size, and a
+ * trace_uprobe consumer registered its own offset (trace_uprobe_enable()
+ * -> uprobe_register(tu->inode, tu->offset, ...)).
+ */
+static void up_offset_check(const struct th_uprobe *u)
+{
+	ulong off, ref;
+	uint64_t size;
+	int i;
+
+	if (u->err)
+		return;
+	if (th_inode_size(u->inode, &size) && u->offset > size)
+		th_damaged("uprobe", u->addr, "offset %#llx is past the end "
+			   "of its file (%llu bytes)",
+			   (unsigned long long)u->offset,
+			   (unsigned long long)size);
+	for (i = 0; i < u->nuc; i++)
+		if (u->uc[i].kind == TH_UC_TRACE && u->uc[i].tu &&
+		    th_tu_offsets(u->uc[i].tu, &off, &ref) &&
+		    off != u->offset) {
+			th_damaged("uprobe", u->addr, "offset %#llx, but its "
+				   "consumer trace_uprobe %lx registered "
+				   "%#lx", (unsigned long long)u->offset,
+				   u->uc[i].tu, off);
+			break;
+		}
+}
+
+/*
+ * uprobe.arch.insn is copy_insn()'s copy of the file's bytes at the offset,
+ * read through the page cache; a breakpoint goes into each mm's own copy of
+ * the page, never into the cache.  Where that page is cached, its byte at
+ * the offset is the copy's first: an opcode or a prefix, of which
+ * riprel_analyze() may clear REX.B only.
+ */
+static void up_insn_check(const struct th_uprobe *u)
+{
+	ulong mapping, idx = u->offset >> PAGESHIFT(), page = 0;
+	physaddr_t phys;
+	unsigned char mine, file;
+	struct th_xa_walk w;
+	const char *why;
+	long i;
+
+	if (u->err || up_off.u_insn < 0 || up_off.i_mapping < 0 ||
+	    up_off.as_pages < 0 || !th_xa_ok(&why) ||
+	    !th_read(u->addr + up_off.u_insn, &mine, 1, "uprobe.arch.insn") ||
+	    !th_read_ulong(u->inode + up_off.i_mapping, &mapping,
+			   "inode.i_mapping") ||
+	    !th_ptr_in(mapping, TH_M_DATA))
+		return;
+	th_xa_walk(mapping + up_off.as_pages, 1L << 16, &w);
+	for (i = 0; i < w.n && !page; i++)
+		if (w.ent[i].index == idx)
+			page = w.ent[i].entry;
+	th_xa_free(&w);
+	if (!page || !is_page_ptr(page, &phys) ||
+	    !th_read(PTOV(phys) + (u->offset & (PAGESIZE() - 1)), &file, 1,
+		     "page cache"))
+		return;
+	if (mine == file || ((mine & 0xf0) == 0x40 &&
+			     (mine | 1) == (file | 1)))
+		return;
+	th_damaged("uprobe", u->addr, "its instruction copy starts with "
+		   "%02x, the file's cached page holds %02x at offset %#llx",
+		   mine, file, (unsigned long long)u->offset);
+}
+
 static void up_read(ulong addr, struct th_uprobe *u, const struct th_uprobe *prev)
 {
 	memset(u, 0, sizeof(*u));
@@ -177,6 +261,8 @@ static void up_read(ulong addr, struct th_uprobe *u, const struct th_uprobe *pre
 			   addr, u->inode, (unsigned long long)u->offset,
 			   prev->inode, (unsigned long long)prev->offset);
 	up_consumers(u);
+	up_offset_check(u);
+	up_insn_check(u);
 }
 
 /**
