@@ -202,11 +202,25 @@ def test_kallsyms_names_and_addresses(dump):
     assert ours == named
 
 
-def holders_text(hs):
-    if not hs:
-        return "[no process]"
-    return "[" + ", ".join("pid %d %s fd %d" % (h["pid"], h["comm"], h["fd"])
-                           for h in hs) + "]"
+# The programs of th_pinned.bpf.o, whose loader ("th_bpfload -x") pinned
+# what it made and exited (testdata/scenarios/bpf/setup.sh)
+EXITED = {"th_pinned", "th_tp_btf"}
+
+
+def holders_text(hs, pins=None):
+    """ebpf's "held by" text of the processes HS and the pins PINS (None:
+    a perf event, which has no pins)."""
+    items = ["pid %d %s fd %d" % (h["pid"], h["comm"], h["fd"]) for h in hs]
+    items += ["pin " + p["path"] for p in pins or []]
+    if not items:
+        return "[no process]" if pins is None else "[no process or pin]"
+    return "[" + ", ".join(items) + "]"
+
+
+def prog_held_text(p):
+    return "held by " + holders_text(p["holders"], p["pins"]) + (
+        ", only by its link" if p["held_by"] == "link" else "") + (
+        "; no process holds it or its links" if p["no_process"] else "")
 
 
 @scenarios("bpf")
@@ -232,7 +246,7 @@ def test_holders_match_bpftool_perf(dump):
             assert {h["pid"] for h in l["perf_holders"]} == {loader}, l
             continue
         pids = {h["pid"] for h in l["holders"]}
-        if progs[l["prog_id"]]["name"] == "th_pinned":
+        if progs[l["prog_id"]]["name"] in EXITED:
             assert pids == set(), l
         else:
             assert pids == {loader}, l
@@ -256,7 +270,7 @@ def test_text_matches_json(dump):
                    " %s: %s" % (l["type"], l["attached_to"])
                    for p in progs for l in links if l["prog_id"] == p["id"]]
     held = [l.strip() for l in text if l.strip().startswith("held by ")]
-    assert held == ["held by " + holders_text(p["holders"]) for p in progs]
+    assert held == [prog_held_text(p) for p in progs]
     text = dump.out("ebpf -l").decode().splitlines()[1:]
     assert [l.split(None, 4) for l in text if re.match(r"\s*[\d-]+\s", l)] \
         == [[str(l["id"]) if l["id"] else "-", l["type"], str(l["prog_id"]),
@@ -267,14 +281,17 @@ def test_text_matches_json(dump):
     assert held == [
         "no link; its perf event held by " + holders_text(l["perf_holders"])
         if l["id"] == 0 else
-        "held by " + holders_text(l["holders"]) + (
+        "held by " + holders_text(l["holders"], l["pins"]) + (
             ", its perf event by " + holders_text(l["perf_holders"])
             if l["perf_holders"] is not None else "") for l in links]
     text = dump.out("ebpf -m").decode().splitlines()[1:]
-    assert [l.split() for l in text] == \
+    assert [l.split() for l in text if re.match(r"\s*\d+\s", l)] == \
         [[str(m["id"]), m["type"], m["name"], str(m["bytes_key"]),
           str(m["bytes_value"]), str(m["max_entries"]), "%x" % m["flags"],
           m["struct"][2:]] for m in maps]
+    held = [l.strip() for l in text if l.strip().startswith("held by ")]
+    assert held == ["held by " + holders_text(m["holders"], m["pins"])
+                    for m in maps]
 
 
 def live_helpers(dump, prog_id):
@@ -333,3 +350,147 @@ def test_hooks_judge_every_bpf_link(dump):
         at = [f for f in findings if f["kind"] == p["fd_type"] and
               f["target"].startswith("%s+0x%x/" % (p["func"], p["offset"]))]
         assert at and all(f["verdict"] != "ok" for f in at), (p, at)
+
+
+def live_pins(dump):
+    """bpf/pins: {(kind, id): [path, ...]}, each file of the guest's bpf
+    file system and the object bpftool KIND show pinned PATH found."""
+    if not dump.has_truth("bpf/pins"):
+        pytest.skip("no bpf/pins captured")
+    out = {}
+    for line in dump.truth("bpf/pins").decode().splitlines():
+        path, kind, oid = line.split()
+        out.setdefault((kind, int(oid)), []).append(path)
+    assert out, "the guest's bpf file system has no pin"
+    return out
+
+
+def live_inos(dump):
+    """bpf/bpffs.ls (busybox ls -liR /sys/fs/bpf): {path: inode number}."""
+    out, d = {}, None
+    for line in dump.truth("bpf/bpffs.ls").decode().splitlines():
+        if line.endswith(":"):
+            d = line[:-1]
+        elif d and line.split() and line.split()[0].isdigit():
+            f = line.split()
+            out[d + "/" + f[-1]] = int(f[0])
+    return out
+
+
+def our_pins(dump):
+    """{(kind, id): [pin, ...]} of every program, link and map ebpf -j,
+    -l -j and -m -j list (a link's id 0: no link, no pins)."""
+    out = {}
+    for cmd, kind, key in (("ebpf -j", "prog", "programs"),
+                           ("ebpf -l -j", "link", "links"),
+                           ("ebpf -m -j", "map", "maps")):
+        for o in doc(dump, cmd)[key]:
+            if kind == "link" and o["id"] == 0:
+                assert o["pins"] is None, o
+                continue
+            assert o["pins"] is not None, o
+            if o["pins"]:
+                out[(kind, o["id"])] = o["pins"]
+    return out
+
+
+@scenarios("bpf")
+def test_pins_match_bpffs(dump):
+    """Every pin of the guest's bpf file system, and no other, on the
+    object bpftool found through it, by its path (the mount point of
+    /proc/mounts and the path under it) and its inode number (ls -i)."""
+    live = live_pins(dump)
+    ours = our_pins(dump)
+    assert {k: sorted(p["path"] for p in v) for k, v in ours.items()} == \
+        {k: sorted(v) for k, v in live.items()}
+    mounts = [l.split()[1] for l in
+              dump.truth("bpf/mounts").decode().splitlines()]
+    assert len(mounts) == 1, mounts
+    inos = live_inos(dump)
+    for pins in ours.values():
+        for p in pins:
+            assert p["mount"] == mounts[0], p
+            assert p["path"] == p["mount"] + p["fs_path"], p
+            assert p["ino"] == inos[p["path"]], (p, inos)
+
+
+@scenarios("bpf")
+def test_held_by(dump):
+    """What keeps each program: the loader's programs are held by its fds;
+    those of the loader that exited (EXITED) by no process, through a pin
+    of their own where bpf/pins has one, else through their link alone
+    (th_tp_btf, whose link alone is pinned)."""
+    live = live_pins(dump)
+    links = doc(dump, "ebpf -l -j")["links"]
+    for p in doc(dump, "ebpf -j")["programs"]:
+        if p["name"] not in EXITED:
+            assert (p["held_by"], p["no_process"]) == ("process", False), p
+            continue
+        assert p["no_process"] is True and p["holders"] == [], p
+        if ("prog", p["id"]) in live:
+            assert p["held_by"] == "pin", p
+        else:
+            assert p["links"] and p["held_by"] == "link", p
+            # its link is pinned, and held by no process
+            for l in links:
+                if l["prog_id"] == p["id"]:
+                    assert ("link", l["id"]) in live and \
+                        l["held_by"] == "pin", l
+
+
+@scenarios("bpf")
+def test_hooks_name_the_holders(dump):
+    """Each bpf finding of hooks -j names who holds its link and its
+    program: the loader's fds, the pins bpf/pins lists for them, and no
+    process for the programs of the loader that exited (EXITED), said in
+    its reason too."""
+    live = live_pins(dump)
+    loader = int(dump.truth("bpf/loader.pid"))
+    progs = {p["id"]: p for p in doc(dump, "ebpf -j")["programs"]}
+    bpf = [f for f in doc(dump, "hooks -j")["findings"] if f["kind"] == "bpf"]
+    assert bpf
+    for f in bpf:
+        b = f["bpf"]
+        p = progs[b["prog_id"]]
+        if b["link_id"]:
+            assert sorted(b["link_held_by"]["pins"]) == \
+                sorted(live.get(("link", b["link_id"]), [])), f
+        else:
+            assert b["link_held_by"]["pins"] == [], f
+        assert sorted(b["prog_held_by"]["pins"]) == \
+            sorted(live.get(("prog", p["id"]), [])), f
+        pids = {h["pid"] for h in b["link_held_by"]["processes"] +
+                b["prog_held_by"]["processes"]}
+        orphan = p["name"] in EXITED
+        assert pids == (set() if orphan else {loader}), f
+        assert (b["no_process"], b["held_by"]) == (orphan, p["held_by"]), f
+        assert ("no process holds it or its links" in f["why"]) == orphan
+        assert f["verdict"] != "ok", f
+
+
+@scenarios("bpf")
+def test_tp_btf(dump):
+    """A tp_btf program (a tracing program on a raw_tracepoint link, as
+    bpftool listed it live): a bpf finding "tp_btf TRACEPOINT" naming it,
+    and the tracepoint's __bpf_trace_ probe judged by it, neither ok."""
+    live_progs = {p["id"]: p for p in truth_json(dump, "prog")}
+    tp_btf = [l for l in truth_json(dump, "link")
+              if l["type"] == "raw_tracepoint" and
+              live_progs[l["prog_id"]]["type"] == "tracing"]
+    assert tp_btf, "the scenario's th_tp_btf is not attached"
+    findings = doc(dump, "hooks -j")["findings"]
+    for l in tp_btf:
+        p = live_progs[l["prog_id"]]
+        mine = [f for f in findings if f["kind"] == "bpf" and
+                f["bpf"]["link_id"] == l["id"]]
+        assert len(mine) == 1, (l, mine)
+        f = mine[0]
+        assert f["target"] == "tp_btf " + l["tp_name"], f
+        assert f["owner"] == "BPF prog %d %s" % (p["id"], p["name"]), f
+        assert f["verdict"] != "ok", f
+        core = [f for f in findings if f["kind"] == "tracepoint" and
+                f["target"] == l["tp_name"] and
+                f["handler"].startswith("__bpf_trace_" + l["tp_name"] + "+")]
+        assert core and all(f["verdict"] != "ok" for f in core), core
+        assert all("BPF program %d %s" % (p["id"], p["name"]) in f["why"]
+                   for f in core), core

@@ -137,6 +137,7 @@ static void hk_bpf_load(void)
 		return;
 	hk_bpf.np = th_bpf_progs(&hk_bpf.p);
 	hk_bpf.nl = th_bpf_links(&hk_bpf.l);
+	th_bpf_held_read();
 	if (hk_bpf.np < 0)
 		hk_bpf.np = 0;
 	if (hk_bpf.nl < 0)
@@ -223,6 +224,69 @@ static void hk_bpf_judge(struct hk_finding *f, const struct th_bpf_link *l,
 	f->bpf = 1;
 }
 
+/* Who holds the link and the program of the "bpf" finding F, after its
+ * reason: the processes' fds and the bpffs pins; a program no process
+ * holds, directly or through its links, is one its loader left behind
+ * (pins or links alone keep it). */
+static void hk_bpf_holders(struct hk_finding *f, const struct th_bpf_link *l,
+			   const struct th_bpf_prog *p)
+{
+	char lh[384], ph[384];
+	size_t o = strlen(f->why);
+	const char *by = NULL;
+	int orphan = FALSE;
+
+	if (l->no_link)
+		th_bpf_held_str(TH_BH_PERF, 0, l->perf_file, lh, sizeof(lh));
+	else
+		th_bpf_held_str(TH_BH_LINK, l->addr, 0, lh, sizeof(lh));
+	if (!lh[0] || !p)
+		return;
+	th_bpf_held_str(TH_BH_PROG, p->addr, 0, ph, sizeof(ph));
+	by = th_bpf_prog_held_by(p, hk_bpf.l, hk_bpf.nl, &orphan);
+	snprintf(f->why + o, sizeof(f->why) - o, "; %s held by %s, the "
+		 "program by %s%s%s", l->no_link ? "the perf event" :
+		 "the link", lh, ph, by && !strcmp(by, "link") ?
+		 ", only by its link" : "", orphan ? "; no process holds "
+		 "it or its links: only pins or links keep it" : "");
+}
+
+/* hooks -j's "bpf" of F: null, or of a "bpf" finding the program, the
+ * link and who holds them (th_bpf_held_fjson()) */
+static void hk_bpf_json(const struct hk_finding *f)
+{
+	const struct th_bpf_link *l = f->bpf_link;
+	const struct th_bpf_prog *p = l ? hk_bpf_prog(l->prog) : NULL;
+	const char *by = NULL;
+	int orphan = FALSE;
+
+	fprintf(fp, ", \"bpf\": ");
+	if (!l) {
+		fprintf(fp, "null");
+		return;
+	}
+	fprintf(fp, "{\"prog_id\": %u, \"link_id\": %u, \"link_held_by\": ",
+		l->prog_id, l->id);
+	if (l->no_link)
+		th_bpf_held_fjson(TH_BH_PERF, 0, l->perf_file);
+	else
+		th_bpf_held_fjson(TH_BH_LINK, l->addr, 0);
+	fprintf(fp, ", \"prog_held_by\": ");
+	if (p)
+		th_bpf_held_fjson(TH_BH_PROG, p->addr, 0);
+	else
+		fprintf(fp, "null");
+	if (p)
+		by = th_bpf_prog_held_by(p, hk_bpf.l, hk_bpf.nl, &orphan);
+	fprintf(fp, ", \"held_by\": ");
+	if (by)
+		th_json_fputs(by, strlen(by), fp);
+	else
+		fprintf(fp, "null");
+	fprintf(fp, ", \"no_process\": %s}", !by ? "null" :
+		orphan ? "true" : "false");
+}
+
 static void hk_bpf_link(const struct th_bpf_link *l)
 {
 	const struct th_bpf_prog *p = hk_bpf_prog(l->prog);
@@ -231,9 +295,12 @@ static void hk_bpf_link(const struct th_bpf_link *l)
 
 	switch (l->kind) {
 	case TH_BL_RAW_TP:
+		/* a BTF-typed raw tracepoint (tp_btf: a tracing program of
+		 * attach type trace_raw_tp) is attached as a raw one */
 		f->target = l->tp;
-		snprintf(f->target_str, sizeof(f->target_str),
-			 "raw_tracepoint %s", l->tp_name);
+		snprintf(f->target_str, sizeof(f->target_str), "%s %s",
+			 p && !strcmp(p->attach_type_str, "trace_raw_tp") ?
+			 "tp_btf" : "raw_tracepoint", l->tp_name);
 		break;
 	case TH_BL_TRACING:
 		f->target = l->target;
@@ -278,6 +345,8 @@ static void hk_bpf_link(const struct th_bpf_link *l)
 		snprintf(f->owner_str, sizeof(f->owner_str), "BPF prog %u",
 			 l->prog_id);
 	hk_bpf_judge(f, l, "runs");
+	f->bpf_link = l;
+	hk_bpf_holders(f, l, p);
 }
 
 /* Whether OP hooks the function at FN: its ftrace site is FN, or on IBT
@@ -650,6 +719,7 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 		} else {
 			fprintf(fp, "null");
 		}
+		hk_bpf_json(f);
 		fputc('}', fp);
 	}
 	fprintf(fp, "\n], \"summary\": {");

@@ -26,6 +26,9 @@ struct hk_finding {
 	unsigned char bytes[16];	/* text findings */
 	int nbytes;
 	int bpf;			/* judged by the BPF it runs */
+	/* a "bpf" finding: its link (or program on a perf event without
+	 * one), whose holders hooks -j lists */
+	const struct th_bpf_link *bpf_link;
 };
 
 /* A new finding of KIND, zeroed but for its kind. */

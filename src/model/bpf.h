@@ -16,6 +16,7 @@
 #define TH_BPF_MAPS	64		/* map ids kept per program */
 #define TH_BPF_HELPERS	32		/* helpers named per program */
 #define TH_BPF_MULTI	16		/* places kept per multi link */
+#define TH_BPF_PATH	256		/* a pin's path, its mount point */
 
 /* The name of VAL in the enum whose enumerators start with PREFIX (one
  * of them given as PROBE, e.g. "BPF_PROG_TYPE_KPROBE"), without the
@@ -192,6 +193,30 @@ int th_bpf_holders_ok(void);
 long th_bpf_holders(struct th_bpf_held **out);
 /* file.private_data; 0 when unreadable. */
 ulong th_file_private(ulong file);
+
+/* -------------------------------------------------------------- bpffs.c */
+
+/* One pin of a bpf file system: the program, link or map an inode of it
+ * holds (what bpftool's "KIND show pinned PATH" finds). */
+struct th_bpf_pin {
+	int kind;			/* TH_BH_PROG, _LINK or _MAP */
+	ulong obj;			/* inode.i_private: the object */
+	ulong inode, dentry, sb;
+	ulong ino;			/* inode.i_ino (ls -i) */
+	char fs_path[TH_BPF_PATH];	/* from the file system's root */
+	int have_mount;			/* its mount point was found */
+	char mount[TH_BPF_PATH];	/* the first mount's mount point */
+	char path[2 * TH_BPF_PATH];	/* mount point and fs_path; fs_path
+					   alone without a mount */
+	int bad_path;			/* a part of fs_path is unreadable */
+};
+
+/* FALSE when the dump has no bpf file system or not the members its
+ * pins are found through; *WHY then names what it lacks. */
+int th_bpf_pins_ok(const char **why);
+/* Every pin of every mounted or unmounted bpf file system; -1 when
+ * th_bpf_pins_ok() fails.  *out is malloc'd. */
+long th_bpf_pins(struct th_bpf_pin **out);
 
 #pragma GCC visibility pop
 

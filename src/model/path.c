@@ -2,7 +2,8 @@
  * tracehunt: the model's one reader of struct dentry, the inode's alias
  * list, struct path and the mounts above one (struct mount, vfsmount):
  * file names as d_path() (fs/d_path.c) builds them, walking d_parent up
- * to a root and crossing each mount to its mountpoint.
+ * to a root and crossing each mount to its mountpoint; where a super
+ * block is mounted (its s_mounts).
  */
 #include "model/path.h"
 #include "model/dentry.h"
@@ -14,6 +15,7 @@ static struct {
 	int filled;
 	long d_parent, d_name, qstr_name, d_alias, i_dentry, i_sb, s_id;
 	long p_mnt, p_dentry, m_parent, m_mountpoint, m_mnt, mnt_root;
+	long s_mounts, m_instance, m_next_for_sb;
 	long qstr_len, d_sb, i_size;
 } pa_off;
 
@@ -48,6 +50,13 @@ static void pa_off_fill(void)
 	pa_off.m_mountpoint = th_member("mount", "mnt_mountpoint");
 	pa_off.m_mnt = th_member("mount", "mnt");
 	pa_off.mnt_root = th_member("vfsmount", "mnt_root");
+	/* a super block's mounts: a list_head s_mounts of mounts on it by
+	 * their mnt_instance, or since Linux kernel commit 09a1b33c080f
+	 * ("preparations to taking MNT_WRITE_HOLD out of ->mnt_flags") (in
+	 * v6.18) the first mount, each on the next by mnt_next_for_sb */
+	pa_off.s_mounts = th_member("super_block", "s_mounts");
+	pa_off.m_instance = th_member("mount", "mnt_instance");
+	pa_off.m_next_for_sb = th_member("mount", "mnt_next_for_sb");
 }
 
 /* The names met on the way up, last first. */
@@ -303,6 +312,43 @@ int th_path_str(ulong path, char *buf, size_t len)
 	    !th_read_ulong(path + pa_off.p_mnt, &mnt, "path.mnt"))
 		mnt = 0;
 	return pa_walk(dentry, mnt, buf, len);
+}
+
+/**
+ * th_sb_mount_path - where a super block is mounted
+ * @sb: struct super_block
+ * @buf: the mount point of its first mount ("/" for a mount at the root
+ *       of its namespace)
+ * @len: room in @buf
+ *
+ * Return: FALSE when the super block has no mount or its mount point
+ * cannot be read.
+ */
+int th_sb_mount_path(ulong sb, char *buf, size_t len)
+{
+	ulong first = 0, mount, root;
+
+	pa_off_fill();
+	buf[0] = '\0';
+	if (pa_off.s_mounts < 0 || pa_off.m_mnt < 0 || pa_off.mnt_root < 0 ||
+	    pa_off.m_parent < 0 || pa_off.m_mountpoint < 0 ||
+	    !th_read_ulong(sb + pa_off.s_mounts, &first, "super_block.s_mounts"))
+		return FALSE;
+	if (pa_off.m_instance >= 0) {
+		/* the list is empty when it points back at the head */
+		if (first == sb + pa_off.s_mounts)
+			return FALSE;
+		mount = first - pa_off.m_instance;
+	} else if (pa_off.m_next_for_sb >= 0) {
+		mount = first;
+	} else {
+		return FALSE;
+	}
+	if (!mount || !th_kptr(mount) ||
+	    !th_read_ulong(mount + pa_off.m_mnt + pa_off.mnt_root, &root,
+			   "vfsmount.mnt_root"))
+		return FALSE;
+	return pa_walk(root, mount + pa_off.m_mnt, buf, len);
 }
 
 /**

@@ -1,7 +1,8 @@
 /*
  * tracehunt: file names from the dump (model/path.c): a dentry's path up
  * to its file system's root, an inode's through its first alias, and a
- * struct path's across the mounts above it, as d_path() prints it.
+ * struct path's across the mounts above it, as d_path() prints it; where
+ * a super block is mounted.
  */
 #ifndef TRACEHUNT_MODEL_PATH_H
 #define TRACEHUNT_MODEL_PATH_H
@@ -25,6 +26,10 @@ int th_inode_path(ulong inode, char *buf, size_t len, char *sid,
 /* d_path() of the struct path at PATH (vfsmount and dentry): the dentry's
  * path through the mounts above it, up to the namespace's root. */
 int th_path_str(ulong path, char *buf, size_t len);
+/* The mount point of the first mount of the super block SB (its
+ * s_mounts) into BUF, as d_path() would print its root; FALSE when it has
+ * none or it cannot be read. */
+int th_sb_mount_path(ulong sb, char *buf, size_t len);
 /* The size of the file the struct path at PATH names (d_inode->i_size);
  * FALSE when unreadable. */
 int th_path_size(ulong path, uint64_t *size);

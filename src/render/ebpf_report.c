@@ -12,14 +12,75 @@
 static const char *const ebpf_cmd[] = { "ebpf", "ebpf -l", "ebpf -m" };
 
 /* The open files of every process that are BPF objects or perf events
- * (model/bpf_holders.c), read once per command; -1: not readable. */
+ * (model/bpf_holders.c) and the pins of the bpf file systems
+ * (model/bpffs.c), read once per command; -1: not readable. */
 static struct th_bpf_held *ebpf_held;
 static long ebpf_nheld = -1;
+static struct th_bpf_pin *ebpf_pins;
+static long ebpf_npins = -1;
 
-/* Whether the file (KIND, OBJ or FILE) is held: "[pid P COMM fd N, ...]"
- * into BUF, "[no process]" when none, "" when unknown. */
-static char *ebpf_holders_str(int kind, ulong obj, ulong file, char *buf,
-			      size_t len)
+/**
+ * th_bpf_held_read - read who holds the dump's BPF objects: the
+ * processes' files and the bpf file systems' pins (once per command)
+ */
+void th_bpf_held_read(void)
+{
+	free(ebpf_held);
+	free(ebpf_pins);
+	ebpf_held = NULL;
+	ebpf_pins = NULL;
+	ebpf_nheld = th_bpf_holders(&ebpf_held);
+	ebpf_npins = th_bpf_pins(&ebpf_pins);
+}
+
+static int ebpf_is_held(const struct th_bpf_held *h, int kind, ulong obj,
+			ulong file)
+{
+	return h->kind == kind && (file ? h->file == file : h->obj == obj);
+}
+
+static int ebpf_is_pin(const struct th_bpf_pin *p, int kind, ulong obj,
+		       ulong file)
+{
+	return !file && obj && p->kind == kind && p->obj == obj;
+}
+
+/**
+ * th_bpf_held_n - how many processes' files and pins hold an object
+ * @kind: TH_BH_PROG, _LINK, _MAP (the object @obj) or _PERF (@file)
+ * @obj: the struct bpf_prog, bpf_link or bpf_map
+ * @file: a perf event's struct file, else 0
+ * @npins: the pins holding it (-1: the pins are unknown)
+ *
+ * Return: the files of processes holding it, -1 when unknown.
+ */
+long th_bpf_held_n(int kind, ulong obj, ulong file, long *npins)
+{
+	long i, n = 0;
+
+	*npins = ebpf_npins < 0 ? -1 : 0;
+	for (i = 0; i < ebpf_npins; i++)
+		*npins += ebpf_is_pin(&ebpf_pins[i], kind, obj, file);
+	if (ebpf_nheld < 0)
+		return -1;
+	for (i = 0; i < ebpf_nheld; i++)
+		n += ebpf_is_held(&ebpf_held[i], kind, obj, file);
+	return n;
+}
+
+/**
+ * th_bpf_held_str - who holds an object, as one line of text
+ * @kind: as th_bpf_held_n()
+ * @obj: as th_bpf_held_n()
+ * @file: as th_bpf_held_n()
+ * @buf: "[pid P COMM fd N, ..., pin PATH, ...]", "[no process or pin]"
+ *       when none (a perf event: "[no process]"), "" when unknown
+ * @len: room in @buf
+ *
+ * Return: @buf.
+ */
+char *th_bpf_held_str(int kind, ulong obj, ulong file, char *buf,
+		      size_t len)
 {
 	size_t o = 0;
 	long i;
@@ -31,15 +92,20 @@ static char *ebpf_holders_str(int kind, ulong obj, ulong file, char *buf,
 	for (i = 0; i < ebpf_nheld && o + 64 < len; i++) {
 		const struct th_bpf_held *h = &ebpf_held[i];
 
-		if (h->kind != kind || (file ? h->file != file : h->obj != obj))
-			continue;
-		o += snprintf(buf + o, len - o, "%spid %lu %s fd %u",
-			      n++ ? ", " : "[", h->pid, h->comm, h->fd);
+		if (ebpf_is_held(h, kind, obj, file))
+			o += snprintf(buf + o, len - o, "%spid %lu %s fd %u",
+				      n++ ? ", " : "[", h->pid, h->comm,
+				      h->fd);
 	}
+	for (i = 0; i < ebpf_npins && o + 16 < len; i++)
+		if (ebpf_is_pin(&ebpf_pins[i], kind, obj, file))
+			o += snprintf(buf + o, len - o, "%spin %s",
+				      n++ ? ", " : "[", ebpf_pins[i].path);
 	if (n)
 		snprintf(buf + o, len - o, "]");
 	else
-		snprintf(buf, len, "[no process]");
+		snprintf(buf, len, "%s", kind == TH_BH_PERF || ebpf_npins < 0 ?
+			 "[no process]" : "[no process or pin]");
 	return buf;
 }
 
@@ -58,7 +124,7 @@ static void ebpf_holders_json(const char *key, int kind, ulong obj,
 	for (i = 0; i < ebpf_nheld; i++) {
 		const struct th_bpf_held *h = &ebpf_held[i];
 
-		if (h->kind != kind || (file ? h->file != file : h->obj != obj))
+		if (!ebpf_is_held(h, kind, obj, file))
 			continue;
 		th_json_obj();
 		th_json_kuint("pid", h->pid);
@@ -67,6 +133,125 @@ static void ebpf_holders_json(const char *key, int kind, ulong obj,
 		th_json_obj_end();
 	}
 	th_json_arr_end();
+}
+
+/**
+ * th_bpf_held_fjson - who holds an object, as a JSON object written to fp
+ * @kind: as th_bpf_held_n()
+ * @obj: as th_bpf_held_n()
+ * @file: as th_bpf_held_n()
+ *
+ * {"processes": [{"pid": P, "comm": C, "fd": N}, ...] or null when
+ * unknown, "pins": [PATH, ...] or null when unknown}, for the outputs
+ * written without the JSON writer (hooks -j).
+ */
+void th_bpf_held_fjson(int kind, ulong obj, ulong file)
+{
+	const struct th_bpf_held *h;
+	long i;
+	int n = 0;
+
+	fprintf(fp, "{\"processes\": %s", ebpf_nheld < 0 ? "null" : "[");
+	for (i = 0; i < ebpf_nheld; i++) {
+		h = &ebpf_held[i];
+		if (!ebpf_is_held(h, kind, obj, file))
+			continue;
+		fprintf(fp, "%s{\"pid\": %lu, \"comm\": ", n++ ? ", " : "",
+			h->pid);
+		th_json_fputs(h->comm, strlen(h->comm), fp);
+		fprintf(fp, ", \"fd\": %u}", h->fd);
+	}
+	fprintf(fp, "%s, \"pins\": %s", ebpf_nheld < 0 ? "" : "]",
+		ebpf_npins < 0 ? "null" : "[");
+	for (i = n = 0; i < ebpf_npins; i++)
+		if (ebpf_is_pin(&ebpf_pins[i], kind, obj, file)) {
+			fprintf(fp, "%s", n++ ? ", " : "");
+			th_json_fputs(ebpf_pins[i].path,
+				      strlen(ebpf_pins[i].path), fp);
+		}
+	fprintf(fp, "%s}", ebpf_npins < 0 ? "" : "]");
+}
+
+/* "pins": the pins holding the object, null when they are unknown */
+static void ebpf_pins_json(int kind, ulong obj)
+{
+	const struct th_bpf_pin *p;
+	long i;
+
+	th_json_key("pins");
+	if (ebpf_npins < 0) {
+		th_json_null();
+		return;
+	}
+	th_json_arr();
+	for (i = 0; i < ebpf_npins; i++) {
+		p = &ebpf_pins[i];
+		if (!ebpf_is_pin(p, kind, obj, 0))
+			continue;
+		th_json_obj();
+		th_json_kstr("path", p->path);
+		th_json_kstr("fs_path", p->fs_path);
+		th_json_key("mount");
+		if (p->have_mount)
+			th_json_str(p->mount);
+		else
+			th_json_null();
+		th_json_kuint("ino", p->ino);
+		th_json_kaddr("inode", p->inode);
+		th_json_obj_end();
+	}
+	th_json_arr_end();
+}
+
+/**
+ * th_bpf_prog_held_by - what keeps a program loaded
+ * @p: the program
+ * @l: the links (and programs on perf events without one)
+ * @nl: how many
+ * @no_process: set when no process holds the program, one of its links
+ *              or their perf events (its loader exited: only pins or
+ *              links keep it)
+ *
+ * Return: "process" (a process has it open), "pin" (else a pin of it),
+ * "link" (else one of its links), "other" (none of these: a perf event
+ * without a link, an attachment that holds it), NULL when unknown.
+ */
+const char *th_bpf_prog_held_by(const struct th_bpf_prog *p,
+				const struct th_bpf_link *l, long nl,
+				int *no_process)
+{
+	long np, pins, lp, k, nlinks = 0;
+	int proc;
+
+	np = th_bpf_held_n(TH_BH_PROG, p->addr, 0, &pins);
+	*no_process = FALSE;
+	if (np < 0)
+		return NULL;
+	proc = np > 0;
+	for (k = 0; k < nl; k++) {
+		if (l[k].prog != p->addr)
+			continue;
+		nlinks += !l[k].no_link;
+		if ((!l[k].no_link &&
+		     th_bpf_held_n(TH_BH_LINK, l[k].addr, 0, &lp) > 0) ||
+		    (l[k].perf_file &&
+		     th_bpf_held_n(TH_BH_PERF, 0, l[k].perf_file, &lp) > 0))
+			proc = TRUE;
+	}
+	*no_process = !proc;
+	return np ? "process" : pins > 0 ? "pin" : nlinks ? "link" : "other";
+}
+
+/* The same of a link: "process", "pin", "none"; NULL when unknown or
+ * there is no link. */
+static const char *ebpf_link_held_by(const struct th_bpf_link *l)
+{
+	long np, pins;
+
+	if (l->no_link ||
+	    (np = th_bpf_held_n(TH_BH_LINK, l->addr, 0, &pins)) < 0)
+		return NULL;
+	return np ? "process" : pins > 0 ? "pin" : "none";
 }
 
 /* kprobe_multi, uprobe_multi: "kprobe_multi 2 functions: f g",
@@ -146,8 +331,9 @@ static void ebpf_progs_text(struct th_bpf_prog *p, long n,
 			    struct th_bpf_link *l, long nl)
 {
 	char maps[128], at[640], hb[512];
+	const char *hby;
 	long i, k;
-	int j, o;
+	int j, o, orphan;
 
 	fprintf(fp, "%5s  %-16s %-16s %-16s  %-16s  %-16s %6s %6s  %s\n",
 		"ID", "TYPE", "NAME", "TAG", "BPF_PROG", "IMAGE", "XLATED",
@@ -178,10 +364,15 @@ static void ebpf_progs_text(struct th_bpf_prog *p, long n,
 				fprintf(fp, "%7s link %u %s: %s\n", "",
 					l[k].id, l[k].type_str, at);
 		}
-		if (ebpf_nheld >= 0)
-			fprintf(fp, "%7s held by %s\n", "",
-				ebpf_holders_str(TH_BH_PROG, p[i].addr, 0, hb,
-						 sizeof(hb)));
+		if (ebpf_nheld >= 0) {
+			hby = th_bpf_prog_held_by(&p[i], l, nl, &orphan);
+			fprintf(fp, "%7s held by %s%s%s\n", "",
+				th_bpf_held_str(TH_BH_PROG, p[i].addr, 0, hb,
+						sizeof(hb)),
+				hby && !strcmp(hby, "link") ?
+				", only by its link" : "", orphan ?
+				"; no process holds it or its links" : "");
+		}
 	}
 }
 
@@ -202,15 +393,15 @@ static void ebpf_links_text(struct th_bpf_link *l, long n)
 				l[i].type_str, l[i].prog_id, l[i].addr, at);
 		if (ebpf_nheld < 0)
 			continue;
-		ebpf_holders_str(TH_BH_LINK, l[i].addr, 0, hb, sizeof(hb));
+		th_bpf_held_str(TH_BH_LINK, l[i].addr, 0, hb, sizeof(hb));
 		if (l[i].no_link)
 			fprintf(fp, "%7s no link; its perf event held by %s\n",
-				"", ebpf_holders_str(TH_BH_PERF, 0,
+				"", th_bpf_held_str(TH_BH_PERF, 0,
 						     l[i].perf_file, pb,
 						     sizeof(pb)));
 		else if (l[i].perf_file)
 			fprintf(fp, "%7s held by %s, its perf event by %s\n",
-				"", hb, ebpf_holders_str(TH_BH_PERF, 0,
+				"", hb, th_bpf_held_str(TH_BH_PERF, 0,
 							 l[i].perf_file, pb,
 							 sizeof(pb)));
 		else
@@ -220,6 +411,7 @@ static void ebpf_links_text(struct th_bpf_link *l, long n)
 
 static void ebpf_maps_text(struct th_bpf_map *m, long n)
 {
+	char hb[512];
 	long i;
 
 	fprintf(fp, "%5s  %-16s %-16s %5s %6s %11s %8s  %s\n", "ID", "TYPE",
@@ -234,6 +426,10 @@ static void ebpf_maps_text(struct th_bpf_map *m, long n)
 			m[i].id, m[i].type_str, m[i].name, m[i].key_size,
 			m[i].value_size, m[i].max_entries, m[i].flags,
 			m[i].addr);
+		if (ebpf_nheld >= 0)
+			fprintf(fp, "%7s held by %s\n", "",
+				th_bpf_held_str(TH_BH_MAP, m[i].addr, 0, hb,
+						sizeof(hb)));
 	}
 }
 
@@ -307,9 +503,13 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 	if (l->no_link) {
 		th_json_key("holders");
 		th_json_null();
+		th_json_key("pins");
+		th_json_null();
 	} else {
 		ebpf_holders_json("holders", TH_BH_LINK, l->addr, 0);
+		ebpf_pins_json(TH_BH_LINK, l->addr);
 	}
+	ebpf_kstr_or_null("held_by", ebpf_link_held_by(l));
 	th_json_key("perf_holders");
 	if (l->perf_file)
 		ebpf_holders_json(NULL, TH_BH_PERF, 0, l->perf_file);
@@ -329,8 +529,9 @@ static void ebpf_link_json(const struct th_bpf_link *l)
 static void ebpf_prog_json(const struct th_bpf_prog *p,
 			   struct th_bpf_link *l, long nl)
 {
+	const char *held_by;
 	long k;
-	int j;
+	int j, orphan;
 
 	th_json_obj();
 	th_json_kuint("id", p->id);
@@ -375,6 +576,14 @@ static void ebpf_prog_json(const struct th_bpf_prog *p,
 			th_json_uint(l[k].id);
 	th_json_arr_end();
 	ebpf_holders_json("holders", TH_BH_PROG, p->addr, 0);
+	ebpf_pins_json(TH_BH_PROG, p->addr);
+	held_by = th_bpf_prog_held_by(p, l, nl, &orphan);
+	ebpf_kstr_or_null("held_by", held_by);
+	th_json_key("no_process");
+	if (held_by)
+		th_json_bool(orphan);
+	else
+		th_json_null();
 	th_json_key("helpers");
 	if (p->nhelpers < 0) {
 		th_json_null();
@@ -410,6 +619,7 @@ static void ebpf_map_json(const struct th_bpf_map *m)
 	else
 		th_json_null();
 	ebpf_holders_json("holders", TH_BH_MAP, m->addr, 0);
+	ebpf_pins_json(TH_BH_MAP, m->addr);
 	ebpf_kstr_or_null("error", m->err);
 	th_json_obj_end();
 }
@@ -453,9 +663,7 @@ void th_ebpf_report(enum th_ebpf_what what, int json)
 		th_json_begin(ebpf_cmd[what]);
 	if (ebpf_missing(what, json))
 		return;
-	free(ebpf_held);
-	ebpf_held = NULL;
-	ebpf_nheld = th_bpf_holders(&ebpf_held);
+	th_bpf_held_read();
 	if (what == TH_EBPF_MAPS)
 		nm = th_bpf_maps(&m);
 	else if (th_bpf_links_ok(&why))	/* else none to read */

@@ -2,17 +2,23 @@
 # kprobe and a kretprobe on do_sys_openat2, tracepoints on
 # sys_enter/sys_exit_getdents64, the exit one holding
 # bpf_probe_write_user, a raw tracepoint on sched_switch with its link
-# pinned, fentry/fexit on vfs_read); a kprobe on getppid() whose loader
-# exited, leaving only its pinned link (a kernel with BPF perf links,
-# v5.15), and another holding
+# pinned, fentry/fexit on vfs_read); what an eBPF rootkit leaves behind,
+# made by a loader that pins it in /sys/fs/bpf and exits: a kprobe on
+# getppid() (its program pinned in progs/, its link where the kernel has
+# BPF perf links, v5.15), a tp_btf program on sched_process_exec held only
+# by its pinned link, their map pinned in maps/, and another kprobe holding
 # bpf_override_return where the kernel allows it
-# (CONFIG_BPF_KPROBE_OVERRIDE: not Debian's 6.1); and what bpftool said
+# (CONFIG_BPF_KPROBE_OVERRIDE: not Debian's); and what bpftool said
 # about them live:
 # bpf/prog.json, link.json, map.json, perf.json, the [bpf] lines of
-# /proc/kallsyms (bpf/kallsyms) and each program's translated
-# instructions (bpf/xlated.ID), beside the tracefs captures.
+# /proc/kallsyms (bpf/kallsyms), each program's translated
+# instructions (bpf/xlated.ID), and the pins: bpf/pins (a line per file
+# of the bpf file system: its path, prog/link/map and the object's id, as
+# bpftool KIND show pinned PATH said), bpf/bpffs.ls (ls -liR) and
+# bpf/mounts (its lines of /proc/mounts), beside the tracefs captures.
 mkdir -p /sys/fs/bpf
 mount -t bpf bpf /sys/fs/bpf || th_fail "mount bpffs"
+mkdir /sys/fs/bpf/progs /sys/fs/bpf/maps || th_fail "mkdir in bpffs"
 th_bpfload > /tmp/bpfload.out 2> /tmp/bpfload.err &
 i=0
 while ! grep -q ready /tmp/bpfload.out 2>/dev/null; do
@@ -24,7 +30,7 @@ while ! grep -q ready /tmp/bpfload.out 2>/dev/null; do
 done
 echo $! > /tmp/bpfload.pid
 th_bpfload -x /bpf/th_pinned.bpf.o > /dev/console 2>&1 ||
-	echo "bpf scenario: no pinned kprobe link (BPF perf links: v5.15)" > /dev/console
+	echo "bpf scenario: a pin failed (a kprobe link: BPF perf links, v5.15)" > /dev/console
 th_bpfload -x /bpf/th_override.bpf.o > /dev/console 2>&1 ||
 	echo "bpf scenario: no bpf_override_return program on this kernel" > /dev/console
 # Activity through every attached program.
@@ -41,6 +47,19 @@ for what in prog link map perf; do
 		th_fail "bpftool $what show: $(cat /tmp/bpf.$what.err)"
 done
 grep '\[bpf\]' /proc/kallsyms > /tmp/bpf.kallsyms
+# every pin: its path, what it pins and that object's id
+find /sys/fs/bpf -type f | sort | while read -r f; do
+	for k in prog link map; do
+		id=$(bpftool -j $k show pinned "$f" 2>/dev/null |
+			sed -n 's/^{"id":\([0-9][0-9]*\),.*/\1/p')
+		if [ -n "$id" ]; then
+			echo "$f $k $id"
+			break
+		fi
+	done
+done > /tmp/bpf.pins
+ls -liR /sys/fs/bpf > /tmp/bpf.bpffs.ls 2>&1
+grep ' bpf ' /proc/mounts > /tmp/bpf.mounts
 # each program's translated instructions, helper calls named by bpftool
 for id in $(bpftool prog show | sed -n 's/^\([0-9][0-9]*\): .*/\1/p'); do
 	bpftool prog dump xlated id $id > /tmp/bpf.xlated.$id 2>&1
@@ -50,4 +69,7 @@ for what in prog link map perf; do
 	th_cap bpf/$what.json /tmp/bpf.$what.json
 done
 th_cap bpf/kallsyms /tmp/bpf.kallsyms
+th_cap bpf/pins /tmp/bpf.pins
+th_cap bpf/bpffs.ls /tmp/bpf.bpffs.ls
+th_cap bpf/mounts /tmp/bpf.mounts
 th_cap bpf/loader.pid /tmp/bpfload.pid
