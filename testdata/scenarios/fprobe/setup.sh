@@ -25,7 +25,7 @@ th_a 'f:fprobes/th_fsync_ret vfs_fsync_range%return rv=$retval:s32' \
 	$T/dynamic_events
 th_a 'f:th_fp/th_open do_sys_openat2 dfd=$arg1:s32 name=+0($arg2):ustring' \
 	$T/dynamic_events
-th_a 'f:fprobes/th_getpid_off __x64_sys_getpid' $T/dynamic_events
+th_try 'f:fprobes/th_unlink_off do_unlinkat dfd=$arg1:s32' $T/dynamic_events
 th_try 'f:th_btf/th_read vfs_read file count pos' $T/dynamic_events
 th_try 'f:th_btf/th_read_ret vfs_read%return count $retval' \
 	$T/dynamic_events
