@@ -3,7 +3,8 @@
  * samples/ftrace/ftrace-direct.c makes one: a trampoline in the module's
  * text that the function's ftrace site calls straight, no ftrace_ops
  * callback in between.  Each module defines TH_DIRECT_FUNC (the target,
- * a syscall wrapper: its only argument is in %rdi) and TH_PFX (the
+ * a syscall wrapper of one argument, in %rdi: one of SYSCALL_DEFINE0 is
+ * an alias of __do_sys_NAME, whose ftrace record has that name) and TH_PFX (the
  * trampoline's prefix), then includes this file.  The TH_* constants are
  * read by the tests (tests/test_fprobe.py) straight from the sources. */
 #include <linux/module.h>

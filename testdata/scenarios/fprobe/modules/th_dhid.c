@@ -2,7 +2,7 @@
 /* tracehunt scenario "fprobe": an ftrace direct call whose module then
  * unlinks itself from the module list, as a rootkit does. */
 #include <linux/list.h>
-#define TH_DHID_FUNC	"__x64_sys_getpgrp"
+#define TH_DHID_FUNC	"__x64_sys_getsid"
 #define TH_DIRECT_FUNC	TH_DHID_FUNC
 #define TH_PFX		th_dhid
 #include "th_dcommon.h"

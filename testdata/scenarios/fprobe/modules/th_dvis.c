@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tracehunt scenario "fprobe": a listed module's ftrace direct call. */
-#define TH_DVIS_FUNC	"__x64_sys_getppid"
+#define TH_DVIS_FUNC	"__x64_sys_getpgid"
 #define TH_DIRECT_FUNC	TH_DVIS_FUNC
 #define TH_PFX		th_dvis
 #include "th_dcommon.h"
