@@ -73,43 +73,91 @@ int hk_fprobe_event_ops(const struct thf_ops *op)
 	return FALSE;
 }
 
+/* Whether OP is the function-graph ops (its callback ftrace_graph_func:
+ * since v6.14 every fprobe with an exit handler runs through
+ * fprobe_graph_ops, a subop of it). */
+static int hkf_is_graph(const struct thf_ops *op)
+{
+	struct th_sym sym;
+
+	return th_ksym_lookup(op->func, &sym) &&
+		!strcmp(sym.name, "ftrace_graph_func");
+}
+
+/* The shared ops (v6.14+) E goes through: of those hooking its first
+ * site, the function-graph one for an exit probe, the others for an
+ * entry one (fprobe_ftrace_ops); every one hooking it when none fits. */
+static int hkf_shared_ops(const struct th_fprobe_ev *e, struct thf_state *s,
+			  const struct thf_ops **out, int max)
+{
+	int pass, j, n = 0;
+
+	for (pass = 0; pass < 2 && !n; pass++)
+		for (j = 0; j < s->nops && n < max; j++)
+			if (!thf_hash_empty(&s->ops[j].filter) &&
+			    thf_ops_contains(&s->ops[j], e->sites[0]) &&
+			    (pass || hkf_is_graph(&s->ops[j]) == e->is_return))
+				out[n++] = &s->ops[j];
+	return n;
+}
+
+/* The ftrace_ops finding of OPS (hk_ftrace()) says E goes through it. */
+static void hkf_tell_ops(ulong ops, const struct th_fprobe_ev *e)
+{
+	long i, n = hk_count();
+
+	for (i = 0; i < n; i++) {
+		struct hk_finding *f = hk_nth(i);
+		size_t k = strlen(f->why);
+
+		if (strcmp(f->kind, "ftrace_ops") || f->target != ops)
+			continue;
+		snprintf(f->why + k, sizeof(f->why) - k, "%s %s/%s",
+			 strstr(f->why, "; fprobe events") ? "," :
+			 "; fprobe events", e->group, e->name);
+	}
+}
+
 /* The sites of E: its fprobe_hlist (v6.14+), else its own ops' filter;
  * into SITES (at most MAX), the ops they go through named into VIA. */
 static int hkf_sites(const struct th_fprobe_ev *e, ulong *sites, int max,
 		     char *via, size_t len)
 {
 	struct thf_state *s = thf_load();
+	const struct thf_ops *sh[4];
 	char sym[128];
-	int n = 0, i, j;
+	int n = 0, i, j, nsh;
 	long r;
 	size_t k;
 
 	via[0] = '\0';
 	for (i = 0; i < e->nsites && n < max; i++)
 		sites[n++] = e->sites[i];
-	for (j = 0; s && j < s->nops; j++) {
+	for (j = 0; s && e->ops && j < s->nops; j++) {
 		const struct thf_ops *op = &s->ops[j];
 
-		if (e->ops && op->addr == e->ops) {
-			for (r = 0; r < s->nrec && n < max; r++)
-				if (!thf_hash_empty(&op->filter) &&
-				    thf_ops_contains(op, s->rec[r].ip))
-					sites[n++] = s->rec[r].ip;
-			snprintf(via, len, "its own ftrace_ops %lx", op->addr);
+		if (op->addr != e->ops)
 			continue;
-		}
-		if (e->ops || !e->nsites || thf_hash_empty(&op->filter) ||
-		    !thf_ops_contains(op, e->sites[0]))
-			continue;
-		th_ksym_ps(op->addr, sym, sizeof(sym));
+		for (r = 0; r < s->nrec && n < max; r++)
+			if (!thf_hash_empty(&op->filter) &&
+			    thf_ops_contains(op, s->rec[r].ip))
+				sites[n++] = s->rec[r].ip;
+		snprintf(via, len, "its own ftrace_ops %lx", op->addr);
+	}
+	nsh = s && !e->ops && e->nsites ? hkf_shared_ops(e, s, sh, 4) : 0;
+	for (j = 0; j < nsh; j++) {
+		th_ksym_ps(sh[j]->addr, sym, sizeof(sym));
 		k = strlen(via);
-		snprintf(via + k, len - k, "%sftrace_ops %lx (%s, shared by "
-			 "every fprobe)", k ? " and " : "", op->addr, sym);
+		snprintf(via + k, len - k, "%sftrace_ops %lx (%s%s, shared "
+			 "by every fprobe)", k ? " and " : "", sh[j]->addr, sym,
+			 hkf_is_graph(sh[j]) ? ": fgraph, fprobe_graph_ops" :
+			 "");
+		hkf_tell_ops(sh[j]->addr, e);
 	}
 	if (!via[0])
-		snprintf(via, len, e->ops ? "its own ftrace_ops %lx, not "
-			 "registered" : "no ftrace_ops (the fprobe is not "
-			 "registered, or the event is disabled)", e->ops);
+		snprintf(via, len, e->ops ? "its own ftrace_ops %lx, not on "
+			 "ftrace_ops_list" : "no ftrace_ops: its fprobe is not "
+			 "registered", e->ops);
 	return n;
 }
 
