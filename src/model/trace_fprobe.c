@@ -6,8 +6,8 @@
  *   before v6.14  an ftrace_ops of its own ("ops"), on ftrace_ops_list,
  *                 whose filter hash holds the sites; nr_maxactive for
  *                 the rethook of an exit handler
- *   v6.14+        Masami Hiramatsu's "fprobe: Rewrite fprobe on
- *                 function-graph tracer": no ops of its own, every fprobe
+ *   v6.14+        Linux kernel commit 4346ba160409 ("fprobe: Rewrite
+ *                 fprobe on function-graph tracer"): no ops of its own, every fprobe
  *                 runs through fprobe_graph_ops (an fgraph_ops) or, for
  *                 entry-only ones, fprobe_ftrace_ops; its sites are the
  *                 fprobe_hlist_node array of "hlist_array"
@@ -52,6 +52,23 @@ static void th_fprobe_off(void)
 		tfo.tp >= 0 && (tfo.tpoint >= 0 || tfo.tprobe >= 0) &&
 		tfo.entry >= 0 && tfo.exit >= 0 && th_trace_probe_ok() &&
 		th_event_names_ok();
+}
+
+ulong th_fprobe_ops(ulong fp)
+{
+	th_fprobe_off();
+	return tfo.ops >= 0 ? fp + tfo.ops : 0;
+}
+
+int th_fprobe_has_exit(ulong fp)
+{
+	ulong h = 0;
+
+	th_fprobe_off();
+	if (tfo.exit < 0 ||
+	    !th_read_ulong(fp + tfo.exit, &h, "fprobe.exit_handler"))
+		return -1;
+	return h != 0;
 }
 
 int th_trace_fprobes_ok(void)

@@ -35,6 +35,12 @@ struct th_fprobe_ev {
 	int nsites;
 };
 
+/* The struct fprobe at FP (a BPF kprobe_multi link's too): its own
+ * ftrace_ops (before v6.14; 0 since, or without the type), and whether
+ * it has an exit handler (-1: unreadable). */
+ulong th_fprobe_ops(ulong fp);
+int th_fprobe_has_exit(ulong fp);
+
 /* FALSE when the dump lacks struct trace_fprobe or trace_probe (no
  * CONFIG_FPROBE_EVENTS, before v6.5). */
 int th_trace_fprobes_ok(void);
