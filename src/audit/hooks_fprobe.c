@@ -230,7 +230,8 @@ static void hkf_eprobes(void)
 			th_event_call_system(call, g, sizeof(g));
 			th_event_call_name(call, nm, sizeof(nm));
 		}
-		f->target = call;
+		/* the source event by its name (its trace_event_call is
+		 * the eprobe's business: target_addr 0) */
 		snprintf(f->target_str, sizeof(f->target_str), "event %s",
 			 src[0] ? src : "?");
 		if (trig) {
