@@ -309,7 +309,8 @@ def _custom_only(scenario):
 # module text, kprobes), events (symbolized trace lines), graph (function
 # names) and bpf (programs, trampolines).  Their elf and filtered dumps
 # come from the kdump boot and do run.
-NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8", "subbuf", "uprobe")
+NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8", "subbuf", "uprobe",
+                 "fprobe")
 
 
 def selected():

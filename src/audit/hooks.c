@@ -48,6 +48,16 @@ struct hk_finding *hk_new(const char *kind)
 	return f;
 }
 
+long hk_count(void)
+{
+	return hk_n;
+}
+
+struct hk_finding *hk_nth(long i)
+{
+	return &hk_f[i];
+}
+
 /* Where the handler of a hook lives decides the default verdict. */
 void hk_judge(struct hk_finding *f, ulong handler, const char *what)
 {
@@ -531,7 +541,12 @@ static void hk_ftrace(void)
 		return;
 	for (i = 0; i < s->nops; i++) {
 		struct thf_ops *op = &s->ops[i];
-		struct hk_finding *f = hk_new("ftrace_ops");
+		struct hk_finding *f;
+
+		/* an fprobe event's own ops: its fprobe_event finding */
+		if (hk_fprobe_event_ops(op))
+			continue;
+		f = hk_new("ftrace_ops");
 
 		f->target = op->addr;
 		nsites = 0;
@@ -553,8 +568,8 @@ static void hk_ftrace(void)
 			 "; flags %s", flags);
 		/* a trampoline's direct ops: its sites are the "bpf"
 		 * findings of the tracing links */
-		if (hk_bpf_rejudge(f, op) || f->verdict == HK_OK ||
-		    thf_hash_empty(&op->filter))
+		if (hk_bpf_rejudge(f, op) || hk_direct_ops(f, s, op) ||
+		    f->verdict == HK_OK || thf_hash_empty(&op->filter))
 			continue;
 		/* the sites a module's or a hidden ops patches, one by one */
 		for (r = 0; r < s->nrec; r++) {
@@ -768,6 +783,7 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	th_tracepoint_probes(hk_tracepoint_probe, NULL);
 	hk_bpf_findings();
 	hk_uprobes();
+	hk_fprobes();
 	if (json) {
 		hk_take_tmpfile(NULL, 0);
 		close_tmpfile();

@@ -8,6 +8,7 @@
 
 #include "model/model.h"
 #include "model/bpf.h"
+#include "model/ftrace_ops.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -50,6 +51,19 @@ char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len);
 
 /* hooks_uprobes.c: a "uprobe" finding per uprobe of uprobes_tree */
 void hk_uprobes(void);
+
+/* The findings so far (hk_nth(): valid until the next hk_new()). */
+long hk_count(void);
+struct hk_finding *hk_nth(long i);
+
+/* hooks_fprobe.c: "fprobe_event" and "eprobe" findings; whether OP is an
+ * fprobe event's own ftrace_ops (its finding is the event's); the
+ * "ftrace_direct" findings of a direct ops no BPF link explains (TRUE:
+ * OP is one, F judged by its trampoline) */
+void hk_fprobes(void);
+int hk_fprobe_event_ops(const struct thf_ops *op);
+int hk_direct_ops(struct hk_finding *f, struct thf_state *s,
+		  const struct thf_ops *op);
 
 #pragma GCC visibility pop
 

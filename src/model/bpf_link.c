@@ -22,6 +22,7 @@
 #include "model/trace_uprobe.h"
 #include "model/path.h"
 #include "model/uprobes.h"
+#include "model/trace_fprobe.h"
 
 static struct {
 	int filled;
@@ -31,7 +32,7 @@ static struct {
 	long tl_type, tl_tramp, tl_tgt;
 	long tr_key, tr_image, tr_cur, ti_image, tr_func_addr, ti_ksym, tr_ksym;
 	long pl_file, pe_tp_event, pe_attr, attr_type, pe_prog;
-	long km_link, km_fp, km_addrs, km_cnt, km_flags, fp_ops, fp_exit;
+	long km_link, km_fp, km_addrs, km_cnt, km_flags;
 	long um_link, um_path, um_cnt, um_flags, um_uprobes;
 	long bu_size, bu_link, bu_offset, bu_consumer;
 } bl_off;
@@ -95,11 +96,7 @@ static void bl_off_fill(void)
 	bl_off.km_addrs = th_member("bpf_kprobe_multi_link", "addrs");
 	bl_off.km_cnt = th_member("bpf_kprobe_multi_link", "cnt");
 	bl_off.km_flags = th_member("bpf_kprobe_multi_link", "flags");
-	/* fprobe.ops, the ftrace_ops of each fprobe, until Linux kernel
-	 * commit 4346ba160409 ("fprobe: Rewrite fprobe on function-graph
-	 * tracer") (in v6.14): then one fgraph_ops for every fprobe */
-	bl_off.fp_ops = th_member("fprobe", "ops");
-	bl_off.fp_exit = th_member("fprobe", "exit_handler");
+	/* the fprobe itself: model/trace_fprobe.c, its one reader */
 	/* bpf_uprobe_multi_link: its struct path first, the bpf_link after */
 	bl_off.um_link = th_member("bpf_uprobe_multi_link", "link");
 	bl_off.um_path = th_member("bpf_uprobe_multi_link", "path");
@@ -296,8 +293,9 @@ static void bl_perf(struct th_bpf_link *l, ulong base)
  * were kept, the fprobe has an exit handler) */
 static void bl_kprobe_multi(struct th_bpf_link *l, ulong base)
 {
-	ulong addrs = 0, h = 0;
+	ulong addrs = 0;
 	unsigned int i, flags = 0;
+	int h;
 
 	if (bl_off.km_addrs < 0 || bl_off.km_cnt < 0 ||
 	    !th_read_uint(base + bl_off.km_cnt, &l->multi_cnt,
@@ -319,12 +317,11 @@ static void bl_kprobe_multi(struct th_bpf_link *l, ulong base)
 	    th_read_uint(base + bl_off.km_flags, &flags,
 			 "bpf_kprobe_multi_link.flags"))
 		l->multi_ret = flags & 1;	/* BPF_F_KPROBE_MULTI_RETURN */
-	else if (bl_off.km_fp >= 0 && bl_off.fp_exit >= 0 &&
-		 th_read_ulong(base + bl_off.km_fp + bl_off.fp_exit, &h,
-			       "fprobe.exit_handler"))
-		l->multi_ret = h != 0;
-	if (bl_off.km_fp >= 0 && bl_off.fp_ops >= 0)
-		l->fprobe_ops = base + bl_off.km_fp + bl_off.fp_ops;
+	else if (bl_off.km_fp >= 0 &&
+		 (h = th_fprobe_has_exit(base + bl_off.km_fp)) >= 0)
+		l->multi_ret = h;
+	if (bl_off.km_fp >= 0)
+		l->fprobe_ops = th_fprobe_ops(base + bl_off.km_fp);
 }
 
 /* uprobe_multi: the file (the link's struct path), each bpf_uprobe's

@@ -10,6 +10,7 @@
 #include "model/trace_uprobe.h"
 #include "model/trace_probe.h"
 #include "model/trace_eprobe.h"
+#include "model/trace_fprobe.h"
 #include "model/synth_event.h"
 #include "model/events.h"
 
@@ -57,6 +58,25 @@ static void th_uprobe_ev_show(ulong ev)
 	th_uprobe_dyn_show(tu);
 }
 
+/* trace_fprobe_show(): "f:GROUP/NAME SYM ARG=COMM...", 't' for a
+ * tracepoint probe, "SYM%return" (and before v6.14 the rethook's
+ * nr_maxactive after the 'f' when set) for an exit probe */
+static void th_fprobe_dyn_show(ulong ev)
+{
+	struct th_fprobe_ev f;
+
+	if (!th_fprobe_of_dyn(ev, &f))
+		th_warn("fprobe event at %lx: struct trace_fprobe cannot be "
+			"read whole", ev);
+	fputc(f.is_tp ? 't' : 'f', fp);
+	if (f.is_return && f.maxactive)
+		fprintf(fp, "%d", f.maxactive);
+	fprintf(fp, ":%s/%s %s%s", f.group, f.name, f.symbol,
+		f.is_return ? "%return" : "");
+	th_probe_args_show(f.tp);
+	fputc('\n', fp);
+}
+
 /* The kinds tracehunt prints. */
 static const struct th_dyn_row {
 	enum th_dyn_kind kind;
@@ -67,6 +87,7 @@ static const struct th_dyn_row {
 	{ TH_DYN_UPROBE, th_uprobe_ev_show, th_trace_uprobes_ok },
 	{ TH_DYN_SYNTH, th_synth_dyn_show, th_synth_ok },
 	{ TH_DYN_EPROBE, th_eprobe_dyn_show, th_eprobe_ok },
+	{ TH_DYN_FPROBE, th_fprobe_dyn_show, th_trace_fprobes_ok },
 };
 
 static const struct th_dyn_row *th_dyn_row(enum th_dyn_kind kind)
