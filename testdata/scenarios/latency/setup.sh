@@ -10,7 +10,8 @@
 #                  (the tracer at the capture) on a SCHED_FIFO 50 task
 #                  sleeping 2 ms twenty times (src/th_rt.c: busybox has
 #                  no chrt): its maximum in the max buffer, which "trace"
-#                  shows, with tracing_thresh 0 (every new maximum kept)
+#                  shows, with tracing_thresh 0 (every new maximum kept);
+#                  options/function-trace off (below)
 # tracing_thresh is set last, after the tracers stopped (hwlat changed it
 # while it ran and gave it back at its reset); tracing_max_latency keeps
 # wakeup_rt's maximum.
@@ -33,6 +34,11 @@ th_w timerlat $T/instances/tl/current_tracer
 sleep 1
 th_w 0 $T/instances/tl/tracing_on
 
+# The wakeup tracers without their function tracing (function-trace):
+# patching every call site at once oopsed this kernel under TCG (an int3
+# at sched_clock_idle_wakeup_event+4 the text poke did not claim); the
+# max trace keeps the wakeup, the switch and their callers.
+th_w 0 $T/options/function-trace
 th_w wakeup_dl $T/current_tracer
 th_rt dl 2000 20000 10 || th_fail "th_rt dl"
 th_w 0 $T/tracing_thresh
