@@ -12,12 +12,14 @@ from conftest import scenarios
 # sub-buffers of 8 and 64 KB), "wrap8" (the same on 8 vCPUs, opt-in:
 # SCENARIOS=wrap8), "funcargs" (function and function_graph entries with
 # their arguments printed from the dump's BTF) and "persist" (a
-# boot-mapped instance holding the previous boot's trace).
+# boot-mapped instance holding the previous boot's trace) and "latency"
+# (sid-rt: wakeup_rt's max buffer at the top level, hwlat and timerlat
+# instances).
 EXACT = ("events", "modules", "graph", "wrap", "wrap8", "options", "subbuf",
-         "funcargs", "persist")
+         "funcargs", "persist", "latency")
 # The header (counts, #P, column lines) is exact on these too.
 HEADER = ("events", "modules", "wrap", "wrap8", "graph", "options", "subbuf",
-          "funcargs", "persist")
+          "funcargs", "persist", "latency")
 
 
 # Commands besides the "ftrace cat" of each truth file: run in ONE extra
