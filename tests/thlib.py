@@ -678,6 +678,12 @@ class Dump:
         with open(os.path.join(self.dir, "truth", name), "rb") as f:
             return f.read()
 
+    def truth_error(self, name):
+        """The errno name of the live read of NAME when it failed (the
+        manifest's truth_errors: its truth file holds what came before
+        the error, if anything), else None."""
+        return (self.manifest.get("truth_errors") or {}).get(name)
+
     def has_truth(self, name):
         return os.path.exists(os.path.join(self.dir, "truth", name))
 
