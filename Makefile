@@ -94,17 +94,20 @@ unit: $(UNIT_BIN)
 # every scenario (kaslr, a boot of its own, not on the scenarios
 # tests/thlib.py's NO_KASLR_BOOT names): 4 kernels x (7 scenarios x 3 + 4
 # kaslr) + funcargs' sid x 4 + subbuf's 2 kernels x 3 + persist's sid x 4 +
-# uprobe's 2 kernels x 3 + fprobe's 2 kernels x 3 = 126 dumps from 54 boots
-# (VARIANT_SCENARIOS=modules keeps the other variants to the modules
-# scenario: 42 dumps).
-MATRIX_SUITES := bullseye bookworm trixie sid
+# uprobe's 2 kernels x 3 + fprobe's 2 kernels x 3 + latency's sid-rt x 3 =
+# 129 dumps from 55 boots (VARIANT_SCENARIOS=modules keeps the other
+# variants to the modules scenario: 42 dumps).  sid-rt is a pseudo suite
+# (scripts/fixture.py FLAVORS): sid with its PREEMPT_RT kernel, the one
+# with latency tracers; only the scenarios whose SUITES file names it run
+# there.
+MATRIX_SUITES := bullseye bookworm trixie sid sid-rt
 HOST_SUITE := $(shell . /etc/os-release 2>/dev/null; echo $${VERSION_CODENAME:-bookworm})
 SUITES ?= $(MATRIX_SUITES)
 # (scenarios with a BENCH_ONLY file are built by "make bench" only; those
 # with a SUITES file naming no Debian suite run on a custom kernel only:
 # tests/test_noftrace.py, run by "make check-noftrace"; one naming Debian
 # suites runs on those only: tests/thlib.py's scenario_on())
-SCENARIOS ?= $(filter-out $(notdir $(patsubst %/,%,$(dir $(wildcard testdata/scenarios/*/BENCH_ONLY) $(shell grep -LEwx 'bullseye|bookworm|trixie|sid' testdata/scenarios/*/SUITES)))),$(notdir $(wildcard testdata/scenarios/*)))
+SCENARIOS ?= $(filter-out $(notdir $(patsubst %/,%,$(dir $(wildcard testdata/scenarios/*/BENCH_ONLY) $(shell grep -LEwx 'bullseye|bookworm|trixie|sid|sid-rt' testdata/scenarios/*/SUITES)))),$(notdir $(wildcard testdata/scenarios/*)))
 VARIANTS ?= kdump elf kaslr filtered
 VARIANT_SCENARIOS ?= all
 export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS

@@ -289,17 +289,24 @@ die "strings: $!\\n";
             raise FixtureError("apt-get update in %s failed (no network?): "
                                "%s" % (self.name, e))
 
+    # The meta package whose dependency is the suite's current kernel (a
+    # flavor's suite names its own: FLAVORS below).
+    META = "linux-image-amd64"
+
     def release(self, refresh=False):
         """The suite's current amd64 kernel release.  Resolved from apt at
         most every RELEASE_TTL seconds (the answer is remembered, so a warm
         run needs no network); offline, the remembered answer is used."""
-        memo = os.path.join(CACHE, "suites", self.name + ".release")
+        memo = os.path.join(CACHE, "suites",
+                            getattr(self, "pseudo", self.name) + ".release")
         rel = self._remembered(memo, refresh)
         if rel:
             return rel
-        # one apt-get update per suite at a time (fixtures build two at a
-        # time, and apt's own lock would fail the second)
-        with Lock(memo + ".lock"):
+        # one apt-get update per chroot at a time (fixtures build two at a
+        # time, and apt's own lock would fail the second; a flavor shares
+        # its suite's chroot)
+        with Lock(os.path.join(CACHE, "suites",
+                               self.name + ".release.lock")):
             return self._remembered(memo, refresh) or \
                 self._resolve_release(memo)
 
@@ -317,8 +324,7 @@ die "strings: $!\\n";
             self.ensure()
             if not self.host:
                 self.apt_update()
-            out = self.sh("apt-cache depends linux-image-amd64",
-                          capture=True)
+            out = self.sh("apt-cache depends " + self.META, capture=True)
             rel = None
             for line in out.splitlines():
                 line = line.strip()
@@ -327,7 +333,7 @@ die "strings: $!\\n";
                     break
             if not rel:
                 raise FixtureError("apt-cache names no linux-image for "
-                                   "linux-image-amd64 in %s" % self.name)
+                                   "%s in %s" % (self.META, self.name))
             os.makedirs(os.path.dirname(memo), exist_ok=True)
             with open(memo, "w") as f:
                 f.write(rel + "\n")
@@ -446,19 +452,23 @@ def _download(suite, pkgs, dl):
     if not suite.lists_ready():
         suite.apt_update()
     log("downloading %s (%s)" % (" ".join(pkgs), suite.name))
-    # apt-get download runs in the suite's root and writes to its cwd.
-    tmp = suite.path("/tmp/tracehunt-dl")
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
+    # apt-get download runs in the suite's root and writes to its cwd: a
+    # directory of this process's own (a flavor's kernel, sid-rt, shares
+    # the chroot with its suite's, and both may download at once).
+    os.makedirs(suite.path("/tmp"), exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="tracehunt-dl-", dir=suite.path("/tmp"))
+    os.chmod(tmp, 0o755)
+    inner = "/tmp/" + os.path.basename(tmp)
     try:
-        suite.sh("cd /tmp/tracehunt-dl && apt-get download -q %s 2>&1 | "
+        suite.sh("cd %s && apt-get download -q %s 2>&1 | "
                  "grep -v unsandboxed >&2; test ${PIPESTATUS[0]} -eq 0"
-                 % " ".join(pkgs))
+                 % (inner, " ".join(pkgs)))
     except FixtureError as e:
         raise FixtureError("downloading %s failed (no network?): %s"
                            % (" ".join(pkgs), e))
     for f in glob.glob(os.path.join(tmp, "*.deb")):
         shutil.move(f, os.path.join(dl, os.path.basename(f)))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _fetch_kernel(suite, rel, kdir, vmlinuz, vmlinux):
@@ -1393,8 +1403,34 @@ class CustomKernelSuite(Suite):
         return os.path.basename(kdir)
 
 
+# ------------------------------------------------------- kernel flavors ---
+# Pseudo suites whose kernel is another flavor Debian builds for a suite:
+# the release is the dependency of the flavor's meta package, fetched and
+# cached like the suite's own kernel; chroot, tools and crash are the
+# suite's.  Like the custom kernels, they run only the scenarios whose
+# SUITES file names them, through every test file (GENERIC_SUITES).
+# "sid-rt": PREEMPT_RT, the only Debian kernel with latency tracers
+# (wakeup, wakeup_rt, wakeup_dl, hwlat, osnoise, timerlat).
+FLAVORS = {
+    "sid-rt": ("sid", "linux-image-rt-amd64"),
+}
+CRASH_SUITE.update({k: v[0] for k, v in FLAVORS.items()})
+GENERIC_SUITES += tuple(FLAVORS)
+# Every pseudo suite (tests/thlib.py: scenarios only where SUITES names it).
+PSEUDO_SUITES = tuple(CUSTOM_KERNELS) + tuple(FLAVORS)
+
+
+class FlavorSuite(Suite):
+    def __init__(self, name):
+        base, self.META = FLAVORS[name]
+        Suite.__init__(self, base)
+        self.pseudo = name
+
+
 def make_suite(name):
-    return CustomKernelSuite(name) if name in CUSTOM_KERNELS else Suite(name)
+    if name in CUSTOM_KERNELS:
+        return CustomKernelSuite(name)
+    return FlavorSuite(name) if name in FLAVORS else Suite(name)
 # ------------------------------------------------- end custom kernels ---
 
 

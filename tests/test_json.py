@@ -277,15 +277,22 @@ CTX = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(\(\s*[\d-]+\)\s+)?"
                  r"\[(?P<cpu>\d+)\]\s+(?P<flags>\S+)\s+"
                  r"(?P<ts>\d+\.\d+): (?P<text>.*)$")
 
+# The latency format's columns (lat_print_generic(), lat_print_timestamp():
+# the comm cut to 8, microseconds since the buffer's time_start and the
+# mark of the gap to the next entry): no time stamp of the entry's own.
+LAT_CTX = re.compile(r"^(?P<comm>.{8})-(?P<pid>\d+)\s+(?P<cpu>\d+)"
+                     r"(?P<flags>\S{5,6})\s+(?P<ts>\d+)us.: (?P<text>.*)$")
 
-def _trace_entries(text):
+
+def _trace_entries(text, lat=False):
     """(pid, cpu, flags, "secs.usecs", text) of each entry of a trace
-    file's body, continuation lines (a stack trace) joined."""
+    file's body, continuation lines (a stack trace) joined (in latency
+    format, LAT: the relative microseconds instead of "secs.usecs")."""
     ents = []
     for line in text.splitlines():
         if line.startswith("#"):
             continue
-        m = CTX.match(line)
+        m = (LAT_CTX if lat else CTX).match(line)
         if m:
             ents.append([int(m["pid"]), int(m["cpu"]), m["flags"], m["ts"],
                          m["text"], m["comm"]])
@@ -306,7 +313,10 @@ def test_trace_entries_as_trace(dump):
                     "into one line: -j gives the records")
     if not lines[0]["ts_in_ns"]:
         pytest.skip("a counter clock: the text prints raw counts")
-    want = _trace_entries(dump.out("ftrace trace").decode())
+    # a latency tracer's trace (wakeup_rt: latency-format) prints the time
+    # since the buffer's time_start: every column but that one compared
+    lat = b"latency trace v1.1.5 on" in dump.out("ftrace cat trace")
+    want = _trace_entries(dump.out("ftrace trace").decode(), lat)
     got = []
     for e in lines[1:-1]:
         us = (e["ts"] + 500) // 1000
@@ -315,6 +325,9 @@ def test_trace_entries_as_trace(dump):
                     e["comm"]])
     assert len(got) == len(want)
     for g, w in zip(got, want):
+        if lat:
+            g[3] = w[3]
         assert g[:5] == w[:5], (g, w)
         # the comm column is cut to 16 characters
-        assert w[5].strip() == g[5][:16].strip() or w[5] == "<...>", (g, w)
+        assert w[5].strip() == g[5][:8 if lat else 16].strip() or \
+            w[5] == "<...>", (g, w)

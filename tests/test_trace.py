@@ -12,12 +12,14 @@ from conftest import scenarios
 # sub-buffers of 8 and 64 KB), "wrap8" (the same on 8 vCPUs, opt-in:
 # SCENARIOS=wrap8), "funcargs" (function and function_graph entries with
 # their arguments printed from the dump's BTF) and "persist" (a
-# boot-mapped instance holding the previous boot's trace).
+# boot-mapped instance holding the previous boot's trace) and "latency"
+# (sid-rt: wakeup_rt's max buffer at the top level, hwlat and timerlat
+# instances).
 EXACT = ("events", "modules", "graph", "wrap", "wrap8", "options", "subbuf",
-         "funcargs", "persist")
+         "funcargs", "persist", "latency")
 # The header (counts, #P, column lines) is exact on these too.
 HEADER = ("events", "modules", "wrap", "wrap8", "graph", "options", "subbuf",
-          "funcargs", "persist")
+          "funcargs", "persist", "latency")
 
 
 # Commands besides the "ftrace cat" of each truth file: run in ONE extra
@@ -223,8 +225,11 @@ def test_trace_last_n(dump):
     that CPU's first entry does ("-n 3" printed it on one boot of wrap
     where "cat trace" had printed CPU 0 long before its last page)."""
     full = [l for l in dump.out("ftrace cat trace").split(b"\n") if l]
+    # (a stack entry's callers, " => sym" lines, belong to its first line:
+    # the wakeup tracers record one at the wakeup and at the switch)
     entries = [i for i, l in enumerate(full)
-               if not l.startswith(b"#") and not _NOTE.match(l)]
+               if not l.startswith(b"#") and not _NOTE.match(l) and
+               not l.startswith(b" => ")]
     for n in LAST_N:
         last = _out(dump, "ftrace trace -n %d" % n).split(b"\n")
         last = [l for l in last if l]

@@ -280,9 +280,9 @@ def env_list(name, default):
 def all_scenarios():
     """Every scenario directory, except those marked bench-only (a file
     BENCH_ONLY in the directory: built by "make bench", not by the tests)
-    and those for a custom kernel only (a file SUITES naming only the
+    and those for pseudo suites only (a file SUITES naming only the
     pseudo suites they run on, e.g. bookworm-noftrace:
-    tests/test_noftrace.py).  A SUITES file naming Debian suites (subbuf:
+    tests/test_noftrace.py, sid-rt: the latency tracers).  A SUITES file naming Debian suites (subbuf:
     trixie sid, the kernels with the feature) keeps the scenario, on those
     suites only (scenario_on())."""
     return sorted(d for d in os.listdir(fixture.SCENARIOS)
@@ -293,10 +293,10 @@ def all_scenarios():
 
 
 def _custom_only(scenario):
-    """The scenario's SUITES file names only custom kernels' suites."""
+    """The scenario's SUITES file names only pseudo suites."""
     named = _suites_file(scenario)
     return named is not None and \
-        all(s in fixture.CUSTOM_KERNELS for s in named)
+        all(s in fixture.PSEUDO_SUITES for s in named)
 
 
 # Scenarios without a kaslr dump: that variant is a TCG boot of its own
@@ -310,18 +310,20 @@ def _custom_only(scenario):
 # names) and bpf (programs, trampolines).  Their elf and filtered dumps
 # come from the kdump boot and do run.
 NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8", "subbuf", "uprobe",
-                 "fprobe")
+                 "fprobe", "latency")
 
 
 def selected():
     """(suite, scenario, variant) triples chosen by SUITES, SCENARIOS and
     VARIANTS (space or comma separated)."""
-    # Pseudo suites with a custom kernel (fixture.CUSTOM_KERNELS) run the
-    # scenarios whose SUITES file names them, through every test file when
-    # fixture.GENERIC_SUITES has them (rhel7), else only through their own
-    # test file (tests/test_noftrace.py); the others never run those.
+    # Pseudo suites (a custom kernel, fixture.CUSTOM_KERNELS, or another
+    # flavor of a suite's kernel, fixture.FLAVORS) run the scenarios whose
+    # SUITES file names them, through every test file when
+    # fixture.GENERIC_SUITES has them (rhel7, sid-rt), else only through
+    # their own test file (tests/test_noftrace.py); the others never run
+    # those.
     suites = [s for s in env_list("SUITES", [fixture.host_suite()])
-              if s not in fixture.CUSTOM_KERNELS or
+              if s not in fixture.PSEUDO_SUITES or
               s in fixture.GENERIC_SUITES]
     variants = env_list("VARIANTS", ["kdump"])
     # The dump variants other than kdump only on these scenarios ("all":
@@ -348,7 +350,7 @@ def _suites_file(scenario):
 
 def suite_scenarios(suite):
     """The scenarios whose SUITES file names SUITE."""
-    if suite not in fixture.CUSTOM_KERNELS:
+    if suite not in fixture.PSEUDO_SUITES:
         return []
     return sorted(d for d in os.listdir(fixture.SCENARIOS)
                   if suite in (_suites_file(d) or []))
@@ -359,7 +361,7 @@ def scenario_on(scenario, suite):
     kernel's suite only runs those naming it."""
     named = _suites_file(scenario)
     if named is None:
-        return suite not in fixture.CUSTOM_KERNELS
+        return suite not in fixture.PSEUDO_SUITES
     return suite in named
 
 
@@ -675,6 +677,12 @@ class Dump:
     def truth(self, name):
         with open(os.path.join(self.dir, "truth", name), "rb") as f:
             return f.read()
+
+    def truth_error(self, name):
+        """The errno name of the live read of NAME when it failed (the
+        manifest's truth_errors: its truth file holds what came before
+        the error, if anything), else None."""
+        return (self.manifest.get("truth_errors") or {}).get(name)
 
     def has_truth(self, name):
         return os.path.exists(os.path.join(self.dir, "truth", name))

@@ -319,6 +319,21 @@ long th_size(const char *sname)
 	return v;
 }
 
+long th_array_len(const char *sym)
+{
+	char key[128];
+	long v;
+
+	snprintf(key, sizeof(key), "%s#alen", sym);
+	if (th_tc_get(key, &v))
+		return v;
+	v = get_array_length((char *)sym, NULL, 0);
+	if (v <= 0)
+		v = -1;
+	th_tc_put(key, v);
+	return v;
+}
+
 long th_member_any(const char *sname, const char *const *names,
 		   const char **found)
 {

@@ -269,6 +269,11 @@ static const struct {
 	{ "TRACE_GRAPH_ENT", "funcgraph_entry" },
 	{ "TRACE_GRAPH_RET", "funcgraph_exit" },
 	{ "TRACE_FUNC_REPEATS", "func_repeats" },
+	{ "TRACE_CTX", "context_switch" },
+	{ "TRACE_WAKE", "wakeup" },
+	{ "TRACE_HWLAT", "hwlat" },
+	{ "TRACE_OSNOISE", "osnoise" },
+	{ "TRACE_TIMERLAT", "timerlat" },
 };
 #define TH_NFTRACE_ENTS (sizeof(th_ftrace_ents) / sizeof(th_ftrace_ents[0]))
 static long th_ftrace_type[TH_NFTRACE_ENTS];	/* 0: not found */
@@ -315,6 +320,11 @@ void th_trace_types_load(void)
 	th_ttypes.graph_ent = th_trace_type("TRACE_GRAPH_ENT");
 	th_ttypes.graph_ret = th_trace_type("TRACE_GRAPH_RET");
 	th_ttypes.func_repeats = th_trace_type("TRACE_FUNC_REPEATS");
+	th_ttypes.ctx = th_trace_type("TRACE_CTX");
+	th_ttypes.wake = th_trace_type("TRACE_WAKE");
+	th_ttypes.hwlat = th_trace_type("TRACE_HWLAT");
+	th_ttypes.osnoise = th_trace_type("TRACE_OSNOISE");
+	th_ttypes.timerlat = th_trace_type("TRACE_TIMERLAT");
 	th_ttypes.ready = 1;
 }
 

@@ -131,6 +131,8 @@ struct th_trace_types {
 	int ready;
 	long fn, print, bprint, bputs, stack, user_stack, graph_ent, graph_ret,
 	     func_repeats;
+	/* the latency tracers' entries */
+	long ctx, wake, hwlat, osnoise, timerlat;
 };
 extern struct th_trace_types th_ttypes;
 void th_trace_types_load(void);

@@ -89,6 +89,8 @@ void th_tracer_flags_val(ulong tflags, unsigned int *val);
 ulong th_tracer_init(ulong t);
 /* tracer.use_max_tr: 1, 0 (or no such member), -1 unreadable */
 int th_tracer_uses_max_tr(ulong t);
+/* tracer.print_max: 1, 0 (or no such member), -1 unreadable */
+int th_tracer_prints_max(ulong t);
 /* tracer.allow_instances */
 int th_tracer_allows_instances(ulong t);
 /* A tracer_flags' opts[] (a NULL name ends it) with their values. */

@@ -12,9 +12,11 @@
  * - preempt_model_str() since Linux kernel commit 8bdc5daaa01e ("sched:
  *   Add a generic function to return the preemption string") (in v6.15):
  *   "PREEMPT(" preempt_modes[preempt_dynamic_mode] ")" with
- *   PREEMPT_DYNAMIC.
+ *   PREEMPT_DYNAMIC; on PREEMPT_RT (UTS_VERSION says "PREEMPT_RT") with
+ *   PREEMPT_DYNAMIC "PREEMPT_{RT,(" mode ")}" ("undef" for a mode < 0).
  * A build-time model the dump does not record (NONE or VOLUNTARY without
- * PREEMPT_DYNAMIC) leaves model_ok FALSE.
+ * PREEMPT_DYNAMIC, PREEMPT_RT without it: LAZY or not) leaves model_ok
+ * FALSE.
  */
 #include "model/lat_header.h"
 #include "model/trace_rb.h"
@@ -32,32 +34,49 @@ static void th_lat_uts(const char *field, char *buf, int len)
 		th_read_cstr(ns + name + off, buf, len, "init_uts_ns");
 }
 
+int th_preempt_rt(void)
+{
+	static int rt = -1;
+	char ver[80];
+
+	if (rt < 0) {
+		/* init/Makefile: UTS_VERSION's "PREEMPT_RT" */
+		th_lat_uts("version", ver, sizeof(ver));
+		rt = strstr(ver, "PREEMPT_RT") != NULL;
+	}
+	return rt;
+}
+
 static void th_lat_model(struct th_lat_hdr *h)
 {
 	static const char *const old[] = { "server", "desktop", "preempt" };
 	ulong dm = th_ksymbol("preempt_dynamic_mode");
 	ulong modes = th_ksymbol("preempt_modes"), p = 0;
 	char ver[80];
-	int mode = -1;
+	int mode = -1, rt;
 
 	/* the build's preemption model, as UTS_VERSION spells it */
 	th_lat_uts("version", ver, sizeof(ver));
 
 	h->model_ok = FALSE;
-	if (strstr(ver, "PREEMPT_RT"))
+	rt = th_preempt_rt();
+	if (rt && !th_ksymbol("preempt_model_str"))
 		return;		/* not followed here */
 	if (dm && !th_read_int(dm, &mode, "preempt_dynamic_mode"))
 		return;
 	if (th_ksymbol("preempt_model_str")) {
-		if (!dm || !modes || mode < 0 ||
-		    !th_read_ulong(modes + mode * sizeof(ulong), &p,
-				   "preempt_modes[]") || !p)
+		char m[32];
+
+		if (!dm || !modes)
 			return;
-		strcpy(h->model, "PREEMPT(");
-		if (!th_read_cstr(p, h->model + 8, sizeof(h->model) - 9,
-				  "preempt_modes[]"))
+		if (mode < 0)
+			strcpy(m, "undef");
+		else if (!th_read_ulong(modes + mode * sizeof(ulong), &p,
+					"preempt_modes[]") || !p ||
+			 !th_read_cstr(p, m, sizeof(m), "preempt_modes[]"))
 			return;
-		strcat(h->model, ")");
+		snprintf(h->model, sizeof(h->model), rt ? "PREEMPT_{RT,(%s)}" :
+			 "PREEMPT(%s)", m);
 		h->model_ok = TRUE;
 		return;
 	}
@@ -95,7 +114,7 @@ static void th_lat_off(void)
 	lho.critical_end = th_member("trace_array_cpu", "critical_end");
 }
 
-int th_lat_header(ulong tr, struct th_lat_hdr *h)
+int th_lat_header(ulong tr, int max, struct th_lat_hdr *h)
 {
 	struct th_abuf ab;
 	ulong d;
@@ -106,7 +125,7 @@ int th_lat_header(ulong tr, struct th_lat_hdr *h)
 	th_lat_model(h);
 	if (!lho.init)
 		th_lat_off();
-	if (!th_array_buffer(tr, FALSE, &ab) || !ab.data_ok ||
+	if (!th_array_buffer(tr, max, &ab) || !ab.data_ok ||
 	    lho.ab_cpu < 0 || lho.saved_latency < 0 || lho.comm < 0 ||
 	    lho.pid < 0 || lho.uid < 0 || lho.nice < 0 || lho.policy < 0 ||
 	    lho.rt_priority < 0)

@@ -25,8 +25,13 @@ struct th_lat_hdr {
 	ulong critical_start, critical_end;
 };
 
-/* TR's header fields; FALSE when the dump lacks the structures. */
-int th_lat_header(ulong tr, struct th_lat_hdr *h);
+/* TR's header fields, of its max buffer when MAX (the buffer the trace
+ * file shows: print_trace_header() reads iter->array_buffer); FALSE when
+ * the dump lacks the structures. */
+int th_lat_header(ulong tr, int max, struct th_lat_hdr *h);
+
+/* CONFIG_PREEMPT_RT: 1 or 0. */
+int th_preempt_rt(void);
 
 #pragma GCC visibility pop
 

@@ -62,6 +62,8 @@ long th_member(const char *sname, const char *mname);
 long th_member_path(const char *sname, const char *path);
 /* Size of a struct, -1 when absent (cached). */
 long th_size(const char *sname);
+/* Elements of the array variable SYM, -1 when unknown (cached). */
+long th_array_len(const char *sym);
 /* First existing member of the NULL-terminated list of names, or -1. */
 long th_member_any(const char *sname, const char *const *names,
 		   const char **found);

@@ -245,3 +245,81 @@ long th_raw_data_off(int buf)
 	}
 	return off[!!buf];
 }
+
+/*
+ * The latency tracers' own entries (kernel/trace/trace_entries.h):
+ * struct ctx_switch_entry (TRACE_CTX and TRACE_WAKE, the wakeup
+ * tracers), hwlat_entry, osnoise_entry and timerlat_entry.  Offsets from
+ * the entry's start (each struct begins with its struct trace_entry).
+ */
+static struct th_lat_entries lat_entries;
+
+const struct th_lat_entries *th_lat_entries(void)
+{
+	struct th_lat_entries *o = &lat_entries;
+	long ts;
+
+	if (o->init)
+		return o;
+	o->init = 1;
+	o->ctx_prev_pid = th_member("ctx_switch_entry", "prev_pid");
+	o->ctx_prev_prio = th_member("ctx_switch_entry", "prev_prio");
+	o->ctx_prev_state = th_member("ctx_switch_entry", "prev_state");
+	o->ctx_next_pid = th_member("ctx_switch_entry", "next_pid");
+	o->ctx_next_prio = th_member("ctx_switch_entry", "next_prio");
+	o->ctx_next_state = th_member("ctx_switch_entry", "next_state");
+	o->ctx_next_cpu = th_member("ctx_switch_entry", "next_cpu");
+	o->hw_seqnum = th_member("hwlat_entry", "seqnum");
+	o->hw_duration = th_member("hwlat_entry", "duration");
+	o->hw_outer = th_member("hwlat_entry", "outer_duration");
+	o->hw_nmi_total = th_member("hwlat_entry", "nmi_total_ts");
+	o->hw_nmi_count = th_member("hwlat_entry", "nmi_count");
+	/* "count" is newer than the tracer (v5.9's entries lack it):
+	 * printed only where the member is */
+	o->hw_count = th_member("hwlat_entry", "count");
+	ts = th_member("hwlat_entry", "timestamp");
+	o->hw_ts_sec = o->hw_ts_nsec = -1;
+	if (ts >= 0) {
+		long s = th_member("timespec64", "tv_sec");
+		long ns = th_member("timespec64", "tv_nsec");
+
+		if (s >= 0 && ns >= 0) {
+			o->hw_ts_sec = ts + s;
+			o->hw_ts_nsec = ts + ns;
+		}
+	}
+	o->os_noise = th_member("osnoise_entry", "noise");
+	o->os_runtime = th_member("osnoise_entry", "runtime");
+	o->os_max_sample = th_member("osnoise_entry", "max_sample");
+	o->os_hw = th_member("osnoise_entry", "hw_count");
+	o->os_nmi = th_member("osnoise_entry", "nmi_count");
+	o->os_irq = th_member("osnoise_entry", "irq_count");
+	o->os_softirq = th_member("osnoise_entry", "softirq_count");
+	o->os_thread = th_member("osnoise_entry", "thread_count");
+	o->tl_seqnum = th_member("timerlat_entry", "seqnum");
+	o->tl_context = th_member("timerlat_entry", "context");
+	o->tl_latency = th_member("timerlat_entry", "timer_latency");
+	return o;
+}
+
+/**
+ * th_timerlat_context - timerlat_lat_context[CTX] (trace_output.c: "irq",
+ * "thread", "user-ret"), read from the dump into BUF
+ * @ctx: the entry's context
+ * @buf: room for the name
+ * @len: its size
+ *
+ * Return: FALSE when the kernel has no such name.
+ */
+int th_timerlat_context(int ctx, char *buf, int len)
+{
+	ulong a = th_ksymbol("timerlat_lat_context"), p;
+	long n = th_array_len("timerlat_lat_context");
+
+	buf[0] = '\0';
+	if (!a || ctx < 0 || n < 0 || ctx >= n)
+		return FALSE;
+	return th_read_ulong(a + ctx * sizeof(ulong), &p,
+			     "timerlat_lat_context[]") && p &&
+	       th_read_cstr(p, buf, len, "timerlat_lat_context[]");
+}

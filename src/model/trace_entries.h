@@ -62,6 +62,23 @@ long th_userstack_caller_off(void);
  * TRACE_RAW_DATA entry, or -1. */
 long th_raw_data_off(int buf);
 
+/* The latency tracers' entries: struct ctx_switch_entry (TRACE_CTX,
+ * TRACE_WAKE), hwlat_entry, osnoise_entry, timerlat_entry; offsets from
+ * the entry's start, -1 when absent. */
+struct th_lat_entries {
+	int init;
+	long ctx_prev_pid, ctx_prev_prio, ctx_prev_state, ctx_next_pid,
+	     ctx_next_prio, ctx_next_state, ctx_next_cpu;
+	long hw_seqnum, hw_duration, hw_outer, hw_nmi_total, hw_nmi_count,
+	     hw_count, hw_ts_sec, hw_ts_nsec;
+	long os_noise, os_runtime, os_max_sample, os_hw, os_nmi, os_irq,
+	     os_softirq, os_thread;
+	long tl_seqnum, tl_context, tl_latency;
+};
+const struct th_lat_entries *th_lat_entries(void);
+/* timerlat_lat_context[CTX] into BUF; FALSE when there is none. */
+int th_timerlat_context(int ctx, char *buf, int len);
+
 #pragma GCC visibility pop
 
 #endif

@@ -11,7 +11,7 @@
 
 static struct th_tracer_off {
 	int read;
-	long next, name, flags, allow_instances, init, use_max_tr;
+	long next, name, flags, allow_instances, init, use_max_tr, print_max;
 	long tflags_val, tflags_opts;		/* struct tracer_flags */
 	long opt_name, opt_bit, opt_size;	/* struct tracer_opt */
 } th_tracer_offsets;
@@ -53,6 +53,7 @@ static const struct th_tracer_off *th_tracer_off(void)
 	o->init = th_member("tracer", "init");
 	/* CONFIG_TRACER_MAX_TRACE only */
 	o->use_max_tr = th_member("tracer", "use_max_tr");
+	o->print_max = th_member("tracer", "print_max");
 	o->tflags_val = th_member("tracer_flags", "val");
 	o->tflags_opts = th_member("tracer_flags", "opts");
 	o->opt_name = th_member("tracer_opt", "name");
@@ -77,6 +78,29 @@ int th_tracer_uses_max_tr(ulong t)
 		return 0;
 	if (!t || !th_read(t + o, &v, 1, "tracer.use_max_tr"))
 		return -1;
+	return v != 0;
+}
+
+/**
+ * th_tracer_prints_max - tracer.print_max: the trace files of an array
+ * whose current tracer has it show the max (snapshot) buffer
+ * (__tracing_open())
+ * @t: the struct tracer
+ *
+ * Return: 1, 0 (or no such member: CONFIG_TRACER_MAX_TRACE off), or -1
+ * when it cannot be read.
+ */
+int th_tracer_prints_max(ulong t)
+{
+	long o = th_tracer_off()->print_max;
+	unsigned char v = 0;
+
+	if (o < 0)
+		return 0;
+	if (!t || !th_read(t + o, &v, 1, "tracer.print_max"))
+		return -1;
+	if (v > 1)
+		th_damaged("tracer", t, "print_max %u is no bool", v);
 	return v != 0;
 }
 

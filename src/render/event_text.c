@@ -742,6 +742,8 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		th_print_user_stack(t, &b);
 	} else if ((long)type == th_raw_data_type()) {
 		th_print_raw_data(t, &b);
+	} else if (th_lat_entry_text(t, type, &b)) {
+		;	/* render/lat_text.c */
 	} else if ((e = th_event_by_type(type)) != NULL &&
 		   !th_by_fields(t, e, type, &b)) {
 		switch (e->kind) {

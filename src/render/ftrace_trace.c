@@ -13,6 +13,7 @@
 #include "model/trace_opts.h"
 #include "model/lat_header.h"
 #include "model/ftrace_files.h"
+#include "model/osnoise.h"
 
 static int th_sel_cpu(const struct th_sel *s, int cpu)
 {
@@ -112,13 +113,13 @@ static void th_lat_trace_header(struct th_tctx *t, struct th_rb *rb)
 	if (!entries)
 		return;
 	th_rb_totals(rb, -1, &entries, &total);
-	th_lat_header(t->tr, &h);
+	th_lat_header(t->tr, t->max, &h);
 	fprintf(fp, "# %s latency trace v1.1.5 on %s\n", t->tracer,
 		h.release);
 	fprintf(fp, "# ------------------------------------------------------"
 		"--------------\n");
 	fprintf(fp, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:0, KP:0, "
-		"SP:0 HP:0 #P:%d)\n", (h.saved_latency + 500) / 1000, entries,
+		"SP:0 HP:0 #P:%d)\n", h.saved_latency / 1000, entries,
 		total, h.cpu, h.model_ok ? h.model : "?", th_online_cpus());
 	fprintf(fp, "#    -----------------\n");
 	fprintf(fp, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld "
@@ -141,6 +142,73 @@ static void th_lat_trace_header(struct th_tctx *t, struct th_rb *rb)
 		th_lat_help_header();
 }
 
+/* print_osnoise_headers() and print_timerlat_headers(), the osnoise and
+ * timerlat tracers' print_header (trace_osnoise.c, seq_puts(): "%%" is
+ * two characters), each with columns of its own on PREEMPT_RT (lines
+ * longer than 80 columns, as the kernel prints them) */
+static const char th_osnoise_hdr_rt[] =
+	"#                                _-------=> irqs-off\n"
+	"#                               / _------=> need-resched\n"
+	"#                              | / _-----=> need-resched-lazy\n"
+	"#                              || / _----=> hardirq/softirq\n"
+	"#                              ||| / _---=> preempt-depth\n"
+	"#                              |||| / _--=> preempt-lazy-depth\n"
+	"#                              ||||| / _-=> migrate-disable\n"
+	"#                              |||||| /                                               MAX\n"
+	"#                              ||||| /                                             SINGLE      Interference counters:\n"
+	"#                              |||||||               RUNTIME      NOISE  %% OF CPU  NOISE    +-----------------------------+\n"
+	"#           TASK-PID      CPU# |||||||   TIMESTAMP    IN US       IN US  AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
+	"#              | |         |   |||||||      |           |             |    |            |      |      |      |      |      |\n";
+static const char th_osnoise_hdr[] =
+	"#                                _-----=> irqs-off\n"
+	"#                               / _----=> need-resched\n"
+	"#                              | / _---=> hardirq/softirq\n"
+	"#                              || / _--=> preempt-depth\n"
+	"#                              ||| / _-=> migrate-disable                         MAX\n"
+	"#                              |||| /     delay                                   SINGLE      Interference counters:\n"
+	"#                              |||||               RUNTIME      NOISE  %% OF CPU  NOISE    +-----------------------------+\n"
+	"#           TASK-PID      CPU# |||||   TIMESTAMP    IN US       IN US  AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n"
+	"#              | |         |   |||||      |           |             |    |            |      |      |      |      |      |\n";
+static const char th_timerlat_hdr_rt[] =
+	"#                                _-------=> irqs-off\n"
+	"#                               / _------=> need-resched\n"
+	"#                              | / _-----=> need-resched-lazy\n"
+	"#                              || / _----=> hardirq/softirq\n"
+	"#                              ||| / _---=> preempt-depth\n"
+	"#                              |||| / _--=> preempt-lazy-depth\n"
+	"#                              ||||| / _-=> migrate-disable\n"
+	"#                              |||||| /\n"
+	"#                              |||||||             ACTIVATION\n"
+	"#           TASK-PID      CPU# |||||||   TIMESTAMP    ID            CONTEXT                LATENCY\n"
+	"#              | |         |   |||||||      |         |                  |                       |\n";
+static const char th_timerlat_hdr[] =
+	"#                                _-----=> irqs-off\n"
+	"#                               / _----=> need-resched\n"
+	"#                              | / _---=> hardirq/softirq\n"
+	"#                              || / _--=> preempt-depth\n"
+	"#                              ||| / _-=> migrate-disable\n"
+	"#                              |||| /     delay\n"
+	"#                              |||||            ACTIVATION\n"
+	"#           TASK-PID      CPU# |||||   TIMESTAMP   ID            CONTEXT                 LATENCY\n"
+	"#              | |         |   |||||      |         |                  |                       |\n";
+
+/* The osnoise or timerlat tracer's header; FALSE for another tracer. */
+static int th_osnoise_header(struct th_tctx *t)
+{
+	int osnoise = strcmp(t->tracer, "osnoise") == 0;
+	int rt = th_preempt_rt();
+
+	if (!osnoise && strcmp(t->tracer, "timerlat") != 0)
+		return FALSE;
+	if (osnoise && th_osnoise_tainted() == 1)
+		fputs("# osnoise is tainted!\n", fp);
+	if (osnoise)
+		fputs(rt ? th_osnoise_hdr_rt : th_osnoise_hdr, fp);
+	else
+		fputs(rt ? th_timerlat_hdr_rt : th_timerlat_hdr, fp);
+	return TRUE;
+}
+
 /* print_event_info() and the help header of trace_default_header() */
 static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 {
@@ -150,6 +218,8 @@ static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 	ulong entries, total;
 
 	fprintf(fp, "# tracer: %s\n#\n", t->tracer);
+	if (th_osnoise_header(t))
+		return;
 	if (t->graph) {
 		th_graph_header(t);
 		return;
@@ -457,9 +527,12 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	struct th_lat_pend pend = { 0 };
 	char err[256];
 	long skip = 0;
-	int i;
+	int i, max;
 
-	if (!th_rb_open(tr->addr, s->snapshot, &rb, err, sizeof(err))) {
+	/* __tracing_open(): the snapshot files, and the trace files of a
+	 * tracer with print_max, read the max buffer */
+	max = s->snapshot || th_tr_prints_max(tr->addr);
+	if (!th_rb_open(tr->addr, max, &rb, err, sizeof(err))) {
 		fprintf(fp, "ftrace: %s%s%s: %s\n", tr->name[0] ? "instance " :
 			"", tr->name, tr->name[0] ? "" : "trace", err);
 		return;
@@ -469,6 +542,7 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	th_out_begin();
 	th_ob_reset();
 	th_tctx_init(&t, tr->addr);
+	t.max = max;
 	t.cpu_file = s->cpu;
 	t.time_start = rb.time_start;
 	t.annotate = th_rb_overruns(&rb) > 0 &&

@@ -6,6 +6,7 @@
 #include "render/trace_priv.h"
 #include "model/trace_entries.h"
 #include "model/trace_opts.h"
+#include "model/ftrace_files.h"
 
 /* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
  * preempt-depth, migrate-disable */
@@ -112,6 +113,16 @@ static void th_tctx_last_boot(struct th_tctx *t)
 	}
 	th_last_boot_free(lb);
 	free(lb);
+}
+
+/*
+ * Whether TR's trace files show its max (snapshot) buffer: its current
+ * tracer is a latency tracer with print_max (wakeup*, irqsoff*), as
+ * __tracing_open() chooses iter->array_buffer.
+ */
+int th_tr_prints_max(ulong tr)
+{
+	return th_tracer_prints_max(th_tr_current_tracer(tr)) == 1;
 }
 
 int th_tctx_init(struct th_tctx *t, ulong tr)

@@ -221,7 +221,9 @@ void th_trace_json(struct th_tr *tr, const struct th_sel *s, long last)
 	int i;
 
 	th_json_warnings_start();
-	if (!th_rb_open(tr->addr, FALSE, &rb, err, sizeof(err))) {
+	/* the buffer the trace file shows (th_trace_print()) */
+	if (!th_rb_open(tr->addr, th_tr_prints_max(tr->addr), &rb, err,
+			sizeof(err))) {
 		th_json_begin("ftrace trace");
 		th_json_kstr("error", err);
 		th_json_end();

@@ -126,6 +126,7 @@ struct th_tctx {
 	/* latency format: the buffer's time_start and the time stamp of
 	 * the entry printed after this one (trace_find_next_entry()) */
 	uint64_t time_start, next_ts;
+	int max;			/* the max (snapshot) buffer printed */
 	int sym_flags;			/* 1 sym-offset, 2 sym-addr, 4 parent */
 	uint32_t fn_args_len;		/* th_fn_args_min(0) */
 	/* a boot-mapped array holding the previous boot's trace: its
@@ -141,6 +142,11 @@ static inline ulong th_adjust(const struct th_tctx *t, ulong addr)
 }
 
 int th_tctx_init(struct th_tctx *t, ulong tr);
+/* The text of the latency tracers' entries (lat_text.c); FALSE when
+ * TYPE is none of theirs. */
+int th_lat_entry_text(struct th_tctx *t, unsigned type, struct th_sb *b);
+/* TR's trace files show its max buffer (the current tracer's print_max). */
+int th_tr_prints_max(ulong tr);
 void th_tctx_done(struct th_tctx *t);
 /* Flag bit of the tracer options (enum trace_iterator_bits). */
 int th_tflag(struct th_tctx *t, const char *bit);

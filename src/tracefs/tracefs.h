@@ -220,6 +220,17 @@ void th_cat_error_log(struct th_tr *tr, const struct th_tref *ref);
 const char *th_missing_stack_trace(struct th_tr *tr, const struct th_tref *ref,
 				   char *buf, size_t len);
 void th_cat_stack_trace(struct th_tr *tr, const struct th_tref *ref);
+/* latency_files.c: hwlat_detector/ and osnoise/ */
+const char *th_missing_min_max(struct th_tr *tr, const struct th_tref *ref,
+			       char *buf, size_t len);
+void th_cat_min_max(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_hwlat_mode(struct th_tr *tr, const struct th_tref *ref,
+				  char *buf, size_t len);
+void th_cat_hwlat_mode(struct th_tr *tr, const struct th_tref *ref);
+const char *th_missing_osnoise(struct th_tr *tr, const struct th_tref *ref,
+			       char *buf, size_t len);
+void th_cat_osnoise_options(struct th_tr *tr, const struct th_tref *ref);
+void th_cat_osnoise_cpus(struct th_tr *tr, const struct th_tref *ref);
 const char *th_missing_readme(struct th_tr *tr, const struct th_tref *ref,
 			      char *buf, size_t len);
 void th_cat_readme(struct th_tr *tr, const struct th_tref *ref);
