@@ -243,6 +243,9 @@ int th_module_name(ulong mod, char *buf, int len);
  * unreadable. */
 int th_module_symtab(ulong mod, ulong *symtab, unsigned int *num,
 		     ulong *strtab);
+/* Whether the names of the module holding ADDR failed a check (a name
+ * cut or moved in its packed string table); FALSE for no module. */
+int th_module_names_damaged(ulong addr);
 
 /* vmalloc/module-space areas */
 struct th_vmap {
