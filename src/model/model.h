@@ -141,6 +141,8 @@ long th_damage_serial(void);
 const char *th_damage_tag(const char *tag);
 void th_damage_replay(const char *tag);
 void th_damage_forget(const char *tag);
+/* Whether a warning is kept under TAG. */
+int th_damage_kept(const char *tag);
 
 /* Kernel address-space regions (x86_64), from crash's machdep/vt. */
 enum {
