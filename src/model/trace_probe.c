@@ -114,9 +114,13 @@ ulong th_trace_probe_of_call(ulong call)
 	    tpr_off.arg_size <= 0)
 		return 0;
 	tpe = call - tpr_off.tpe_call;
-	if (!th_read_ulong(tpe + tpr_off.tpe_probes, &first, "tpe.probes") ||
-	    first == tpe + tpr_off.tpe_probes)
+	if (!th_read_ulong(tpe + tpr_off.tpe_probes, &first, "tpe.probes"))
 		return 0;
+	/* trace_probe_unlink() frees the event with its last probe */
+	if (first == tpe + tpr_off.tpe_probes) {
+		th_damaged("trace_probe_event", tpe, "no probe on its list");
+		return 0;
+	}
 	/* trace_probe_append() links a probe to the event it points to
 	 * (trace_probe.event) */
 	if (!th_check_ptr("trace_probe_event", tpe, first, TH_M_DATA,
