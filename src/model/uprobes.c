@@ -155,6 +155,12 @@ static void up_consumers(struct th_uprobe *u)
 	if (w.err)
 		th_damaged("uprobe", u->addr, "consumers: %s at %lx", w.err,
 			   w.bad);
+	/* with the consumers a chain (before the list of v6.12),
+	 * __uprobe_unregister() takes a uprobe whose last consumer went off
+	 * the tree at once (delete_uprobe()), under register_rwsem */
+	else if (!up_off.list && !w.n)
+		th_damaged("uprobe", u->addr, "no consumer, yet on "
+			   "uprobes_tree");
 	for (i = 0; i < w.n; i++)
 		up_consumer(u, w.ent[i] - (up_off.list ? up_off.c_node : 0));
 	th_walk_free(&w);
