@@ -132,3 +132,76 @@ def test_modules_verdicts(dump):
     others = [f for f in fs if f not in hid and
               f["verdict"] in ("HIDDEN", "suspicious")]
     assert not others, others
+
+
+# each module's name, symbol table, kept names and typetab (the module
+# list: the visible module)
+_MODS_KALLSYMS = "list module.list -H modules -s module.name,core_kallsyms -x"
+thlib.batch([_MODS_KALLSYMS], scenarios=["modules"])
+
+
+def _core_kallsyms(text, name):
+    """{symtab, num_symtab, strtab, typetab} of module NAME in the output
+    of _MODS_KALLSYMS."""
+    for block in re.split(r"\n(?=[0-9a-f]{16}\n)", text):
+        if not re.search(r'name = "%s\\000' % re.escape(name), block):
+            continue
+        return {k: int(v, 16) for k, v in re.findall(
+            r"(symtab|num_symtab|strtab|typetab) = (0x[0-9a-f]+)", block)}
+    return None
+
+
+@thlib.background
+def test_module_name_cut(dump, tmp_path):
+    """A name of the visible module's kallsyms cut to one letter in a copy
+    of the ELF dump (a NUL planted after its first letter) breaks the
+    chain add_kallsyms() packs the names in: hooks, hooks -j, kprobes -v
+    and ftrace ops -v say so in a warning naming the module and the
+    name's address, and the findings named from that table rest on
+    damaged data."""
+    import conftest
+    import damage
+    if dump.scenario != "modules":
+        pytest.skip("run once per suite and variant")
+    thlib.once_per_suite(dump, "module name cut")
+    d = conftest.get_dump((dump.suite, "modules", "elf"))
+    clean = json.loads(d.out("hooks -j"))
+    assert clean["warnings"] == [], clean["warnings"]
+    vis = [f for f in clean["findings"] if f["kind"] == "kprobe" and
+           f["handler"].endswith(" [th_visible]")]
+    assert vis, clean["findings"]
+    victim = vis[0]["handler"].split("+")[0]
+    ks = _core_kallsyms(d.out(_MODS_KALLSYMS).decode(), "th_visible")
+    assert ks and ks["strtab"] == ks["symtab"] + 24 * ks["num_symtab"], ks
+    pt = damage.PageTables(d.manifest)
+    size = ks["typetab"] - ks["strtab"]
+    assert 0 < size < 1 << 20, ks
+    names, a, end = b"", ks["strtab"], ks["typetab"]
+    while a < end:          # page by page: module memory is vmalloc'ed
+        n = min(end - a, 4096 - (a & 0xfff))
+        names += damage.peek(d.manifest["vmcore"], pt.vtop(a), n)
+        a += n
+    # (what is read there is the table: the names, NUL after NUL, ending
+    # where typetab begins)
+    assert len(names) == size and names.endswith(b"\0"), (size, names)
+    off = names.find(b"\0" + victim.encode() + b"\0")
+    assert off >= 0, (victim, names)
+    at = ks["strtab"] + off + 1
+    copy = str(tmp_path / "vmcore")
+    damage.copy_dump(d.manifest["vmcore"], copy)
+    damage.patch(copy, pt.vtop(at + 1), b"\0")
+    bad = damage.with_vmcore(d, copy)
+    cmds = ["hooks", "hooks -j", "kprobes -v", "ftrace ops -v"]
+    out = {c: o.decode() for c, o in bad.run(cmds).items()}
+    warning = "tracehunt: warning: mod_kallsyms at %x: module th_visible: " \
+        "the name of symbol" % at
+    for c in cmds:
+        assert warning in out[c], (c, out[c])
+    doc = json.loads(out["hooks -j"])
+    validate(doc)
+    assert any(w.startswith(warning) for w in doc["warnings"]), doc
+    cut = [f for f in doc["findings"]
+           if f["handler"].startswith(victim[0] + "+")]
+    assert cut and all(f["owner"].endswith("[rests on damaged data]") and
+                       f["owner_module"] == "th_visible" for f in cut), cut
+    assert "RELEASE:" in bad.log.split("shared object unloaded")[-1]

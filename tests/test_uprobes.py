@@ -15,6 +15,7 @@ link's places, on kernels that show them).  The options scenario's
 uprobe events are compared too, by their files and hits."""
 
 import json
+import os
 import re
 
 import pytest
@@ -294,3 +295,93 @@ def test_module_consumers(dump):
     assert "in memory no listed module covers" in m["why"], m
     others = [f for f in found.values() if f["verdict"] == "HIDDEN"]
     assert others == [m], others
+
+
+# where the uprobe events' arguments are (a planted-damage test)
+_LAYOUT = ["list dyn_event.list -H dyn_event_list", "struct dyn_event -o",
+           "struct trace_uprobe -o", "struct trace_probe -o",
+           "struct probe_arg -o", "struct fetch_type -o",
+           "sym probe_fetch_types"]
+thlib.batch(_LAYOUT, scenarios=("uprobe",))
+
+
+def _offsets(text):
+    """{member: offset} and SIZE of crash's `struct X -o`."""
+    offs = {m.group(2): int(m.group(1)) for m in re.finditer(
+        r"^\s*\[(\d+)\] [^;]*?\**(\w+)(?:\[\d*\])?;$", text, re.M)}
+    size = re.search(r"^SIZE: (\d+)", text, re.M)
+    return offs, int(size.group(1)) if size else 0
+
+
+@scenarios("uprobe")
+@thlib.background
+def test_damaged_probe_arg(dump, tmp_path):
+    """A uprobe event's argument given another fetch type, or another
+    offset, in a copy of the ELF dump: the trace prints what the kernel
+    would have decoded, with a warning naming the event, in each command
+    that prints its records (the global trace and the CPU's)."""
+    import conftest
+    import damage
+    thlib.once_per_suite(dump, "damaged probe_arg")
+    d = conftest.get_dump((dump.suite, "uprobe", "elf"))
+    out = {c: d.out(c).decode() for c in _LAYOUT}
+    dev, _ = _offsets(out["struct dyn_event -o"])
+    tu, _ = _offsets(out["struct trace_uprobe -o"])
+    tp, _ = _offsets(out["struct trace_probe -o"])
+    pa, pa_size = _offsets(out["struct probe_arg -o"])
+    ft, ft_size = _offsets(out["struct fetch_type -o"])
+    table = int(out["sym probe_fetch_types"].split()[0], 16)
+    core, pt = d.manifest["vmcore"], damage.PageTables(d.manifest)
+
+    def word(addr, n=8):
+        return int.from_bytes(damage.peek(core, pt.vtop(addr), n), "little")
+
+    def cstr(addr):
+        b = damage.peek(core, pt.vtop(addr), min(64, 4096 - (addr & 0xfff)))
+        return b.split(b"\0")[0].decode(errors="replace")
+    types = {}
+    for i in range(64):
+        name = word(table + i * ft_size + ft["name"])
+        if not name:
+            break
+        types[cstr(name)] = table + i * ft_size
+    # an x32 argument of a uprobe event (the scenario's th_mallopt value)
+    victim = None
+    for line in out["list dyn_event.list -H dyn_event_list"].split():
+        ev = int(line, 16) - dev["list"] - tu["devent"]
+        probe = ev + tu["tp"]
+        for i in range(word(probe + tp["nr_args"], 4)):
+            arg = probe + tp["args"] + i * pa_size
+            if word(arg + pa["type"]) == types.get("x32"):
+                victim = (arg, cstr(word(arg + pa["name"])))
+                break
+        if victim:
+            break
+    assert victim and "u32" in types, (types, out)
+    arg, name = victim
+    trace = [l for l in d.truth("tracing/trace").decode().splitlines()
+             if re.search(r" %s=0x[0-9a-f]+" % name, l)]
+    assert trace, "no live line prints %s as x32" % name
+    cpu = int(re.search(r"\[(\d+)\]", trace[0]).group(1))
+    cmds = ["ftrace cat trace", "ftrace cat per_cpu/cpu%d/trace" % cpu]
+    for what, where, value in (
+            ("type", arg + pa["type"], types["u32"].to_bytes(8, "little")),
+            ("offset", arg + pa["offset"],
+             (word(arg + pa["offset"], 4) + 4).to_bytes(4, "little"))):
+        copy = str(tmp_path / "vmcore")
+        damage.copy_dump(core, copy)
+        damage.patch(copy, pt.vtop(where), value)
+        bad = damage.with_vmcore(d, copy)
+        res = {c: o.decode() for c, o in bad.run(cmds).items()}
+        for c in cmds:
+            warns = [l for l in res[c].splitlines()
+                     if l.startswith("tracehunt: warning: ")]
+            assert any("probe_arg at %x: event " % arg in w and
+                       " (%s)" % name in w for w in warns), (what, c, warns)
+        if what == "type":
+            # decoded as the kernel would: the same value, in decimal
+            v = int(re.search(r" %s=(0x[0-9a-f]+)" % name, trace[0])
+                    .group(1), 16)
+            assert " %s=%d" % (name, v) in res[cmds[0]], res[cmds[0]][:3000]
+        assert "RELEASE:" in bad.log.split("shared object unloaded")[-1]
+        os.unlink(copy)

@@ -766,6 +766,30 @@ static void hk_print_json(long *count, struct th_text_stats *ts, int text_ok,
 	fprintf(fp, "}\n");
 }
 
+static const char hk_dmg_mark[] = " [rests on damaged data]";
+
+/* A finding named from a module's symbol table that failed a check (a
+ * name cut or moved: model/modules.c) says so, whatever its verdict. */
+static void hk_mark_names(void)
+{
+	long i;
+
+	for (i = 0; i < hk_n; i++) {
+		struct hk_finding *f = &hk_f[i];
+
+		if (!(f->handler && th_module_names_damaged(f->handler)) &&
+		    !(f->target && th_module_names_damaged(f->target)))
+			continue;
+		if (!strstr(f->owner_str, hk_dmg_mark) &&
+		    strlen(f->owner_str) + sizeof(hk_dmg_mark) <=
+		    sizeof(f->owner_str))
+			strcat(f->owner_str, hk_dmg_mark);
+		if (strlen(f->why) + 96 < sizeof(f->why))
+			strcat(f->why, "; named from a module symbol table "
+			       "that failed a check (warnings)");
+	}
+}
+
 /* Every finding: the hooks, then the text check (*TEXT_OK when it ran). */
 static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 		       char *text_note, size_t notesz)
@@ -784,6 +808,8 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	hk_bpf_findings();
 	hk_uprobes();
 	hk_fprobes();
+	/* (any warning it gives goes where the walks' went) */
+	hk_mark_names();
 	if (json) {
 		hk_take_tmpfile(NULL, 0);
 		close_tmpfile();
@@ -804,7 +830,7 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
  * plausibility checks (the warnings) says it may rest on damaged data. */
 static void hk_mark_damaged(void)
 {
-	static const char mark[] = " [rests on damaged data]";
+	const char *mark = hk_dmg_mark;
 	long i;
 
 	if (!th_damage_seen())
@@ -815,7 +841,8 @@ static void hk_mark_damaged(void)
 		if (f->verdict != HK_HIDDEN && f->verdict != HK_SUSPICIOUS)
 			continue;
 		if (!strstr(f->owner_str, mark) &&
-		    strlen(f->owner_str) + sizeof(mark) <= sizeof(f->owner_str))
+		    strlen(f->owner_str) + sizeof(hk_dmg_mark) <=
+		    sizeof(f->owner_str))
 			strcat(f->owner_str, mark);
 		if (strlen(f->why) + 64 < sizeof(f->why))
 			strcat(f->why, "; the dump failed plausibility checks "

@@ -539,13 +539,26 @@ void th_event_probe_args(struct th_event *e)
 	ulong tp;
 	int i, nargs;
 
-	if (e->args_read)
+	char tag[40];
+	const char *old;
+
+	if (e->args_read) {
+		if (e->args_bad)
+			th_damage_replay(e->args_tag);
 		return;
+	}
 	e->args_read = TRUE;
+	snprintf(tag, sizeof(tag), "probe_args %lx", e->call);
+	if (!(e->args_tag = strdup(tag)))
+		return;
+	old = th_damage_tag(e->args_tag);
 	/* the probe's arguments: model/trace_probe.c, their one reader */
 	tp = th_trace_probe_of_call(e->call);
-	if (!tp || (nargs = th_trace_probe_nr_args(tp)) < 0)
+	if (!tp || (nargs = th_trace_probe_nr_args(tp)) < 0) {
+		th_damage_tag(old);
+		e->args_bad = th_damage_kept(e->args_tag);
 		return;
+	}
 	e->args = calloc(nargs ? nargs : 1, sizeof(*e->args));
 	for (i = 0; i < nargs; i++) {
 		struct th_probe_arg *a = &e->args[i];
@@ -555,6 +568,9 @@ void th_event_probe_args(struct th_event *e)
 		th_probe_arg_type(tp, i, a->type, sizeof(a->type));
 	}
 	e->nargs = nargs;
+	th_trace_probe_check(tp, e);
+	th_damage_tag(old);
+	e->args_bad = th_damage_kept(e->args_tag);
 }
 
 int th_event_print_fmt(const struct th_event *e, char *buf, size_t len,

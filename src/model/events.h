@@ -82,6 +82,9 @@ struct th_event {
 	/* th_event_probe_args(): the first probe of a kprobe event */
 	int args_read, nargs;
 	struct th_probe_arg *args;
+	/* their layout failed a check: the warnings, kept under this tag */
+	int args_bad;
+	char *args_tag;
 };
 
 /* The catalog in ftrace_events order (read once; names of the low types,
@@ -94,7 +97,9 @@ void th_event_named(struct th_event *e);
 /* E's fields: ftrace_common_fields, then the class's (a syscall event's
  * from its metadata), each list walked backward as f_next() does. */
 void th_event_fields(struct th_event *e);
-/* A kprobe event's arguments (those of the first trace_probe). */
+/* A kprobe event's arguments (those of the first trace_probe), checked
+ * against the layout the kernel gave them once; the warnings again in
+ * each command that calls it after that. */
 void th_event_probe_args(struct th_event *e);
 /* E's print_fmt into BUF: 0, or -1 when it has none, -2 when it cannot be
  * read (*ADDR: where it is). */

@@ -143,6 +143,8 @@ long th_damage_serial(void);
 const char *th_damage_tag(const char *tag);
 void th_damage_replay(const char *tag);
 void th_damage_forget(const char *tag);
+/* Whether a warning is kept under TAG. */
+int th_damage_kept(const char *tag);
 
 /* Kernel address-space regions (x86_64), from crash's machdep/vt. */
 enum {
@@ -245,6 +247,9 @@ int th_module_name(ulong mod, char *buf, int len);
  * unreadable. */
 int th_module_symtab(ulong mod, ulong *symtab, unsigned int *num,
 		     ulong *strtab);
+/* Whether the names of the module holding ADDR failed a check (a name
+ * cut or moved in its packed string table); FALSE for no module. */
+int th_module_names_damaged(ulong addr);
 
 /* vmalloc/module-space areas */
 struct th_vmap {

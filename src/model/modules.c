@@ -32,6 +32,11 @@ struct th_module_off {
 	long kobj_name;
 	/* struct mod_kallsyms */
 	long ks_symtab, ks_num, ks_strtab;
+	/* mod_kallsyms.typetab since Linux kernel commit 1c7651f43777
+	 * ("kallsyms: store type information in its own array") (in
+	 * v5.2); module.core_kallsyms, the table mod->kallsyms points to
+	 * once the module's init is done, since v4.6 */
+	long ks_typetab, core_kallsyms;
 	/* before Linux kernel commit 8244062ef1e5 ("modules: fix
 	 * longstanding /proc/kallsyms vs module insertion race.") (in
 	 * v4.6): symtab, num_symtab and strtab in struct module itself
@@ -100,6 +105,8 @@ static const struct th_module_off *mod_off_fill(void)
 	o->ks_symtab = th_member("mod_kallsyms", "symtab");
 	o->ks_num = th_member("mod_kallsyms", "num_symtab");
 	o->ks_strtab = th_member("mod_kallsyms", "strtab");
+	o->ks_typetab = th_member("mod_kallsyms", "typetab");
+	o->core_kallsyms = th_member("module", "core_kallsyms");
 	if (o->kallsyms < 0) {
 		o->m_symtab = th_member("module", "symtab");
 		o->m_num = th_member("module", "num_symtab");
@@ -540,6 +547,202 @@ static int mod_symtab_plausible(ulong mod, ulong ks, ulong symtab,
 	return TRUE;
 }
 
+/* 5.10's add_kallsyms() strlcpy()'d at most KSYM_NAME_LEN - 1 (127)
+ * bytes of a name and went on past its whole length (layout_symtab()
+ * counted all of it), leaving NULs; later kernels copy the whole name. */
+#define TH_KSYM_NAME_SHORTEST 127
+/* a module's kept names: a few KB to a few hundred KB */
+#define TH_MOD_STRTAB_MAX (16UL << 20)
+
+/* The first break of the name chain, and how many there are. */
+struct mod_chain {
+	unsigned int nbad, sym;		/* the first: symbol SYM ... */
+	ulong prev_off, prev_end, off;	/* ... starts at OFF, the name before
+					 * it at PREV_OFF ended at PREV_END */
+};
+
+static void mod_chain_break(struct mod_chain *c, unsigned int i, ulong prev,
+			    ulong end, ulong off)
+{
+	if (!c->nbad++) {
+		c->sym = i;
+		c->prev_off = prev;
+		c->prev_end = end;
+		c->off = off;
+	}
+}
+
+/* Whether STR[FROM, TO) are all NUL. */
+static int mod_nuls(const char *str, ulong from, ulong to)
+{
+	for (; from < to; from++)
+		if (str[from])
+			return FALSE;
+	return TRUE;
+}
+
+/*
+ * The names of the symbols a module keeps once its init is done
+ * (core_kallsyms) are copied by add_kallsyms() one after another, symbol 0's
+ * empty name at 0 and each next name right after the previous one's NUL;
+ * layout_symtab() sized the string table to exactly their lengths, right
+ * after the symbol table and right before typetab (5.10's kernel/module.c,
+ * 6.1 to 7.x's kernel/module/kallsyms.c).  A name whose NUL came early or
+ * late, or an st_name moved, breaks the chain: nothing else in the dump
+ * keeps another copy of a module's names.
+ */
+static int mod_strtab_check(const char *name, ulong symtab,
+			    unsigned int num, ulong strtab, ulong typetab)
+{
+	const char *obj = "mod_kallsyms";
+	struct mod_chain c = { 0 };
+	unsigned char *syms;
+	ulong size, next = 0, prev = 0, plen = 0;
+	unsigned int i, st_name;
+	char *str;
+
+	if (symtab + 24UL * num != strtab) {
+		th_damaged(obj, symtab, "module %s: its %u symbols end at %lx, "
+			   "but its strtab is at %lx (layout_symtab() puts the "
+			   "names right after the symbols)", name, num,
+			   symtab + 24UL * num, strtab);
+		return FALSE;
+	}
+	if (typetab <= strtab || typetab - strtab > TH_MOD_STRTAB_MAX) {
+		th_damaged(obj, strtab, "module %s: typetab %lx does not follow "
+			   "its strtab %lx (layout_symtab() puts it right after "
+			   "the names)", name, typetab, strtab);
+		return FALSE;
+	}
+	size = typetab - strtab;
+	syms = malloc(24UL * num);
+	str = malloc(size);
+	if (!syms || !str ||
+	    !th_read(symtab, syms, 24UL * num, "module symtab") ||
+	    !th_read(strtab, str, size, "module strtab")) {
+		free(syms);
+		free(str);
+		return TRUE;
+	}
+	for (i = 0; i < num; i++) {
+		memcpy(&st_name, syms + 24UL * i, 4);
+		if (st_name != next && !(st_name > next && st_name <= size &&
+					 plen >= TH_KSYM_NAME_SHORTEST &&
+					 mod_nuls(str, next, st_name)))
+			mod_chain_break(&c, i, prev, next, st_name);
+		if (st_name >= size) {
+			/* no name of it to measure: the table is done */
+			if (!c.nbad || c.sym != i)
+				mod_chain_break(&c, i, prev, next, st_name);
+			break;
+		}
+		plen = strnlen(str + st_name, size - st_name);
+		prev = st_name;
+		next = st_name + plen + 1;
+	}
+	/* the last name ends the table */
+	if (i == num && next != size &&
+	    !(next < size && plen >= TH_KSYM_NAME_SHORTEST &&
+	      mod_nuls(str, next, size)))
+		mod_chain_break(&c, num, prev, next, size);
+	if (c.nbad) {
+		char nm[48] = "";
+
+		if (c.prev_off < size)
+			snprintf(nm, sizeof(nm), "%.*s",
+				 (int)MIN(40UL, size - c.prev_off),
+				 str + c.prev_off);
+		if (!th_printable(nm))
+			nm[0] = '\0';
+		if (!c.sym)
+			th_damaged(obj, strtab, "module %s: symbol 0's name "
+				   "starts at strtab+%#lx, not at 0 "
+				   "(add_kallsyms() packs the names from 0; "
+				   "breaks: %u)", name, c.off, c.nbad);
+		else if (c.sym < num)
+			th_damaged(obj, strtab + c.prev_off, "module %s: the "
+				   "name of symbol %u (\"%s\") ends at strtab"
+				   "+%#lx, but symbol %u's starts at +%#lx "
+				   "(add_kallsyms() packs them: a name was cut, "
+				   "overrun or moved; breaks: %u)", name,
+				   c.sym - 1, nm, c.prev_end, c.sym, c.off,
+				   c.nbad);
+		else
+			th_damaged(obj, strtab + c.prev_off, "module %s: the "
+				   "last name (\"%s\") ends at strtab+%#lx, but "
+				   "typetab starts at +%#lx (add_kallsyms() "
+				   "packs the names: one was cut, overrun or "
+				   "moved; breaks: %u)", name, nm,
+				   c.prev_end, c.off, c.nbad);
+	}
+	free(syms);
+	free(str);
+	return !c.nbad;
+}
+
+/* Each module's kept names, checked once a session; the warnings are
+ * kept with the modules', replayed in each command that uses modules. */
+static struct {
+	ulong mod, symtab, strtab;
+	unsigned int num;
+	int bad;
+} mod_names_done[256];
+static int mod_names_ndone;
+
+static void mod_strtab_once(ulong mod, ulong symtab, unsigned int num,
+			    ulong strtab, ulong typetab)
+{
+	struct th_module *m = th_module_of(symtab);
+	const char *tag;
+	int i, ok;
+
+	for (i = 0; i < mod_names_ndone; i++)
+		if (mod_names_done[i].mod == mod &&
+		    mod_names_done[i].symtab == symtab &&
+		    mod_names_done[i].strtab == strtab &&
+		    mod_names_done[i].num == num)
+			return;
+	tag = th_damage_tag("modules");
+	ok = mod_strtab_check(m ? m->name : "?", symtab, num, strtab,
+			      typetab);
+	th_damage_tag(tag);
+	if (mod_names_ndone < (int)(sizeof(mod_names_done) /
+				    sizeof(mod_names_done[0]))) {
+		i = mod_names_ndone++;
+		mod_names_done[i].mod = mod;
+		mod_names_done[i].symtab = symtab;
+		mod_names_done[i].strtab = strtab;
+		mod_names_done[i].num = num;
+		mod_names_done[i].bad = !ok;
+	}
+}
+
+/**
+ * th_module_names_damaged - whether a module's symbol names failed a check
+ * @addr: an address in the module
+ *
+ * The module's kept names are checked (once) if they were not yet.
+ */
+int th_module_names_damaged(ulong addr)
+{
+	struct th_module *m = th_module_of(addr);
+	unsigned int num;
+	ulong symtab, strtab;
+	int i;
+
+	if (!m)
+		return FALSE;
+	if (!th_module_symtab(m->addr, &symtab, &num, &strtab))
+		return TRUE;
+	for (i = 0; i < mod_names_ndone; i++)
+		if (mod_names_done[i].mod == m->addr &&
+		    mod_names_done[i].symtab == symtab &&
+		    mod_names_done[i].strtab == strtab &&
+		    mod_names_done[i].num == num)
+			return mod_names_done[i].bad;
+	return FALSE;
+}
+
 /**
  * th_module_symtab - a module's own ELF symbol table (module.kallsyms,
  * before v4.6 struct module's own symtab members)
@@ -554,7 +757,7 @@ int th_module_symtab(ulong mod, ulong *symtab, unsigned int *num,
 		     ulong *strtab)
 {
 	const struct th_module_off *o = mod_off_fill();
-	ulong ks;
+	ulong ks, typetab;
 
 	if (o->kallsyms < 0 && o->m_symtab >= 0 && o->m_num >= 0 &&
 	    o->m_strtab >= 0)
@@ -576,7 +779,15 @@ int th_module_symtab(ulong mod, ulong *symtab, unsigned int *num,
 		th_damaged("module", mod, "kallsyms %lx cannot be read", ks);
 		return FALSE;
 	}
-	return mod_symtab_plausible(mod, ks, *symtab, *num, *strtab);
+	if (!mod_symtab_plausible(mod, ks, *symtab, *num, *strtab))
+		return FALSE;
+	/* once the init is done, the packed copy add_kallsyms() made */
+	if (o->core_kallsyms >= 0 && o->ks_typetab >= 0 &&
+	    ks == mod + o->core_kallsyms &&
+	    th_read_ulong(ks + o->ks_typetab, &typetab,
+			  "mod_kallsyms.typetab"))
+		mod_strtab_once(mod, *symtab, *num, *strtab, typetab);
+	return TRUE;
 }
 
 /**

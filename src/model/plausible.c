@@ -272,6 +272,16 @@ void th_damage_forget(const char *tag)
 	th_nkept = j;
 }
 
+int th_damage_kept(const char *tag)
+{
+	int i;
+
+	for (i = 0; i < th_nkept; i++)
+		if (strcmp(th_kept[i].tag, tag) == 0)
+			return TRUE;
+	return FALSE;
+}
+
 static void th_dmg_keep(const char *line)
 {
 	int i;

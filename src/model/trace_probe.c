@@ -9,10 +9,16 @@
 /* Offsets, -1 when absent; filled once. */
 static struct {
 	int filled;
-	long tp_event, tp_list, tp_nr_args, tp_args, tp_call;
+	long tp_event, tp_list, tp_nr_args, tp_args, tp_call, tp_size;
 	long tpe_call, tpe_probes;
 	long arg_size, arg_name, arg_comm, arg_offset, arg_count, arg_type;
 	long type_name, type_size;
+	/* what traceprobe_define_arg_fields() gave trace_define_field():
+	 * probe_arg.fmt (an array's "TYPE[N]") since Linux kernel commit
+	 * 40b53b771806 ("tracing: probeeevent: Add array type support")
+	 * (in v4.20), else the fetch_type's fmttype; its is_signed; and
+	 * its print function, print_type_<name> */
+	long arg_fmt, type_fmttype, type_is_signed, type_print, type_sz;
 } tpr_off;
 
 static void tpr_off_fill(void)
@@ -40,6 +46,12 @@ static void tpr_off_fill(void)
 	tpr_off.arg_type = th_member("probe_arg", "type");
 	tpr_off.type_name = th_member("fetch_type", "name");
 	tpr_off.type_size = th_member("fetch_type", "size");
+	tpr_off.tp_size = th_member("trace_probe", "size");
+	tpr_off.arg_fmt = th_member("probe_arg", "fmt");
+	tpr_off.type_fmttype = th_member("fetch_type", "fmttype");
+	tpr_off.type_is_signed = th_member("fetch_type", "is_signed");
+	tpr_off.type_print = th_member("fetch_type", "print");
+	tpr_off.type_sz = th_size("fetch_type");
 }
 
 /**
@@ -102,9 +114,13 @@ ulong th_trace_probe_of_call(ulong call)
 	    tpr_off.arg_size <= 0)
 		return 0;
 	tpe = call - tpr_off.tpe_call;
-	if (!th_read_ulong(tpe + tpr_off.tpe_probes, &first, "tpe.probes") ||
-	    first == tpe + tpr_off.tpe_probes)
+	if (!th_read_ulong(tpe + tpr_off.tpe_probes, &first, "tpe.probes"))
 		return 0;
+	/* trace_probe_unlink() frees the event with its last probe */
+	if (first == tpe + tpr_off.tpe_probes) {
+		th_damaged("trace_probe_event", tpe, "no probe on its list");
+		return 0;
+	}
 	/* trace_probe_append() links a probe to the event it points to
 	 * (trace_probe.event) */
 	if (!th_check_ptr("trace_probe_event", tpe, first, TH_M_DATA,
@@ -273,4 +289,226 @@ ulong th_probe_nhit(ulong addr, int percpu, const char *what)
 	}
 	th_check_events("probe event", addr, sum, what);
 	return sum;
+}
+
+/* ---- the layout the kernel gave the arguments ------------------------ */
+
+/*
+ * probe_fetch_types[] (kernel/trace/trace_probe.c): the one table every
+ * probe_arg.type points into (find_fetch_type(), also for BTF-typed
+ * arguments), ended by an entry without a name.  Its entries, 0 when the
+ * dump has no such symbol.
+ */
+static int tpr_fetch_types(ulong *base)
+{
+	static int n = -1;
+	static ulong b;
+	ulong name;
+
+	if (n < 0) {
+		n = 0;
+		b = th_symbol("probe_fetch_types");
+		while (b && tpr_off.type_sz > 0 && n < 64 &&
+		       th_read_ulong(b + n * tpr_off.type_sz +
+				     tpr_off.type_name, &name,
+				     "fetch_type.name") && name)
+			n++;
+	}
+	*base = b;
+	return n;
+}
+
+/* The field of E named NAME, NULL when it has none. */
+static const struct th_event_field *tpr_field(const struct th_event *e,
+					      const char *name)
+{
+	int i;
+
+	for (i = e->nfields_common; i < e->nfields; i++)
+		if (strcmp(e->fields[i].name, name) == 0)
+			return &e->fields[i];
+	return NULL;
+}
+
+/* Whether NAME is one of E's arguments'. */
+static int tpr_is_arg(const struct th_event *e, const char *name)
+{
+	int i;
+
+	for (i = 0; i < e->nargs; i++)
+		if (strcmp(e->args[i].name, name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/* Argument I's fetch_type FT against the table and its print function. */
+static int tpr_check_type(ulong tp, const char *ev, unsigned int i,
+			  ulong a, ulong ft, const char *tname)
+{
+	ulong base, pr = 0;
+	int n = tpr_fetch_types(&base);
+	struct th_sym s;
+
+	if (n && (ft < base || ft >= base + n * tpr_off.type_sz ||
+		  (ft - base) % tpr_off.type_sz)) {
+		th_damaged("probe_arg", a, "event %s: argument %u's type %lx "
+			   "is not an entry of probe_fetch_types[] (%lx, %d "
+			   "types)", ev, i, ft, base, n);
+		return FALSE;
+	}
+	if (!tname[0] || !th_printable(tname)) {
+		th_damaged("fetch_type", ft, "event %s: argument %u's type "
+			   "has no name", ev, i);
+		return FALSE;
+	}
+	/* __ASSIGN_FETCH_TYPE(): .print = print_type_<ptype>, the type's
+	 * own name, or "string" for the string types */
+	if (tpr_off.type_print >= 0 &&
+	    th_read_ulong(ft + tpr_off.type_print, &pr, "fetch_type.print") &&
+	    th_ksym_lookup(pr, &s) && !s.offset &&
+	    strncmp(s.name, "print_type_", 11) == 0 &&
+	    strcmp(s.name + 11, tname) != 0 &&
+	    !(strcmp(s.name + 11, "string") == 0 &&
+	      (strstr(tname, "string") || strcmp(tname, "symstr") == 0))) {
+		th_damaged("fetch_type", ft, "event %s: argument %u's type is "
+			   "named %s, but prints with %s", ev, i, tname,
+			   s.name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * The type the fetch command as written (probe_arg.comm, "%si:x32") asked
+ * for, as traceprobe_parse_probe_arg_body() and find_fetch_type() read it:
+ * after the first ':', "[N]" an array of N, "bW@O/S" a bitfield stored in
+ * uS.  FALSE when it names none (the default type, or one BTF gave).
+ */
+static int tpr_comm_type(const char *comm, char *name, size_t len,
+			 unsigned int *count)
+{
+	const char *t = strchr(comm, ':'), *br, *sl;
+	size_t n;
+
+	*count = 0;
+	if (!t || !*++t)
+		return FALSE;
+	br = strchr(t, '[');
+	n = br ? (size_t)(br - t) : strlen(t);
+	if (br)
+		*count = strtoul(br + 1, NULL, 0);
+	if (*t == 'b' && (sl = memchr(t, '/', n))) {
+		snprintf(name, len, "u%.*s", (int)(n - (sl + 1 - t)), sl + 1);
+		return TRUE;
+	}
+	snprintf(name, len, "%.*s", (int)n, t);
+	return TRUE;
+}
+
+/**
+ * th_trace_probe_check - the arguments as the kernel laid them out
+ * @tp: struct trace_probe (th_trace_probe_of_call() of @e)
+ * @e: its event, th_event_probe_args() read
+ *
+ * traceprobe_parse_probe_arg_body() gives each argument, in order, the
+ * offset the ones before it filled (its type's size times its count) and
+ * the probe that size; traceprobe_define_arg_fields() then defined one
+ * field of the event per argument, from the same values, after the
+ * event's own head.  Each type is an entry of probe_fetch_types[].  A
+ * failed check is reported (th_damaged()), naming the event.
+ *
+ * Returns the number of failed checks.
+ */
+int th_trace_probe_check(ulong tp, struct th_event *e)
+{
+	unsigned int i, want = 0, hdr = 0;
+	ulong tsize = 0;
+	int bad = 0;
+
+	tpr_off_fill();
+	th_event_fields(e);
+	/* the head: what the fields that are no argument's fill */
+	for (i = 0; i < (unsigned)e->nfields; i++)
+		if (i < (unsigned)e->nfields_common ||
+		    !tpr_is_arg(e, e->fields[i].name))
+			if (e->fields[i].offset + e->fields[i].size > (int)hdr)
+				hdr = e->fields[i].offset + e->fields[i].size;
+	for (i = 0; i < (unsigned)e->nargs; i++) {
+		const struct th_probe_arg *pa = &e->args[i];
+		const struct th_event_field *f = tpr_field(e, pa->name);
+		ulong a = tp + tpr_off.tp_args + i * tpr_off.arg_size, ft = 0;
+		ulong p = 0, sgn = 0;
+		unsigned int n = pa->count ? pa->count : 1, cnt;
+		char fmt[64] = "", comm[256], want_type[32];
+
+		if (!th_read_ulong(a + tpr_off.arg_type, &ft,
+				   "probe_arg.type") || !ft) {
+			th_damaged("probe_arg", a, "event %s: argument %u (%s) "
+				   "has no type", e->name, i, pa->name);
+			bad++;
+			continue;
+		}
+		if (!tpr_check_type(tp, e->name, i, a, ft, pa->type))
+			bad++;
+		/* the type the command asked for */
+		if (th_probe_arg_comm(tp, i, comm, sizeof(comm)) == 1 &&
+		    tpr_comm_type(comm, want_type, sizeof(want_type), &cnt) &&
+		    (strcmp(want_type, pa->type) != 0 || cnt != pa->count)) {
+			th_damaged("probe_arg", a, "event %s: argument %u (%s) "
+				   "is %s[%u], but its command \"%s\" asks for "
+				   "%s[%u]", e->name, i, pa->name, pa->type,
+				   pa->count, comm, want_type, cnt);
+			bad++;
+		}
+		if (pa->offset != want) {
+			th_damaged("probe_arg", a, "event %s: argument %u (%s) "
+				   "at offset %u, but the arguments before it "
+				   "end at %u", e->name, i, pa->name, pa->offset,
+				   want);
+			bad++;
+		}
+		want = pa->offset + pa->size * n;
+		/* the field defined from it */
+		if (!f) {
+			th_damaged("probe_arg", a, "event %s: argument %u (%s) "
+				   "has no field of its name", e->name, i,
+				   pa->name);
+			bad++;
+			continue;
+		}
+		if (tpr_off.arg_fmt >= 0 &&
+		    th_read_ulong(a + tpr_off.arg_fmt, &p, "probe_arg.fmt") &&
+		    p)
+			th_read_cstr(p, fmt, sizeof(fmt), "probe_arg.fmt");
+		else if (tpr_off.type_fmttype >= 0 &&
+			 th_read_ulong(ft + tpr_off.type_fmttype, &p,
+				       "fetch_type.fmttype"))
+			th_read_cstr(p, fmt, sizeof(fmt), "fetch_type.fmttype");
+		if (tpr_off.type_is_signed >= 0)
+			th_read(ft + tpr_off.type_is_signed, &sgn, 1,
+				"fetch_type.is_signed");
+		if ((unsigned)f->offset != hdr + pa->offset ||
+		    (unsigned)f->size != pa->size * n ||
+		    (fmt[0] && strcmp(f->type, fmt) != 0) ||
+		    (tpr_off.type_is_signed >= 0 &&
+		     !f->is_signed != !(sgn & 0xff))) {
+			th_damaged("probe_arg", a, "event %s: argument %u (%s): "
+				   "%s at %u, %u bytes%s, but its field: %s at "
+				   "%d, %d bytes%s", e->name, i, pa->name,
+				   fmt[0] ? fmt : pa->type, hdr + pa->offset,
+				   pa->size * n, sgn & 0xff ? ", signed" : "",
+				   f->type, f->offset, f->size,
+				   f->is_signed ? ", signed" : "");
+			bad++;
+		}
+	}
+	/* the probe's size: where the last argument ends */
+	if (e->nargs && tpr_off.tp_size >= 0 &&
+	    th_read_ulong(tp + tpr_off.tp_size, &tsize, "trace_probe.size") &&
+	    tsize != want) {
+		th_damaged("trace_probe", tp, "event %s: size %lu, but its "
+			   "arguments end at %u", e->name, tsize, want);
+		bad++;
+	}
+	return bad;
 }

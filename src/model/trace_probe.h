@@ -28,6 +28,12 @@ int th_probe_arg_type(ulong tp, unsigned int i, char *buf, int len);
  * absent: not an array) and its fetch_type's size (0 without a type). */
 void th_probe_arg_layout(ulong tp, unsigned int i, unsigned int *offset,
 			 unsigned int *count, unsigned int *size);
+struct th_event;
+/* TP's arguments, read into E (th_event_probe_args()), against the
+ * layout the kernel gave them: each type in probe_fetch_types[], each
+ * offset after the one before, each the field the event defined from
+ * it; the probe's size.  The number of failed checks (warned). */
+int th_trace_probe_check(ulong tp, struct th_event *e);
 /* A probe event's hit counter at ADDR: the count, or (PERCPU) the
  * per-CPU pointer read there, summed over the possible CPUs; 0 when
  * unreadable.  WHAT names it in read errors. */

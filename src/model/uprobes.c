@@ -155,6 +155,12 @@ static void up_consumers(struct th_uprobe *u)
 	if (w.err)
 		th_damaged("uprobe", u->addr, "consumers: %s at %lx", w.err,
 			   w.bad);
+	/* with the consumers a chain (before the list of v6.12),
+	 * __uprobe_unregister() takes a uprobe whose last consumer went off
+	 * the tree at once (delete_uprobe()), under register_rwsem */
+	else if (!up_off.list && !w.n)
+		th_damaged("uprobe", u->addr, "no consumer, yet on "
+			   "uprobes_tree");
 	for (i = 0; i < w.n; i++)
 		up_consumer(u, w.ent[i] - (up_off.list ? up_off.c_node : 0));
 	th_walk_free(&w);
@@ -173,21 +179,46 @@ static void up_offset_check(const struct th_uprobe *u)
 
 	if (u->err)
 		return;
-	if (th_inode_size(u->inode, &size) && u->offset > size)
-		th_damaged("uprobe", u->addr, "offset %#llx is past the end "
-			   "of its file (%llu bytes)",
-			   (unsigned long long)u->offset,
-			   (unsigned long long)size);
-	for (i = 0; i < u->nuc; i++)
-		if (u->uc[i].kind == TH_UC_TRACE && u->uc[i].tu &&
-		    th_tu_offsets(u->uc[i].tu, &off, &ref) &&
-		    off != u->offset) {
+	if (th_inode_size(u->inode, &size)) {
+		if (u->offset > size)
+			th_damaged("uprobe", u->addr, "offset %#llx is past "
+				   "the end of its file (%llu bytes)",
+				   (unsigned long long)u->offset,
+				   (unsigned long long)size);
+		/* the SDT semaphore is a short in the file's data */
+		if (u->ref_ctr_offset > size)
+			th_damaged("uprobe", u->addr, "ref_ctr_offset %#llx is "
+				   "past the end of its file (%llu bytes)",
+				   (unsigned long long)u->ref_ctr_offset,
+				   (unsigned long long)size);
+	}
+	/* __uprobe_register() refuses a ref_ctr_offset not aligned to a
+	 * short */
+	if (u->ref_ctr_offset & 1)
+		th_damaged("uprobe", u->addr, "ref_ctr_offset %#llx is not "
+			   "aligned to a short",
+			   (unsigned long long)u->ref_ctr_offset);
+	for (i = 0; i < u->nuc; i++) {
+		if (u->uc[i].kind != TH_UC_TRACE || !u->uc[i].tu ||
+		    !th_tu_offsets(u->uc[i].tu, &off, &ref))
+			continue;
+		if (off != u->offset) {
 			th_damaged("uprobe", u->addr, "offset %#llx, but its "
 				   "consumer trace_uprobe %lx registered "
 				   "%#lx", (unsigned long long)u->offset,
 				   u->uc[i].tu, off);
 			break;
 		}
+		/* alloc_uprobe() refuses a second ref_ctr_offset for one
+		 * uprobe: every consumer registered the uprobe's own */
+		if (up_off.u_ref_ctr >= 0 && ref != u->ref_ctr_offset) {
+			th_damaged("uprobe", u->addr, "ref_ctr_offset %#llx, but "
+				   "its consumer trace_uprobe %lx registered "
+				   "%#lx", (unsigned long long)u->ref_ctr_offset,
+				   u->uc[i].tu, ref);
+			break;
+		}
+	}
 }
 
 /*

@@ -156,8 +156,13 @@ static struct th_evfmt *th_event_detail(struct th_event *e)
 {
 	struct th_evfmt *f = th_evfmt(e);
 
-	if (f->loaded)
+	if (f->loaded) {
+		/* a probe's arguments that failed a check: the warnings in
+		 * each command that prints its records */
+		if (e->args_bad)
+			th_event_probe_args(e);
 		return f;
+	}
 	f->loaded = TRUE;
 	if (e->kind == TH_EVK_KPROBE || e->kind == TH_EVK_KRETPROBE ||
 	    e->kind == TH_EVK_UPROBE || e->kind == TH_EVK_EPROBE)
