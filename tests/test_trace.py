@@ -60,7 +60,6 @@ def _trace_files(dump):
 # Where a trace file honestly differs from the live one, by suite: what
 # differs is taken out of both (and checked on its own), the rest of the
 # file compared exactly.
-_SYSCALL_ENTER = re.compile(rb": sys_\w+\(")
 _LAT_MODEL = re.compile(rb"^(# latency: .* \(M:)(\S+)( VP:.*)$")
 
 
@@ -83,18 +82,6 @@ def _known_differences(dump, live, ours):
                     m.group(3)
             lines.append(l)
         ours = b"\n".join(lines)
-    if dump.suite == "sid":
-        # 7.x's print_syscall_enter() prints user strings and decoded
-        # flags ("filename: 591556344 \"/dev/null\", flags: O_WRONLY|...");
-        # tracehunt prints the older form: those lines are left out, their
-        # number compared.
-        def drop(text):
-            keep = [l for l in text.split(b"\n")
-                    if not _SYSCALL_ENTER.search(l)]
-            return b"\n".join(keep), text.count(b"\n") - len(keep) + 1
-        live, n_live = drop(live)
-        ours, n_ours = drop(ours)
-        assert n_live == n_ours, (n_live, n_ours)
     return live, ours
 
 
