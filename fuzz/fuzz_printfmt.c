@@ -3,7 +3,8 @@
  * Input:
  *   byte 0: bit 0 big endian, bit 1 4-byte long, bit 2 nohash-ptr,
  *           bit 3 a ptr_key, bit 4 no callbacks (ctx NULL),
- *           bits 5-6: 0 pf_format, 1 pf_fields, 2 syscall enter, 3 exit
+ *           bits 5-6: 0 pf_format, 1 pf_fields, 2 syscall enter (bits 0,
+ *           2, 3 also its verbose, openat and user-data forms), 3 exit
  *           bit 7: 16-byte output buffer instead of 4096
  *   the print_fmt up to a NUL;
  *   the fields up to a NUL: lines "offset\tsize\tsigned\tname\ttype";
@@ -91,6 +92,41 @@ static int parse_fields(char *text, struct pf_field *f)
 	return n;
 }
 
+/*
+ * A syscall's metadata from the input: its name the print_fmt, its
+ * arguments the fields (offset: the user data mask's bit, size: the size
+ * argument, signed: user_arg_is_str of the first), the printer's flags
+ * from byte 0 and the first field's size.
+ */
+static int sys_enter(const char *name, const struct pf_field *f, int nf,
+		     const unsigned char *rec, size_t reclen,
+		     const struct pf_ctx *cp, int flags, char *out,
+		     size_t outlen)
+{
+	struct pf_sysmeta m;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	m.name = name;
+	m.nb_args = nf < 7 ? nf : 6 + (nf & 1);	/* 7: refused */
+	m.user_arg_size = -1;
+	for (i = 0; i < nf && i < 6; i++) {
+		m.args[i] = f[i].name;
+		m.types[i] = f[i].type;
+		if (f[i].offset & 1)
+			m.user_mask |= 1u << i;
+		if (f[i].offset & 2)
+			m.user_arg_size = f[i].size % 8;
+	}
+	if (nf)
+		m.user_arg_is_str = f[0].is_signed;
+	return pf_syscall_enter(&m, rec, reclen, nf ? f[0].size & 0xff : 16,
+				((flags & 0x8) ? PF_SYS_USER : 0) |
+				((flags & 0x4) ? PF_SYS_OPENAT : 0) |
+				((flags & 0x1) ? PF_SYS_VERBOSE : 0),
+				cp, out, outlen);
+}
+
 /* pf_siphash()'s result, kept so that the call stays */
 static volatile uint64_t siphash_sink;
 
@@ -151,9 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = pf_fields(fields, nf, rec, reclen, cp, out, outlen);
 		break;
 	case 2:
-		n = pf_syscall_enter(pfmt, fields, nf, rec, reclen, cp,
-				     flags & 0x8 ? PF_SYS_DEC10 : PF_SYS_HEX,
-				     out, outlen);
+		n = sys_enter(pfmt, fields, nf, rec, reclen, cp, flags, out,
+			      outlen);
 		break;
 	case 3:
 		n = pf_syscall_exit(pfmt, rec, reclen, fields, nf, cp, out,

@@ -165,20 +165,45 @@ int pf_fields(const struct pf_field *fields, int nfields,
  * through their print_fmt: kernel/trace/trace_syscalls.c prints, with no
  * "name: " prefix,
  *   enter: "sys_X(arg: val, ...)"     exit: "sys_X -> 0x<ret>"
- * @sysname: the syscall_metadata name ("sys_read")
- * @fields: the event's fields; the arguments are the fields after
- *	__syscall_nr, in order
- * @style: PF_SYS_HEX: every value "%lx" (v3.x .. v6.x kernels);
- *	PF_SYS_DEC10: values below 10 "%lu", others "0x%lx", and the user
- *	string/array of a __<arg>_val field appended (kernels whose
- *	syscall_metadata has user_mask)
+ * from what struct syscall_metadata says of the event.
+ */
+struct pf_sysmeta {
+	const char *name;		/* "sys_read" */
+	int nb_args;			/* 0..6 */
+	const char *args[6];		/* the arguments' names */
+	const char *types[6];		/* their types (PF_SYS_VERBOSE) */
+	/* PF_SYS_USER kernels: the arguments whose user data the record
+	 * holds (bit I: argument I), the argument holding the length of
+	 * that data when it is an array (-1: strings), and whether such an
+	 * array is printed as a string */
+	unsigned user_mask;
+	int user_arg_size, user_arg_is_str;
+};
+/* pf_syscall_enter()'s flags: what the kernel's print_syscall_enter() does */
+enum {
+	/* values below 10 "%lu", others "0x%lx", each argument's user data
+	 * after it (Linux kernel commit a544d9a66bdf ("tracing: Have syscall
+	 * trace events read user space string") and its series, for v6.19);
+	 * without it every value "%lx" */
+	PF_SYS_USER = 1,
+	/* sys_openat printed by sys_enter_openat_print() (commit
+	 * 64b627c8da9a ("tracing: Add parsing of flags to the
+	 * sys_enter_openat trace event"), the same series): decimal values,
+	 * flags by name, mode in octal only when the file may be created */
+	PF_SYS_OPENAT = 2,
+	/* the "verbose" trace option: each value preceded by its type (and
+	 * sys_openat printed as any other) */
+	PF_SYS_VERBOSE = 4,
+};
+/*
+ * pf_syscall_enter - print_syscall_enter() of the record REC (RECLEN
+ * bytes; struct syscall_trace_enter: its args[] at ARGS_OFF, the user
+ * data's offset/length words after them)
  * Returns the length or a negative PF_E* code (reason in out).
  */
-enum { PF_SYS_HEX, PF_SYS_DEC10 };
-int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
-		     int nfields, const unsigned char *rec, size_t reclen,
-		     const struct pf_ctx *ctx, int style, char *out,
-		     size_t outlen);
+int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
+		     size_t reclen, unsigned args_off, unsigned flags,
+		     const struct pf_ctx *ctx, char *out, size_t outlen);
 int pf_syscall_exit(const char *sysname, const unsigned char *rec,
 		    size_t reclen, const struct pf_field *fields, int nfields,
 		    const struct pf_ctx *ctx, char *out, size_t outlen);

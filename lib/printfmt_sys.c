@@ -114,99 +114,233 @@ static int sys_args(const struct pf_field *fields, int nfields, int *idx,
 	return n;
 }
 
-/*
- * PF_SYS_DEC10 kernels append the user data of an argument X, saved in
- * the dynamic field "__X_val", right after X's value.
- */
-static int sys_user_data(struct ev *e, struct out *o,
-			 const struct pf_field *fields, int nfields,
-			 const char *arg)
+/* The x86-64 values of the flags sys_enter_openat_print() names, in the
+ * order of its table (include/uapi/asm-generic/fcntl.h; O_TMPFILE is
+ * __O_TMPFILE | O_DIRECTORY, first so that it takes O_DIRECTORY with it) */
+static const struct {
+	uint64_t mask;
+	const char *name;
+} sys_open_flags[] = {
+	{ 0x410000, "O_TMPFILE" }, { 0x1, "O_WRONLY" }, { 0x2, "O_RDWR" },
+	{ 0x40, "O_CREAT" }, { 0x80, "O_EXCL" }, { 0x100, "O_NOCTTY" },
+	{ 0x200, "O_TRUNC" }, { 0x400, "O_APPEND" }, { 0x800, "O_NONBLOCK" },
+	{ 0x1000, "O_DSYNC" }, { 0x4000, "O_DIRECT" },
+	{ 0x8000, "O_LARGEFILE" }, { 0x10000, "O_DIRECTORY" },
+	{ 0x20000, "O_NOFOLLOW" }, { 0x40000, "O_NOATIME" },
+	{ 0x80000, "O_CLOEXEC" },
+};
+#define SYS_O_ACCMODE	0x3
+#define SYS_O_CREAT	0x40
+#define SYS_O_TMPFILE	0x410000
+
+/* trace_print_flags_seq(s, "|", FLAGS, sys_open_flags) */
+static void sys_print_flags(struct out *o, uint64_t flags)
 {
-	size_t alen = strlen(arg), off, len, j;
-	const unsigned char *p;
-	uint64_t w;
-	int i;
+	size_t i;
+	int first = 1;
 
-	for (i = 0; i < nfields; i++) {
-		const struct pf_field *fl = &fields[i];
-
-		if (!fl->name || strncmp(fl->name, "__", 2) ||
-		    strncmp(fl->name + 2, arg, alen) ||
-		    strcmp(fl->name + 2 + alen, "_val"))
+	for (i = 0; flags && i < sizeof(sys_open_flags) /
+	     sizeof(sys_open_flags[0]); i++) {
+		if ((flags & sys_open_flags[i].mask) != sys_open_flags[i].mask)
 			continue;
-		if (fl->size != 4 || fl->offset < 0 ||
-		    (size_t)fl->offset + 4 > e->reclen)
-			return -PF_ERANGE;
-		w = pf_rd_uint(e, e->rec + fl->offset, 4);
-		off = w & 0xffff;
-		len = (w >> 16) & 0xffff;
-		if (off > e->reclen || len > e->reclen - off)
-			return -PF_ERANGE;
-		p = e->rec + off;
-		if (has(fl->type ? fl->type : "", "char")) {
-			/* " \"%.*s\"" */
-			pf_puts_n(o, " \"", 2);
-			pf_puts_n(o, (const char *)p, strnlen((const char *)p,
-							   len));
-			pf_put(o, '"');
-			return 0;
+		flags &= ~sys_open_flags[i].mask;
+		if (!first)
+			pf_put(o, '|');
+		first = 0;
+		pf_puts_n(o, sys_open_flags[i].name,
+			  strlen(sys_open_flags[i].name));
+	}
+	if (flags) {
+		if (!first)
+			pf_put(o, '|');
+		pf_out_printf(o, 256, "0x%llx", (unsigned long long)flags);
+	}
+}
+
+/*
+ * get_dynamic_len_ptr(): the user data of the next argument that has
+ * some: its offset/length word is the *K-th after the arguments.
+ */
+static int sys_user_data(struct ev *e, const struct pf_sysmeta *m,
+			 unsigned args_off, int *k, const unsigned char **p,
+			 size_t *len)
+{
+	size_t w_off = args_off + (size_t)m->nb_args * 8 + 4 * (size_t)*k;
+	uint64_t w;
+	size_t off;
+
+	(*k)++;
+	if (w_off + 4 > e->reclen)
+		return -PF_ERANGE;
+	w = pf_rd_uint(e, e->rec + w_off, 4);
+	off = w & 0xffff;
+	*len = (w >> 16) & 0x7fff;	/* (int)w >> 16 of a length < 32 K */
+	if (off > e->reclen || *len > e->reclen - off)
+		return -PF_ERANGE;
+	*p = e->rec + off;
+	return 0;
+}
+
+/* " \"%.*s\"" */
+static void sys_user_str(struct out *o, const unsigned char *p, size_t len)
+{
+	pf_puts_n(o, " \"", 2);
+	pf_puts_n(o, (const char *)p, strnlen((const char *)p, len));
+	pf_put(o, '"');
+}
+
+static int sys_printable(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;	/* isascii() && isprint() */
+}
+
+/*
+ * An array of user data: its bytes in hex, ", ..." when the size
+ * argument asked for more than was saved, and its printable characters
+ * when it has any (the kernel's val is an int).
+ */
+static void sys_user_array(struct out *o, const unsigned char *p, size_t len,
+			   int64_t want)
+{
+	int printable = 0, cut = (int64_t)len < want;
+	size_t x;
+
+	pf_puts_n(o, " (", 2);
+	for (x = 0; x < len; x++) {
+		printable |= sys_printable(p[x]);
+		if (x)
+			pf_put(o, ':');
+		pf_put(o, pf_hexdig[p[x] >> 4]);
+		pf_put(o, pf_hexdig[p[x] & 15]);
+	}
+	if (cut)
+		pf_puts_n(o, ", ...", 5);
+	pf_put(o, ')');
+	if (!printable)
+		return;
+	pf_puts_n(o, " \"", 2);
+	for (x = 0; x < len; x++)
+		pf_put(o, sys_printable(p[x]) ? (char)p[x] : '.');
+	if (cut)
+		pf_puts_n(o, "\"...", 4);
+	else
+		pf_put(o, '"');
+}
+
+/* sys_enter_openat_print(): dfd and filename in decimal, the file name,
+ * the flags by name, the mode in octal when the file may be created */
+static int sys_openat(struct ev *e, struct out *o, const struct pf_sysmeta *m,
+		      unsigned args_off)
+{
+	const unsigned char *p;
+	int i, k = 0, r, done = 0;
+	size_t len;
+
+	for (i = 0; !done && i < m->nb_args; i++) {
+		uint64_t v = pf_rd_uint(e, e->rec + args_off + 8 * i, 8);
+		int32_t bits = (int32_t)v;
+
+		if (i)
+			pf_puts_n(o, ", ", 2);
+		if (i == 2) {
+			pf_puts_n(o, "flags: ", 7);
+			/* no mode unless the file may be created */
+			if (!(bits & (SYS_O_CREAT | SYS_O_TMPFILE)))
+				done = 1;
+			if (!(bits & SYS_O_ACCMODE)) {
+				if (!bits) {
+					pf_puts_n(o, "O_RDONLY", 8);
+					continue;
+				}
+				pf_puts_n(o, "O_RDONLY|", 9);
+			}
+			/* an int, sign-extended to unsigned long */
+			sys_print_flags(o, (uint64_t)(int64_t)bits);
+			continue;
 		}
-		/* the bytes; kernels add ", ..." when the array was cut
-		 * (user_arg_size, not in the record): not reproduced */
-		pf_puts_n(o, " (", 2);
-		for (j = 0; j < len; j++)
-			pf_out_printf(o, 256, j ? ":%02x" : "%02x", p[j]);
-		pf_put(o, ')');
-		return 0;
+		pf_puts_n(o, m->args[i], strlen(m->args[i]));
+		if (i == 3) {
+			pf_out_printf(o, 256, ": 0%03o", (unsigned)v);
+			continue;
+		}
+		pf_out_printf(o, 256, ": %llu", (unsigned long long)v);
+		if (!(m->user_mask & (1u << i)))
+			continue;
+		if ((r = sys_user_data(e, m, args_off, &k, &p, &len)) < 0)
+			return r;
+		sys_user_str(o, p, len);
 	}
 	return 0;
 }
 
-int pf_syscall_enter(const char *sysname, const struct pf_field *fields,
-		     int nfields, const unsigned char *rec, size_t reclen,
-		     const struct pf_ctx *ctx, int style, char *out,
-		     size_t outlen)
+int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
+		     size_t reclen, unsigned args_off, unsigned flags,
+		     const struct pf_ctx *ctx, char *out, size_t outlen)
 {
 	struct out o = { out, outlen, 0 };
-	int idx[16], n, i, k, r;
+	const unsigned char *p;
+	int i, k = 0, r = 0;
+	size_t len;
 	struct ev e;
 
 	if (!out || !outlen)
 		return -PF_EEVAL;
-	if (!sysname)
-		sysname = "";
-	pf_ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
-	n = sys_args(fields, nfields, idx, 16);
-	pf_puts_n(&o, sysname, strlen(sysname));
-	pf_put(&o, '(');
-	for (i = k = 0; i < n; i++) {
-		const struct pf_field *fl = &fields[idx[i]];
-		uint64_t v;
-
-		if (has(fl->type ? fl->type : "", "__data_loc"))
-			continue;	/* __X_val: printed after X */
-		if (fl->offset < 0 || fl->size <= 0 || fl->size > 8 ||
-		    (size_t)fl->offset + fl->size > e.reclen) {
-			snprintf(out, outlen, "syscall argument %s beyond the "
-				 "record", fl->name);
-			return -PF_ERANGE;
+	if (!m || m->nb_args < 0 || m->nb_args > 6 ||
+	    args_off + (size_t)(m->nb_args > 0 ? m->nb_args : 0) * 8 >
+	    reclen) {
+		snprintf(out, outlen, "syscall arguments beyond the record");
+		return -PF_ERANGE;
+	}
+	for (i = 0; i < m->nb_args; i++)
+		if (!m->args[i] || ((flags & PF_SYS_VERBOSE) && !m->types[i])) {
+			snprintf(out, outlen, "syscall argument %d unnamed",
+				 i);
+			return -PF_EEVAL;
 		}
-		v = pf_rd_uint(&e, rec + fl->offset, fl->size);
-		if (k++)
-			pf_puts_n(&o, ", ", 2);
-		pf_puts_n(&o, fl->name, strlen(fl->name));
-		if (style != PF_SYS_DEC10) {
-			pf_out_printf(&o, 256, ": %llx", (unsigned long long)v);
+	pf_ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
+	pf_puts_n(&o, m->name ? m->name : "", m->name ? strlen(m->name) : 0);
+	pf_put(&o, '(');
+	if ((flags & (PF_SYS_OPENAT | PF_SYS_VERBOSE)) == PF_SYS_OPENAT) {
+		r = sys_openat(&e, &o, m, args_off);
+		goto end;
+	}
+	for (i = 0; i < m->nb_args; i++) {
+		uint64_t v = pf_rd_uint(&e, rec + args_off + 8 * i, 8);
+
+		if (!(flags & PF_SYS_USER)) {
+			/* "%s: %lx%s", the ", " after all but the last */
+			if (flags & PF_SYS_VERBOSE)
+				pf_out_printf(&o, 256, "%s ", m->types[i]);
+			pf_out_printf(&o, 256, "%s: %llx%s", m->args[i],
+				      (unsigned long long)v,
+				      i == m->nb_args - 1 ? "" : ", ");
 			continue;
 		}
-		pf_out_printf(&o, 256, v < 10 ? ": %llu" : ": 0x%llx",
-			   (unsigned long long)v);
-		r = sys_user_data(&e, &o, fields, nfields, fl->name);
-		if (r < 0) {
-			snprintf(out, outlen, "__%s_val beyond the record",
-				 fl->name);
-			return r;
+		if (i)
+			pf_puts_n(&o, ", ", 2);
+		if (flags & PF_SYS_VERBOSE)
+			pf_out_printf(&o, 256, "%s ", m->types[i]);
+		pf_out_printf(&o, 256, v < 10 ? "%s: %llu" : "%s: 0x%llx",
+			      m->args[i], (unsigned long long)v);
+		if (!(m->user_mask & (1u << i)))
+			continue;
+		if ((r = sys_user_data(&e, m, args_off, &k, &p, &len)) < 0)
+			break;
+		if (m->user_arg_size < 0 || m->user_arg_is_str) {
+			sys_user_str(&o, p, len);
+			continue;
 		}
+		if (m->user_arg_size >= m->nb_args) {
+			r = -PF_ERANGE;
+			break;
+		}
+		sys_user_array(&o, p, len, (int32_t)pf_rd_uint(&e, rec +
+			       args_off + 8 * m->user_arg_size, 8));
+	}
+end:
+	if (r < 0) {
+		snprintf(out, outlen, "syscall user data beyond the record");
+		return r;
 	}
 	pf_put(&o, ')');
 	out[o.len] = 0;

@@ -59,55 +59,12 @@ def _trace_files(dump):
             (n == "tracing/trace" or n.endswith("/trace"))]
 
 
-# Where a trace file honestly differs from the live one, by suite: what
-# differs is taken out of both (and checked on its own), the rest of the
-# file compared exactly.
-_SYSCALL_ENTER = re.compile(rb": sys_\w+\(")
-_LAT_MODEL = re.compile(rb"^(# latency: .* \(M:)(\S+)( VP:.*)$")
-
-
-def _known_differences(dump, live, ours):
-    if dump.suite == "bullseye":
-        # latency-format header: 5.10 printed its preemption model from
-        # CONFIG_PREEMPT_* (no preempt_dynamic_mode), which the dump does
-        # not record: ours says "M:?" and a note line says why.
-        lines = []
-        for l in ours.split(b"\n"):
-            if l.startswith(b"# tracehunt: M:? is the preemption model"):
-                continue
-            m = _LAT_MODEL.match(l)
-            if m:
-                assert m.group(2) == b"?", l
-                lm = [x for x in live.split(b"\n")
-                      if _LAT_MODEL.match(x)]
-                assert len(lm) == 1, lm
-                l = m.group(1) + _LAT_MODEL.match(lm[0]).group(2) + \
-                    m.group(3)
-            lines.append(l)
-        ours = b"\n".join(lines)
-    if dump.suite == "sid":
-        # 7.x's print_syscall_enter() prints user strings and decoded
-        # flags ("filename: 591556344 \"/dev/null\", flags: O_WRONLY|...");
-        # tracehunt prints the older form: those lines are left out, their
-        # number compared.
-        def drop(text):
-            keep = [l for l in text.split(b"\n")
-                    if not _SYSCALL_ENTER.search(l)]
-            return b"\n".join(keep), text.count(b"\n") - len(keep) + 1
-        live, n_live = drop(live)
-        ours, n_ours = drop(ours)
-        assert n_live == n_ours, (n_live, n_ours)
-    return live, ours
-
-
 @scenarios(*EXACT)
 def test_trace_files_match_live(dump):
     files = _trace_files(dump)
     assert "tracing/trace" in files
     for name in files:
         live, ours = dump.truth(name), dump.out(thlib.truth_to_command(name))
-        if dump.scenario == "options":
-            live, ours = _known_differences(dump, live, ours)
         thlib.assert_same(live, ours, name)
 
 
@@ -127,8 +84,6 @@ def test_trace_header_matches_live(dump):
         ours = dump.out(thlib.truth_to_command(name))
         assert ours is not None, name
         live = dump.truth(name)
-        if dump.scenario == "options":
-            live, ours = _known_differences(dump, live, ours)
         thlib.assert_same(_header(live), _header(ours), name)
 
 

@@ -27,8 +27,11 @@ static struct th_event_off {
 	long ftypes[TH_FT_CPU + 1];
 	/* struct syscall_metadata */
 	long meta_nb_args_size;		/* int, u8 since 7.x */
-	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
-	     meta_exit_fields;
+	long meta_name, meta_nb_args, meta_args, meta_types,
+	     meta_enter_fields, meta_exit_fields;
+	long meta_user_mask, meta_user_mask_size, meta_user_arg_size,
+	     meta_user_arg_is_str;
+	long ste_args;			/* struct syscall_trace_enter.args */
 	/* enum trace_event_flags */
 	long fl_tracepoint, fl_custom, fl_ignore_enable;
 	/* what funcs->trace is for kprobes and syscalls */
@@ -107,6 +110,20 @@ static const struct th_event_off *th_event_off(void)
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
 	evo.meta_nb_args_size = MEMBER_SIZE("syscall_metadata", "nb_args");
 	evo.meta_args = th_member("syscall_metadata", "args");
+	evo.meta_types = th_member("syscall_metadata", "types");
+	/* the user data the syscall events record, Linux kernel commit
+	 * a544d9a66bdf ("tracing: Have syscall trace events read user space
+	 * string") and its series (for v6.19): user_mask (a short),
+	 * user_arg_size (s8), and user_arg_is_str, a bit beside a 7-bit
+	 * nb_args (011ea0501dae ("tracing: Display some syscall arrays as
+	 * strings")) */
+	evo.meta_user_mask = th_member("syscall_metadata", "user_mask");
+	evo.meta_user_mask_size = MEMBER_SIZE("syscall_metadata", "user_mask");
+	evo.meta_user_arg_size = th_member("syscall_metadata",
+					   "user_arg_size");
+	evo.meta_user_arg_is_str = th_member("syscall_metadata",
+					     "user_arg_is_str");
+	evo.ste_args = th_member("syscall_trace_enter", "args");
 	evo.meta_enter_fields = th_member("syscall_metadata", "enter_fields");
 	evo.meta_exit_fields = th_member("syscall_metadata", "exit_fields");
 	evo.fl_tracepoint = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
@@ -588,37 +605,95 @@ int th_event_print_fmt(const struct th_event *e, char *buf, size_t len,
 	return th_read_cstr(p, buf, len, "print_fmt") ? 0 : -2;
 }
 
-int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m)
+/* The NAMES[] (args or types) of a syscall's metadata into OUT. */
+static void th_event_sys_strs(ulong names, int n, char out[][64])
 {
-	const struct th_event_off *o = th_event_off();
-	ulong meta = 0, np = 0, argv = 0, ap;
+	ulong ap;
 	int i;
 
-	memset(m, 0, sizeof(*m));
+	for (i = 0; i < n && i < 6; i++) {
+		ap = 0;
+		if (names)
+			th_read_ulong(names + i * sizeof(ulong), &ap,
+				      "meta.args[]");
+		th_event_str(ap, out[i], sizeof(out[i]), "string");
+	}
+}
+
+/* The user-data fields of the metadata at META into M. */
+static void th_event_sys_user(const struct th_event_off *o, ulong meta,
+			      struct th_syscall_meta *m)
+{
+	unsigned char b = 0;
+	signed char sz = -1;
+	short mask = 0;
+
+	m->has_user = o->meta_user_mask >= 0;
+	m->user_arg_size = -1;
+	if (!m->has_user)
+		return;
+	if (o->meta_user_mask_size == 2) {
+		th_read(meta + o->meta_user_mask, &mask, 2, "meta.user_mask");
+		m->user_mask = (unsigned short)mask;
+	} else
+		th_read_uint(meta + o->meta_user_mask, &m->user_mask,
+			     "meta.user_mask");
+	if (o->meta_user_arg_size >= 0 &&
+	    th_read(meta + o->meta_user_arg_size, &sz, 1,
+		    "meta.user_arg_size"))
+		m->user_arg_size = sz;
+	/* the bit above nb_args's 7 in their byte */
+	if (o->meta_user_arg_is_str >= 0 &&
+	    th_read(meta + o->meta_user_arg_is_str, &b, 1,
+		    "meta.user_arg_is_str"))
+		m->user_arg_is_str = o->meta_user_arg_is_str ==
+				     o->meta_nb_args ? b >> 7 : b & 1;
+}
+
+const struct th_syscall_meta *th_event_syscall(struct th_event *e)
+{
+	const struct th_event_off *o = th_event_off();
+	struct th_syscall_meta *m;
+	ulong meta = 0, np = 0, argv = 0, typev = 0, pa;
+	char *pf;
+
+	if (e->sys_read)
+		return e->sys;
+	e->sys_read = TRUE;
 	if (o->call_data < 0 ||
 	    !th_read_ulong(e->call + o->call_data, &meta, "call.data") ||
 	    !meta || !th_read_ulong(meta + o->meta_name, &np, "meta.name"))
-		return FALSE;
+		return NULL;
+	m = calloc(1, sizeof(*m));
 	th_event_str(np, m->name, sizeof(m->name), "string");
 	if (o->meta_nb_args_size == 1) {
-		/* a u8 beside user_arg_is_str, user_arg_size and user_mask
-		 * (syscall events that read user memory; seen in the 7.2
-		 * fixtures' debuginfo, the commit not identified here):
-		 * read as an int it took those bytes too */
+		/* a u8 (7.x): "u8 nb_args:7" beside user_arg_is_str in one
+		 * byte (see th_event_off()) */
 		unsigned char nb = 0;
 
 		th_read(meta + o->meta_nb_args, &nb, 1, "meta.nb_args");
-		m->nb_args = nb;
+		m->nb_args = o->meta_user_arg_is_str == o->meta_nb_args ?
+			     nb & 0x7f : nb;
 	} else
 		th_read_int(meta + o->meta_nb_args, &m->nb_args,
 			    "meta.nb_args");
 	th_read_ulong(meta + o->meta_args, &argv, "meta.args");
-	for (i = 0; i < m->nb_args && i < 6; i++) {
-		ap = 0;
-		th_read_ulong(argv + i * sizeof(ulong), &ap, "meta.args[]");
-		th_event_str(ap, m->args[i], sizeof(m->args[i]), "string");
-	}
-	return TRUE;
+	th_event_sys_strs(argv, m->nb_args, m->args);
+	if (o->meta_types >= 0)
+		th_read_ulong(meta + o->meta_types, &typev, "meta.types");
+	th_event_sys_strs(typev, m->nb_args, m->types);
+	th_event_sys_user(o, meta, m);
+	/* syscall_trace_enter: an 8-byte trace_entry and an int before
+	 * args[] since the struct exists (v2.6.31): 16 when the debuginfo
+	 * lacks it */
+	m->args_off = o->ste_args > 0 ? o->ste_args : 16;
+	pf = malloc(4096);
+	m->openat_by_name = m->has_user &&
+		th_event_print_fmt(e, pf, 4096, &pa) == 0 &&
+		strstr(pf, "flags: %s%s") != NULL;
+	free(pf);
+	e->sys = m;
+	return m;
 }
 
 /**

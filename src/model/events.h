@@ -85,6 +85,9 @@ struct th_event {
 	/* their layout failed a check: the warnings, kept under this tag */
 	int args_bad;
 	char *args_tag;
+	/* th_event_syscall(): read once */
+	int sys_read;
+	struct th_syscall_meta *sys;
 };
 
 /* The catalog in ftrace_events order (read once; names of the low types,
@@ -111,9 +114,20 @@ struct th_syscall_meta {
 	char name[64];
 	int nb_args;
 	char args[6][64];
+	char types[6][64];
+	/* the kernel records user data after the arguments (it has
+	 * user_mask): which arguments', the argument giving an array's
+	 * length (-1: strings), whether that array prints as a string */
+	int has_user;
+	unsigned user_mask;
+	int user_arg_size, user_arg_is_str;
+	/* sys_openat printed by sys_enter_openat_print(): its print_fmt is
+	 * the one that function's commit gave it */
+	int openat_by_name;
+	unsigned args_off;	/* struct syscall_trace_enter.args */
 };
-/* FALSE when E has no readable metadata. */
-int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m);
+/* E's metadata, read once; NULL when E has none that can be read. */
+const struct th_syscall_meta *th_event_syscall(struct th_event *e);
 
 /* get_syscall_name(NR) into BUF ("" when none); FALSE when unreadable. */
 int th_syscall_name(uint64_t nr, char *buf, size_t len);

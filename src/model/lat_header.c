@@ -14,12 +14,79 @@
  *   "PREEMPT(" preempt_modes[preempt_dynamic_mode] ")" with
  *   PREEMPT_DYNAMIC; on PREEMPT_RT (UTS_VERSION says "PREEMPT_RT") with
  *   PREEMPT_DYNAMIC "PREEMPT_{RT,(" mode ")}" ("undef" for a mode < 0).
- * A build-time model the dump does not record (NONE or VOLUNTARY without
- * PREEMPT_DYNAMIC, PREEMPT_RT without it: LAZY or not) leaves model_ok
- * FALSE.
+ * Without PREEMPT_DYNAMIC the model is the build's: PREEMPT is in
+ * UTS_VERSION, and NONE and VOLUNTARY differ only in the code might_sleep()
+ * compiles to (th_lat_voluntary()).  A model none of that decides
+ * (PREEMPT_RT without PREEMPT_DYNAMIC: LAZY or not) leaves model_ok FALSE.
  */
 #include "model/lat_header.h"
 #include "model/trace_rb.h"
+#include "insn.h"
+
+/*
+ * Whether FUNC (a core kernel function) calls COND: 1 yes, 0 no, -1 when
+ * its code cannot be read or walked (too long for the buffer, an int3 of
+ * a kprobe in it, an undecodable byte).
+ */
+static int th_lat_calls(const char *func, ulong cond)
+{
+	unsigned char b[512];
+	ulong a = th_ksymbol(func);
+	struct th_sym s;
+	struct insn in;
+	ulong o;
+
+	if (!a || !th_ksym_lookup(a, &s) || s.addr != a || !s.size ||
+	    s.module[0] || s.size > sizeof(b) ||
+	    !th_read(a, b, s.size, "text"))
+		return -1;
+	for (o = 0; o < s.size; o += in.len) {
+		if (!insn_decode(b + o, s.size - o, a + o, &in) ||
+		    in.kind == INSN_INT3)
+			return -1;
+		if (in.kind == INSN_CALL && in.target == cond)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The build's NONE ("server") or VOLUNTARY ("desktop") model, from code:
+ * include/linux/kernel.h defines might_resched() as a call of
+ * _cond_resched() under CONFIG_PREEMPT_VOLUNTARY and as nothing under
+ * CONFIG_PREEMPT_NONE (PREEMPT_DYNAMIC, which makes it a static call, is
+ * decided before this by preempt_dynamic_mode).  mutex_lock(), down_read()
+ * and down_write() begin with might_sleep() (might_resched() after the
+ * __might_sleep() of DEBUG_ATOMIC_SLEEP) and call nothing else that
+ * reschedules: all three call _cond_resched() under VOLUNTARY and none
+ * does under NONE.  Anything else (a function absent, as under
+ * DEBUG_LOCK_ALLOC, or unreadable, or the three disagreeing) decides
+ * nothing.  Only for a kernel with _cond_resched() (!PREEMPTION) and
+ * without preempt_schedule() (PREEMPTION); it was renamed
+ * __cond_resched() by Linux kernel commit b965f1ddb47d ("preempt/dynamic:
+ * Provide cond_resched() and might_resched() static calls") (in v5.12).
+ * Debian's 5.10: "desktop", as its live trace printed it.
+ */
+static const char *th_lat_voluntary(void)
+{
+	static const char *const funcs[] = { "mutex_lock", "down_read",
+					     "down_write" };
+	ulong cond = th_ksymbol("_cond_resched");
+	int i, r, yes = 0, no = 0;
+
+	if (!cond)
+		cond = th_ksymbol("__cond_resched");
+	if (!cond || th_ksymbol("preempt_schedule") ||
+	    th_ksymbol("__SCT__might_resched"))
+		return NULL;
+	for (i = 0; i < 3; i++) {
+		r = th_lat_calls(funcs[i], cond);
+		if (r < 0)
+			return NULL;
+		r ? yes++ : no++;
+	}
+	return yes == 3 ? "desktop" : no == 3 ? "server" : NULL;
+}
 
 /* A field of the kernel's own init_uts_ns.name (struct new_utsname), as
  * init_utsname() gives it to print_trace_header(): read from the dump. */
@@ -52,6 +119,7 @@ static void th_lat_model(struct th_lat_hdr *h)
 	static const char *const old[] = { "server", "desktop", "preempt" };
 	ulong dm = th_ksymbol("preempt_dynamic_mode");
 	ulong modes = th_ksymbol("preempt_modes"), p = 0;
+	const char *built;
 	char ver[80];
 	int mode = -1, rt;
 
@@ -85,6 +153,9 @@ static void th_lat_model(struct th_lat_hdr *h)
 		h->model_ok = TRUE;
 	} else if (strstr(ver, " PREEMPT ")) {
 		strcpy(h->model, "preempt");
+		h->model_ok = TRUE;
+	} else if ((built = th_lat_voluntary())) {
+		strcpy(h->model, built);
 		h->model_ok = TRUE;
 	}
 }

@@ -332,27 +332,53 @@ static void th_print_eprobe(struct th_tctx *t, struct th_event *e,
 	th_print_probe_args(t, e, b, 8);
 }
 
+/*
+ * print_syscall_enter() and print_syscall_exit()
+ * (kernel/trace/trace_syscalls.c): the enter line from the event's
+ * struct syscall_metadata by lib/printfmt's pf_syscall_enter(), in the
+ * form the kernel's metadata says it prints (user data, sys_openat by
+ * its own printer) and with types under the "verbose" option.
+ */
 static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 			     struct th_sb *b)
 {
-	struct th_syscall_meta m;
+	const struct th_syscall_meta *m = th_event_syscall(e);
+	struct pf_sysmeta pm;
+	unsigned flags = 0;
+	char out[4096];
 	int i;
 
-	if (!th_event_syscall(e, &m)) {
+	if (!m) {
 		th_sb_printf(b, "%s: (no syscall metadata)\n", e->name);
 		return;
 	}
 	if (e->kind == TH_EVK_SYS_EXIT) {
-		th_sb_printf(b, "%s -> 0x%lx\n", m.name,
+		th_sb_printf(b, "%s -> 0x%lx\n", m->name,
 			     th_get_ul(t->ent, t->len, 16));
 		return;
 	}
-	th_sb_printf(b, "%s(", m.name);
-	for (i = 0; i < m.nb_args && i < 6; i++)
-		th_sb_printf(b, "%s: %lx%s", m.args[i],
-			     th_get_ul(t->ent, t->len, 16 + i * sizeof(ulong)),
-			     i == m.nb_args - 1 ? "" : ", ");
-	th_sb_printf(b, ")\n");
+	memset(&pm, 0, sizeof(pm));
+	pm.name = m->name;
+	pm.nb_args = m->nb_args;
+	for (i = 0; i < m->nb_args && i < 6; i++) {
+		pm.args[i] = m->args[i];
+		pm.types[i] = m->types[i];
+	}
+	pm.user_mask = m->user_mask;
+	pm.user_arg_size = m->user_arg_size;
+	pm.user_arg_is_str = m->user_arg_is_str;
+	if (m->has_user)
+		flags |= PF_SYS_USER;
+	if (m->openat_by_name)
+		flags |= PF_SYS_OPENAT;
+	if (th_tflag(t, "TRACE_ITER_VERBOSE_BIT"))
+		flags |= PF_SYS_VERBOSE;
+	if (pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags, &th_pfc,
+			     out, sizeof(out)) < 0) {
+		th_sb_printf(b, "%s: (%s)\n", m->name, out);
+		return;
+	}
+	th_sb_printf(b, "%s\n", out);
 }
 
 /*

@@ -663,55 +663,128 @@ static void test_synthetic(void)
 /* The fallback line and the syscall lines. */
 static void test_fallback_syscalls(void)
 {
-	static const struct pf_field sys[] = {
-		{ "common_type", "unsigned short", 0, 2, 0 },
-		{ "__syscall_nr", "int", 8, 4, 1 },
-		{ "fd", "unsigned int", 16, 8, 0 },
-		{ "buf", "char *", 24, 8, 0 },
-		{ "count", "size_t", 32, 8, 0 },
-	};
+	static const struct pf_sysmeta rd = {
+		"sys_read", 3, { "fd", "buf", "count" },
+		{ "unsigned int", "char *", "size_t" }, 0, -1, 0 };
 	static const struct pf_field ret[] = {
 		{ "__syscall_nr", "int", 8, 4, 1 },
 		{ "ret", "long", 16, 8, 1 },
 	};
-	char out[256];
+	char out[512];
 
 	memset(R, 0, sizeof(R));
 	put_le(16, 3, 8);
 	put_le(24, 0x7ffc1234, 8);
 	put_le(32, 832, 8);
-	CHECK(pf_syscall_enter("sys_read", sys, 5, R, 40, NULL, PF_SYS_HEX,
-			       out, sizeof(out)) > 0);
+	CHECK(pf_syscall_enter(&rd, R, 40, 16, 0, NULL, out, sizeof(out)) > 0);
 	CHECK_STR(out, "sys_read(fd: 3, buf: 7ffc1234, count: 340)");
-	pf_syscall_enter("sys_read", sys, 5, R, 40, NULL, PF_SYS_DEC10, out,
+	pf_syscall_enter(&rd, R, 40, 16, PF_SYS_VERBOSE, NULL, out,
 			 sizeof(out));
+	CHECK_STR(out, "sys_read(unsigned int fd: 3, char * buf: 7ffc1234, "
+		  "size_t count: 340)");
+	pf_syscall_enter(&rd, R, 40, 16, PF_SYS_USER, NULL, out, sizeof(out));
 	CHECK_STR(out, "sys_read(fd: 3, buf: 0x7ffc1234, count: 0x340)");
-	CHECK(pf_syscall_enter("sys_read", sys, 5, R, 39, NULL, PF_SYS_HEX,
-			       out, sizeof(out)) == -PF_ERANGE);
+	CHECK(pf_syscall_enter(&rd, R, 39, 16, 0, NULL, out, sizeof(out)) ==
+	      -PF_ERANGE);
 	{
-		/* newer kernels: the user string of an argument follows it */
-		static const struct pf_field op[] = {
-			{ "__syscall_nr", "int", 8, 4, 1 },
-			{ "dfd", "int", 16, 8, 0 },
-			{ "filename", "const char *", 24, 8, 0 },
-			{ "__filename_val", "__data_loc char[]", 32, 4, 0 },
-		};
+		/* v6.19: the user string of an argument follows it; openat
+		 * by its own printer */
+		static const struct pf_sysmeta op = {
+			"sys_openat", 4, { "dfd", "filename", "flags", "mode" },
+			{ "int", "const char *", "int", "umode_t" },
+			1u << 1, -1, 0 };
 
 		memset(R, 0, sizeof(R));
 		put_le(16, (uint64_t)-100, 8);
 		put_le(24, 0x55d0c0de, 8);
-		put_le(32, 36 | 10 << 16, 4);
-		memcpy(R + 36, "/etc/motd", 10);
-		pf_syscall_enter("sys_openat", op, 4, R, 48, NULL,
-				 PF_SYS_DEC10, out, sizeof(out));
+		put_le(32, 0x80241, 8);	/* WRONLY|CREAT|TRUNC|CLOEXEC */
+		put_le(40, 0644, 8);
+		put_le(48, 52 | 10 << 16, 4);
+		memcpy(R + 52, "/etc/motd", 10);
+		pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER, NULL, out,
+				 sizeof(out));
 		CHECK_STR(out, "sys_openat(dfd: 0xffffffffffffff9c, filename: "
-			  "0x55d0c0de \"/etc/motd\")");
-		pf_syscall_enter("sys_openat", op, 4, R, 48, NULL, PF_SYS_HEX,
-				 out, sizeof(out));
-		CHECK_STR(out, "sys_openat(dfd: ffffffffffffff9c, filename: "
-			  "55d0c0de)");
-		CHECK(pf_syscall_enter("sys_openat", op, 4, R, 40, NULL,
-				       PF_SYS_DEC10, out, sizeof(out)) < 0);
+			  "0x55d0c0de \"/etc/motd\", flags: 0x80241, mode: "
+			  "0x1a4)");
+		pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER | PF_SYS_OPENAT,
+				 NULL, out, sizeof(out));
+		CHECK_STR(out, "sys_openat(dfd: 18446744073709551516, filename: "
+			  "1439744222 \"/etc/motd\", flags: O_WRONLY|O_CREAT|"
+			  "O_TRUNC|O_CLOEXEC, mode: 0644)");
+		/* verbose: the generic line with types */
+		pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER | PF_SYS_OPENAT |
+				 PF_SYS_VERBOSE, NULL, out, sizeof(out));
+		CHECK_STR(out, "sys_openat(int dfd: 0xffffffffffffff9c, "
+			  "const char * filename: 0x55d0c0de \"/etc/motd\", "
+			  "int flags: 0x80241, umode_t mode: 0x1a4)");
+		/* no O_CREAT: no mode; read-only; leftover bits in hex */
+		put_le(32, 0, 8);
+		pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER | PF_SYS_OPENAT,
+				 NULL, out, sizeof(out));
+		CHECK_STR(out, "sys_openat(dfd: 18446744073709551516, filename: "
+			  "1439744222 \"/etc/motd\", flags: O_RDONLY)");
+		put_le(32, 0x90800 | 0x2000000, 8);
+		pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER | PF_SYS_OPENAT,
+				 NULL, out, sizeof(out));
+		CHECK_STR(out, "sys_openat(dfd: 18446744073709551516, filename: "
+			  "1439744222 \"/etc/motd\", flags: O_RDONLY|"
+			  "O_NONBLOCK|O_DIRECTORY|O_CLOEXEC|0x2000000, mode: "
+			  "0644)");
+		/* O_TMPFILE takes O_DIRECTORY with it */
+		put_le(32, 0x410002, 8);
+		pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER | PF_SYS_OPENAT,
+				 NULL, out, sizeof(out));
+		CHECK_STR(out, "sys_openat(dfd: 18446744073709551516, filename: "
+			  "1439744222 \"/etc/motd\", flags: O_TMPFILE|O_RDWR, "
+			  "mode: 0644)");
+		/* the length word beyond the record */
+		CHECK(pf_syscall_enter(&op, R, 50, 16, PF_SYS_USER, NULL, out,
+				       sizeof(out)) < 0);
+		put_le(48, 52 | 11 << 16, 4);	/* the data beyond it */
+		CHECK(pf_syscall_enter(&op, R, 62, 16, PF_SYS_USER, NULL, out,
+				       sizeof(out)) < 0);
+	}
+	{
+		/* write(): an array of user data, its size argument; two
+		 * user strings (rename) */
+		static const struct pf_sysmeta wr = {
+			"sys_write", 3, { "fd", "buf", "count" },
+			{ "unsigned int", "const char *", "size_t" },
+			1u << 1, 2, 0 };
+		static const struct pf_sysmeta rn = {
+			"sys_rename", 2, { "oldname", "newname" },
+			{ "const char *", "const char *" }, 3, -1, 0 };
+
+		memset(R, 0, sizeof(R));
+		put_le(16, 1, 8);
+		put_le(24, 0x1000, 8);
+		put_le(32, 5, 8);
+		put_le(40, 44 | 4 << 16, 4);
+		memcpy(R + 44, "hi\n\x01", 4);
+		pf_syscall_enter(&wr, R, 48, 16, PF_SYS_USER, NULL, out,
+				 sizeof(out));
+		CHECK_STR(out, "sys_write(fd: 1, buf: 0x1000 (68:69:0a:01, "
+			  "...) \"hi..\"..., count: 5)");
+		put_le(32, 4, 8);
+		pf_syscall_enter(&wr, R, 48, 16, PF_SYS_USER, NULL, out,
+				 sizeof(out));
+		CHECK_STR(out, "sys_write(fd: 1, buf: 0x1000 (68:69:0a:01) "
+			  "\"hi..\", count: 4)");
+		memcpy(R + 44, "\x01\x02\x03\x04", 4);
+		pf_syscall_enter(&wr, R, 48, 16, PF_SYS_USER, NULL, out,
+				 sizeof(out));
+		CHECK_STR(out, "sys_write(fd: 1, buf: 0x1000 (01:02:03:04), "
+			  "count: 4)");
+		memset(R, 0, sizeof(R));
+		put_le(16, 0x2000, 8);
+		put_le(24, 0x3000, 8);
+		put_le(32, 40 | 3 << 16, 4);
+		put_le(36, 43 | 3 << 16, 4);
+		memcpy(R + 40, "ab\0cd\0", 6);
+		pf_syscall_enter(&rn, R, 46, 16, PF_SYS_USER, NULL, out,
+				 sizeof(out));
+		CHECK_STR(out, "sys_rename(oldname: 0x2000 \"ab\", newname: "
+			  "0x3000 \"cd\")");
 		memset(R, 0, sizeof(R));
 	}
 	put_le(16, (uint64_t)-2, 8);
