@@ -162,8 +162,9 @@ echo 'ksys_sync:traceoff' 2>/dev/null >> $T/instances/fcmd/set_ftrace_filter ||
 # function, with funcgraph options off their defaults.
 th_inst graph
 G=$T/instances/graph
-th_w ksys_read $G/set_graph_function
-if echo function_graph 2>/dev/null > $G/current_tracer; then
+if [ -e $G/set_graph_function ] &&
+    echo ksys_read 2>/dev/null > $G/set_graph_function &&
+    echo function_graph 2>/dev/null > $G/current_tracer; then
 	for o in funcgraph-proc funcgraph-abstime funcgraph-tail \
 	    funcgraph-retval funcgraph-overrun; do
 		th_opt graph $o 1
