@@ -625,8 +625,11 @@ static int th_by_fields(struct th_tctx *t, struct th_event *e,
 	long last;
 	int i;
 
-	if (!t->text_delta || e->kind == TH_EVK_SYS_ENTER ||
-	    e->kind == TH_EVK_SYS_EXIT ||
+	/* print_trace_fmt(): every event by its fields with the option
+	 * "fields"; those of a trace event (not a syscall's) where the
+	 * array has a text delta */
+	if ((!t->f_fields && (!t->text_delta || e->kind == TH_EVK_SYS_ENTER ||
+			      e->kind == TH_EVK_SYS_EXIT)) ||
 	    (last = th_trace_type("__TRACE_LAST_TYPE")) < 0 ||
 	    (long)type <= last)
 		return FALSE;
