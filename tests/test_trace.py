@@ -11,13 +11,15 @@ from conftest import scenarios
 # "wrap" (a buffer overwritten many times) too, "subbuf" (the same with
 # sub-buffers of 8 and 64 KB), "wrap8" (the same on 8 vCPUs, opt-in:
 # SCENARIOS=wrap8), "funcargs" (function and function_graph entries with
-# their arguments printed from the dump's BTF) and "persist" (a
-# boot-mapped instance holding the previous boot's trace).
+# their arguments printed from the dump's BTF), "persist" (a
+# boot-mapped instance holding the previous boot's trace) and
+# "printopts" (every print option of options/, one an instance and in
+# combinations; bin's files are binary: compared byte for byte).
 EXACT = ("events", "modules", "graph", "wrap", "wrap8", "options", "subbuf",
-         "funcargs", "persist")
+         "funcargs", "persist", "printopts")
 # The header (counts, #P, column lines) is exact on these too.
 HEADER = ("events", "modules", "wrap", "wrap8", "graph", "options", "subbuf",
-          "funcargs", "persist")
+          "funcargs", "persist", "printopts")
 
 
 # Commands besides the "ftrace cat" of each truth file: run in ONE extra
@@ -104,7 +106,7 @@ def test_trace_files_match_live(dump):
     assert "tracing/trace" in files
     for name in files:
         live, ours = dump.truth(name), dump.out(thlib.truth_to_command(name))
-        if dump.scenario == "options":
+        if dump.scenario in ("options", "printopts"):
             live, ours = _known_differences(dump, live, ours)
         thlib.assert_same(live, ours, name)
 
@@ -125,7 +127,7 @@ def test_trace_header_matches_live(dump):
         ours = dump.out(thlib.truth_to_command(name))
         assert ours is not None, name
         live = dump.truth(name)
-        if dump.scenario == "options":
+        if dump.scenario in ("options", "printopts"):
             live, ours = _known_differences(dump, live, ours)
         thlib.assert_same(_header(live), _header(ours), name)
 
