@@ -27,7 +27,7 @@ static struct th_event_off {
 	long ftypes[TH_FT_CPU + 1];
 	/* struct syscall_metadata */
 	long meta_nb_args_size;		/* int, u8 since 7.x */
-	long meta_name, meta_nb_args, meta_args, meta_enter_fields,
+	long meta_name, meta_nb_args, meta_args, meta_types, meta_enter_fields,
 	     meta_exit_fields;
 	/* enum trace_event_flags */
 	long fl_tracepoint, fl_custom, fl_ignore_enable;
@@ -107,6 +107,7 @@ static const struct th_event_off *th_event_off(void)
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
 	evo.meta_nb_args_size = MEMBER_SIZE("syscall_metadata", "nb_args");
 	evo.meta_args = th_member("syscall_metadata", "args");
+	evo.meta_types = th_member("syscall_metadata", "types");
 	evo.meta_enter_fields = th_member("syscall_metadata", "enter_fields");
 	evo.meta_exit_fields = th_member("syscall_metadata", "exit_fields");
 	evo.fl_tracepoint = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
@@ -591,6 +592,15 @@ int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m)
 		ap = 0;
 		th_read_ulong(argv + i * sizeof(ulong), &ap, "meta.args[]");
 		th_event_str(ap, m->args[i], sizeof(m->args[i]), "string");
+	}
+	/* the arguments' types (print_syscall_enter() with verbose) */
+	argv = 0;
+	if (o->meta_types >= 0)
+		th_read_ulong(meta + o->meta_types, &argv, "meta.types");
+	for (i = 0; argv && i < m->nb_args && i < 6; i++) {
+		ap = 0;
+		th_read_ulong(argv + i * sizeof(ulong), &ap, "meta.types[]");
+		th_event_str(ap, m->types[i], sizeof(m->types[i]), "string");
 	}
 	return TRUE;
 }

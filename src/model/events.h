@@ -106,6 +106,7 @@ struct th_syscall_meta {
 	char name[64];
 	int nb_args;
 	char args[6][64];
+	char types[6][64];		/* "" when unreadable */
 };
 /* FALSE when E has no readable metadata. */
 int th_event_syscall(const struct th_event *e, struct th_syscall_meta *m);

@@ -139,3 +139,23 @@ int th_online_cpus(void)
 	return get_cpus_online();
 }
 
+
+/*
+ * Whether the kernel printed a trace event's TP_printk() through
+ * trace_check_vprintf(), whose scan of the format runs in iter->fmt, the
+ * buffer trace_event_format() writes the nohash-ptr copy of the format
+ * into: the first "%s" it finds then prints with an empty format (its
+ * text lost).  From Linux kernel commit 9a6944fee68e ("tracing: Add a
+ * verifier to check string pointers for trace events") (in v5.12) to
+ * commit afd2627f727b ("tracing: Check "%s" dereference via the field
+ * and not the TP_printk format") (in v6.13), which removed it.
+ */
+int th_trace_fmt_scan_in_place(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = th_ksymbol("trace_check_vprintf") != 0 &&
+		       th_ksymbol("trace_event_format") != 0;
+	return have;
+}

@@ -7,6 +7,7 @@
 #include "render/trace_priv.h"
 #include "model/trace_entries.h"
 #include "model/ptr_key.h"
+#include "model/trace_opts.h"
 #include "model/trace_eprobe.h"
 #include "bprint.h"
 #include "printfmt.h"
@@ -343,10 +344,14 @@ static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 		return;
 	}
 	th_sb_printf(b, "%s(", m.name);
-	for (i = 0; i < m.nb_args && i < 6; i++)
+	for (i = 0; i < m.nb_args && i < 6; i++) {
+		/* print_syscall_enter(): the parameter's type with verbose */
+		if (t->f_verbose)
+			th_sb_printf(b, "%s ", m.types[i]);
 		th_sb_printf(b, "%s: %lx%s", m.args[i],
 			     th_get_ul(t->ent, t->len, 16 + i * sizeof(ulong)),
 			     i == m.nb_args - 1 ? "" : ", ");
+	}
 	th_sb_printf(b, ")\n");
 }
 
@@ -364,6 +369,13 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 
 	th_sb_printf(b, "%s: ", e->name);
 	th_pfc.flags = th_pf_ptr_flags(t);
+	/* trace_event_printf() of a TP_printk() with nohash-ptr, where
+	 * trace_check_vprintf() scanned the copy trace_event_format() made
+	 * in its own buffer (a synthetic event prints by itself) */
+	if (!t->f_hash_ptr && e->kind != TH_EVK_SYNTH &&
+	    th_trace_iter_bit("TRACE_ITER_HASH_PTR_BIT") >= 0 &&
+	    th_trace_fmt_scan_in_place())
+		th_pfc.flags |= PF_CTX_FIRST_S_EMPTY;
 	if (f->pf) {
 		n = pf_format(f->pf, t->ent, t->len, &th_pfc, out, 8192);
 		if (n >= 0) {

@@ -470,7 +470,7 @@ static char th_lat_mark(unsigned long long d)
 
 /* trace_print_lat_context(): lat_print_generic() ("%8.8s-%-7d %3d" and
  * the latency columns), or with verbose "%16s %7d %3d %d %08x %08lx " of
- * the comm, pid, CPU, flags, preempt count and entry index; then
+ * the comm, pid, CPU, flags, preempt count and iter->idx (from 0); then
  * lat_print_timestamp() of the time since time_start and of the gap to
  * the next entry, into P */
 static char *th_lat_context(struct th_tctx *t, char *p)
@@ -483,7 +483,7 @@ static char *th_lat_context(struct th_tctx *t, char *p)
 	th_find_cmdline(pid, comm);
 	if (t->f_verbose)
 		p += sprintf(p, "%16s %7d %3d %d %08x %08lx ", comm, pid,
-			     t->cpu, t->ent[2], t->ent[3] & 0xf, t->idx);
+			     t->cpu, t->ent[2], t->ent[3] & 0xf, t->idx - 1);
 	else {
 		p += sprintf(p, "%8.8s-%-7d %3d", comm, pid, t->cpu);
 		p += th_lat_str(t->ent, p);
