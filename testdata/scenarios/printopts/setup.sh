@@ -65,15 +65,13 @@ th_func() {
 	th_w function $T/instances/$1/current_tracer
 }
 
-# The top level: nop, the common events, the top-level-only flags.
+# The top level: nop, the common events; its own flags once every
+# instance is made (an instance starts with the top level's flags).
 th_w 0 $T/tracing_on
 th_w 1 $T/events/sched/sched_process_exec/enable
 th_w 1 $T/events/syscalls/sys_enter_openat/enable
 th_w "common_pid == $$" $T/events/kmem/kmalloc/filter
 th_w 1 $T/events/kmem/kmalloc/enable
-th_w 0 $T/options/irq-info
-th_w 1 $T/options/printk-msg-only
-[ -e $T/options/hash-ptr ] && th_w 0 $T/options/hash-ptr
 
 # One option each, from its default.
 th_inst parent; th_func parent; th_opt parent print-parent 0
@@ -192,6 +190,12 @@ if [ -n "$lt" ]; then
 else
 	echo "@@TH-SCENARIO-NOTE: no latency tracer" > /dev/console
 fi
+
+# The flags only the top level has (TOP_LEVEL_TRACE_FLAGS), off their
+# defaults there.
+th_w 0 $T/options/irq-info
+th_w 1 $T/options/printk-msg-only
+[ -e $T/options/hash-ptr ] && th_w 0 $T/options/hash-ptr
 
 # The workload, with every array tracing.
 th_w 1 $T/tracing_on
