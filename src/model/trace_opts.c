@@ -69,6 +69,11 @@ long th_trace_iter_bit(const char *bit)
 		{ "TRACE_ITER_RECORD_TGID_BIT", "record-tgid" },
 		{ "TRACE_ITER_IRQ_INFO_BIT", "irq-info" },
 		{ "TRACE_ITER_HASH_PTR_BIT", "hash-ptr" },
+		{ "TRACE_ITER_RAW_BIT", "raw" },
+		{ "TRACE_ITER_HEX_BIT", "hex" },
+		{ "TRACE_ITER_BIN_BIT", "bin" },
+		{ "TRACE_ITER_SYM_USEROBJ_BIT", "sym-userobj" },
+		{ "TRACE_ITER_FIELDS_BIT", "fields" },
 	};
 	static char names[64][32];
 	static int n = -1;

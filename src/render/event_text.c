@@ -8,6 +8,8 @@
 #include "model/trace_entries.h"
 #include "model/ptr_key.h"
 #include "model/trace_opts.h"
+#include "model/vma.h"
+#include "model/path.h"
 #include "model/trace_eprobe.h"
 #include "bprint.h"
 #include "printfmt.h"
@@ -398,21 +400,61 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 	}
 }
 
-/* trace_user_stack_print() without sym-userobj (the task's mappings
- * are not looked up): " =>  <%016lx>" per caller up to the first 0 */
+/* The mm of the process TGID as trace_user_stack_print() finds it for
+ * sym-userobj (find_task_by_vpid(), get_task_mm()): the last one kept */
+static ulong th_userobj_mm(int tgid)
+{
+	static int last_tgid = -1;
+	static ulong last_mm;
+
+	if (tgid != last_tgid) {
+		last_tgid = tgid;
+		last_mm = th_task_mm(th_task_leader(tgid));
+	}
+	return last_mm;
+}
+
+/* seq_print_user_ip() of IP in MM (0: none): "PATH[+0xOFF]" of the file
+ * its vma maps, and " <%016lx>" with sym-addr or without a file */
+static void th_user_ip(struct th_tctx *t, struct th_sb *b, ulong mm,
+		       ulong ip)
+{
+	struct th_vma v;
+	char path[TH_PATH_MAX];
+	int ok = TRUE, file = FALSE;
+
+	if (mm && th_find_vma(mm, ip, &v) && v.file) {
+		file = TRUE;
+		ok = th_file_path(v.file, path, sizeof(path));
+		if (ok)
+			th_sb_printf(b, "%s[+0x%lx]", path, ip - v.start);
+	}
+	if (ok && ((t->sym_flags & 2) || !file))
+		th_sb_printf(b, " <%016lx>", ip);
+}
+
+/* trace_user_stack_print(): " => " and seq_print_user_ip() per caller up
+ * to the first 0; with sym-userobj through the process's mappings */
 static void th_print_user_stack(struct th_tctx *t, struct th_sb *b)
 {
-	long o = th_userstack_caller_off();
-	unsigned off;
+	long o = th_userstack_caller_off(), to = th_userstack_tgid_off();
+	unsigned off, tgid = 0;
+	ulong mm = 0;
 
 	th_sb_printf(b, "<user stack trace>\n");
+	if (t->f_userobj && to >= 0 && (uint32_t)to + 4 <= t->len) {
+		memcpy(&tgid, t->ent + to, 4);
+		mm = th_userobj_mm((int)tgid);
+	}
 	for (off = o > 0 ? o : 16; off + sizeof(ulong) <= t->len;
 	     off += sizeof(ulong)) {
 		ulong ip = th_get_ul(t->ent, t->len, off);
 
 		if (!ip)
 			break;
-		th_sb_printf(b, " =>  <%016lx>\n", ip);
+		th_sb_printf(b, " => ");
+		th_user_ip(t, b, mm, ip);
+		th_sb_printf(b, "\n");
 	}
 }
 

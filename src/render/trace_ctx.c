@@ -141,6 +141,7 @@ int th_tctx_init(struct th_tctx *t, ulong tr)
 	t->f_hex = th_tflag(t, "TRACE_ITER_HEX_BIT");
 	t->f_raw = th_tflag(t, "TRACE_ITER_RAW_BIT");
 	t->f_verbose = th_tflag(t, "TRACE_ITER_VERBOSE_BIT");
+	t->f_userobj = th_tflag(t, "TRACE_ITER_SYM_USEROBJ_BIT");
 	/* "fields" (print_event_fields()): Linux kernel commit 80a76994b2d8
 	 * ("tracing: Add "fields" option to show raw trace event fields")
 	 * (in v6.3) */

@@ -125,6 +125,7 @@ struct th_tctx {
 	int f_tgid;			/* record-tgid: the (TGID) column */
 	/* bin, hex, raw (print_bin_fmt() & co.), verbose, fields */
 	int f_bin, f_hex, f_raw, f_verbose, f_fields;
+	int f_userobj;			/* sym-userobj */
 	/* latency format: the buffer's time_start and the time stamp of
 	 * the entry printed after this one (trace_find_next_entry()) */
 	uint64_t time_start, next_ts;
