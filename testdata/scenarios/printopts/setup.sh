@@ -157,12 +157,12 @@ echo 'ksys_sync:traceoff' 2>/dev/null >> $T/instances/fcmd/set_ftrace_filter ||
 	th_a '__x64_sys_sync:traceoff' $T/instances/fcmd/set_ftrace_filter
 
 # function_graph in an instance (6.12+: several fgraph users), on one
-# function, with funcgraph options off their defaults.
+# function (an instance has no set_graph_function: its set_ftrace_filter),
+# with funcgraph options off their defaults.
 th_inst graph
 G=$T/instances/graph
-if [ -e $G/set_graph_function ] &&
-    echo ksys_read 2>/dev/null > $G/set_graph_function &&
-    echo function_graph 2>/dev/null > $G/current_tracer; then
+th_w ksys_read $G/set_ftrace_filter
+if echo function_graph 2>/dev/null > $G/current_tracer; then
 	for o in funcgraph-proc funcgraph-abstime funcgraph-tail \
 	    funcgraph-retval funcgraph-overrun; do
 		th_opt graph $o 1
