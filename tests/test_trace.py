@@ -62,7 +62,7 @@ def _trace_files(dump):
 # Where a trace file honestly differs from the live one, by suite: what
 # differs is taken out of both (and checked on its own), the rest of the
 # file compared exactly.
-_SYSCALL_ENTER = re.compile(rb": sys_\w+\(")
+_SYSCALL_ENTER = re.compile(rb"(?:^|: |/\* )sys_\w+\(")
 _LAT_MODEL = re.compile(rb"^(# latency: .* \(M:)(\S+)( VP:.*)$")
 
 
@@ -104,7 +104,9 @@ def _known_differences(dump, live, ours):
         ours = b"\n".join(lines)
     if dump.suite == "sid":
         # 7.x's print_syscall_enter() prints user strings and decoded
-        # flags ("filename: 591556344 \"/dev/null\", flags: O_WRONLY|...");
+        # flags ("filename: 591556344 \"/dev/null\", flags: O_WRONLY|...",
+        # after the context, alone with context-info off, in a graph
+        # comment);
         # tracehunt prints the older form: those lines are left out, their
         # number compared.
         def drop(text):

@@ -37,10 +37,14 @@ void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
 
 unsigned th_tr_tracer_flags_val(ulong tr, unsigned def)
 {
-	ulong cur = th_tr_current_tracer(tr), fl;
+	/* the array's own copy where tracer options are per instance
+	 * (trace_array.current_trace_flags), else the tracer's */
+	ulong fl = th_tr_current_trace_flags(tr), cur;
 	unsigned val = def;
 
-	if (cur && (fl = th_tracer_flags(cur)))
+	if (!fl && (cur = th_tr_current_tracer(tr)))
+		fl = th_tracer_flags(cur);
+	if (fl)
 		th_tracer_flags_val(fl, &val);
 	return val;
 }
