@@ -168,3 +168,21 @@ int th_trace_fmt_scan_in_place(void)
 		       th_ksymbol("trace_event_format") != 0;
 	return have;
 }
+
+/*
+ * Whether print_fields() ("fields", events of a boot-mapped array) is the
+ * one of the v6.15 series that brought trace_adjust_address(): "tracing:
+ * Show function names when possible when listing fields" (a long field
+ * through %pS, "0x%llx" before) and "tracing: Adjust addresses for
+ * printing out fields" (a string-pointer field printed with the address
+ * of the field in the reader's copy of the entry, the pointer before);
+ * their hashes not identified here.
+ */
+int th_fields_v615(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = th_ksymbol("trace_adjust_address") != 0;
+	return have;
+}

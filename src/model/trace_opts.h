@@ -26,6 +26,9 @@ unsigned th_tr_tracer_flags_val(ulong tr, unsigned def);
  * wrote the nohash-ptr copy into (v5.12..v6.12): the first printed
  * nothing there. */
 int th_trace_fmt_scan_in_place(void);
+/* print_fields() of v6.15+: a long field through %pS, a string-pointer
+ * field at the address of the reader's copy of the entry. */
+int th_fields_v615(void);
 /* num_online_cpus() as the live kernel saw it. */
 int th_online_cpus(void);
 

@@ -619,6 +619,10 @@ static void th_fields_other(struct th_tctx *t, const struct th_event_field *f,
 		break;
 	case 8:
 		memcpy(&u64, p, 8);
+		if (!th_fields_v615()) {
+			th_sb_printf(b, "0x%llx (%lld)", u64, (long long)u64);
+			break;
+		}
 		u64 = th_adjust(t, (ulong)u64);
 		th_sb_printf(b, "%s (%lld)", th_ksym_pS((ulong)u64, s1,
 							 sizeof(s1)),
@@ -647,10 +651,26 @@ static void th_fields_one(struct th_tctx *t, const struct th_event_field *f,
 		th_fields_dyn_string(t, f, f->ftype == TH_FT_RDYN_STRING, b);
 		break;
 	case TH_FT_PTR_STRING:
-		/* "(0x%px:%s)" of the field's place in the kernel's own copy
-		 * of the entry: an address the dump does not keep */
-		th_sb_printf(b, "(tracehunt: a string pointer, printed with "
-			     "the address of the kernel's copy of the entry)");
+		if (th_fields_v615()) {
+			/* "(0x%px:%s)" of the field's place in the kernel's
+			 * own copy of the entry: an address the dump does
+			 * not keep */
+			th_sb_printf(b, "(tracehunt: a string pointer, printed "
+				     "with the address of the kernel's copy of "
+				     "the entry)");
+			break;
+		}
+		/* before v6.15: "(0x%px)" of the pointer, with ":%s" of the
+		 * string when strncpy_from_kernel_nofault() could read it
+		 * (not a user address; into iter->fmt, 128 bytes) */
+		memcpy(&v, p, sizeof(v));
+		/* (x86-64: copy_from_kernel_nofault_allowed() refuses the
+		 * user half and the non-canonical hole) */
+		if (v >= 0xffff800000000000UL &&
+		    th_read_cstr(v, s1, 128, "string field"))
+			th_sb_printf(b, "(0x%016lx:%s)", v, s1);
+		else
+			th_sb_printf(b, "(0x%016lx)", v);
 		break;
 	case TH_FT_TRACE_FN:
 		memcpy(&v, p, sizeof(v));
