@@ -92,10 +92,10 @@ unit: $(UNIT_BIN)
 # debootstrap chroots under ~/.cache/tracehunt.
 # The elf/kaslr/filtered variants run on VARIANT_SCENARIOS: by default on
 # every scenario (kaslr, a boot of its own, not on the scenarios
-# tests/thlib.py's NO_KASLR_BOOT names): 4 kernels x (7 scenarios x 3 + 4
+# tests/thlib.py's NO_KASLR_BOOT names): 4 kernels x (8 scenarios x 3 + 4
 # kaslr) + funcargs' sid x 4 + subbuf's 2 kernels x 3 + persist's sid x 4 +
 # uprobe's 2 kernels x 3 + fprobe's 2 kernels x 3 + latency's sid-rt x 3 =
-# 129 dumps from 55 boots (VARIANT_SCENARIOS=modules keeps the other
+# 141 dumps from 59 boots (VARIANT_SCENARIOS=modules keeps the other
 # variants to the modules scenario: 42 dumps).  sid-rt is a pseudo suite
 # (scripts/fixture.py FLAVORS): sid with its PREEMPT_RT kernel, the one
 # with latency tracers; only the scenarios whose SUITES file names it run

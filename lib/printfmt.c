@@ -778,6 +778,14 @@ static int conv_type(struct parser *ps, struct conv *c, const char **pp,
 	case 's':
 	case '%':
 		c->type = *p;
+		if (*p == 's') {
+			const char *q;
+
+			c->scan_s = 1;
+			for (q = start + 1; q < p; q++)
+				if (!pf_is_dig(*q) && *q != '.' && *q != '*')
+					c->scan_s = 0;
+		}
 		break;
 	case 'p':
 		c->type = 'p';

@@ -65,6 +65,12 @@ struct pf_field {
 #define PF_CTX_HAVE_PTR_KEY	0x4	/* ptr_key holds the kernel's key */
 #define PF_CTX_PTR_KEY_UNSET	0x8	/* not_filled_random_ptr_key still on:
 					 * %p prints "(____ptrval____)" */
+#define PF_CTX_FIRST_S_EMPTY	0x10	/* the first %s (digits, '.' and '*'
+					 * between '%' and 's') prints nothing:
+					 * trace_check_vprintf() of v5.12..v6.12
+					 * scanning the format that
+					 * trace_event_format() wrote into the
+					 * buffer it scans with (nohash-ptr) */
 
 /*
  * What formatting needs from outside the record.  Every callback may be

@@ -61,6 +61,8 @@ struct conv {
 	unsigned char flags;
 	char qual;		/* 0, 'H', 'h', 'l', 'L', 'z', 't' */
 	char bare_p;		/* "%p" exactly: "nohash-ptr" turns it to %px */
+	char scan_s;		/* a %s trace_check_vprintf() finds: only
+				 * digits, '.' and '*' between '%' and 's' */
 	short width;		/* -1 none, -2 from argument */
 	short prec;		/* -1 none, -2 from argument */
 	char ext[8];		/* %p extension ("S", "ISpc", ...) */

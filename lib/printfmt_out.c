@@ -536,7 +536,9 @@ static int do_format(struct ev *e, struct out *o)
 {
 	const struct pf_fmt *f = e->f;
 	struct val vals[PF_MAX_ARGS];
+	struct out sink = { NULL, 0, 0 };
 	int i, r, ai = 0;
+	int blank_s = e->ctx && (e->ctx->flags & PF_CTX_FIRST_S_EMPTY);
 
 	/* the compiled code evaluates every argument before printing */
 	for (i = 0; i < f->nargs; i++)
@@ -545,6 +547,7 @@ static int do_format(struct ev *e, struct out *o)
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
 		struct spec sp = { c->flags, c->width, c->prec, 10 };
+		struct out *oc = o;
 		const struct val *v;
 
 		if (!c->type) {
@@ -595,7 +598,13 @@ static int do_format(struct ev *e, struct out *o)
 				pf_put(o, ' ');
 			break;
 		case 's':
-			if ((r = string_arg(e, o, v, sp)) < 0)
+			/* the first %s the kernel's scan finds printed with
+			 * an empty format: its text goes nowhere */
+			if (c->scan_s && blank_s) {
+				blank_s = 0;
+				oc = &sink;
+			}
+			if ((r = string_arg(e, oc, v, sp)) < 0)
 				return r;
 			break;
 		case 'p':

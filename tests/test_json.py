@@ -274,7 +274,7 @@ def test_ops_as_text(dump):
 
 
 CTX = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(\(\s*[\d-]+\)\s+)?"
-                 r"\[(?P<cpu>\d+)\]\s+(?P<flags>\S+)\s+"
+                 r"\[(?P<cpu>\d+)\]\s+(?:(?P<flags>\S+)\s+)?"
                  r"(?P<ts>\d+\.\d+): (?P<text>.*)$")
 
 # The latency format's columns (lat_print_generic(), lat_print_timestamp():
@@ -284,13 +284,15 @@ LAT_CTX = re.compile(r"^(?P<comm>.{8})-(?P<pid>\d+)\s+(?P<cpu>\d+)"
                      r"(?P<flags>\S{5,6})\s+(?P<ts>\d+)us.: (?P<text>.*)$")
 
 
-def _trace_entries(text, lat=False):
+def _trace_entries(text, lat=False, bare=()):
     """(pid, cpu, flags, "secs.usecs", text) of each entry of a trace
     file's body, continuation lines (a stack trace) joined (in latency
-    format, LAT: the relative microseconds instead of "secs.usecs")."""
+    format, LAT: the relative microseconds instead of "secs.usecs");
+    flags None where irq-info is off; the lines of BARE (messages printed
+    alone: printk-msg-only) left out."""
     ents = []
     for line in text.splitlines():
-        if line.startswith("#"):
+        if line.startswith("#") or line in bare:
             continue
         m = (LAT_CTX if lat else CTX).match(line)
         if m:
@@ -316,9 +318,20 @@ def test_trace_entries_as_trace(dump):
     # a latency tracer's trace (wakeup_rt: latency-format) prints the time
     # since the buffer's time_start: every column but that one compared
     lat = b"latency trace v1.1.5 on" in dump.out("ftrace cat trace")
-    want = _trace_entries(dump.out("ftrace trace").decode(), lat)
+    # printk-msg-only (printopts' top level): print entries show their
+    # message alone, without the context columns: compared apart
+    msg_only = dump.has_truth("tracing/options/printk-msg-only") and \
+        dump.truth("tracing/options/printk-msg-only") == b"1\n"
+    alone = [e for e in lines[1:-1] if msg_only and
+             e["event"] in ("print", "bprint", "bputs")]
+    text = dump.out("ftrace trace").decode()
+    for e in alone:
+        assert e["text"] in text.splitlines(), e
+    want = _trace_entries(text, lat, set(e["text"] for e in alone))
     got = []
     for e in lines[1:-1]:
+        if e in alone:
+            continue
         us = (e["ts"] + 500) // 1000
         got.append([e["pid"], e["cpu"], e["flags"],
                     "%d.%06d" % (us // 1000000, us % 1000000), e["text"],
@@ -327,6 +340,9 @@ def test_trace_entries_as_trace(dump):
     for g, w in zip(got, want):
         if lat:
             g[3] = w[3]
+        if w[2] is None:
+            # irq-info off (printopts' top level): no flags column
+            w[2] = g[2]
         assert g[:5] == w[:5], (g, w)
         # the comm column is cut to 16 characters
         assert w[5].strip() == g[5][:8 if lat else 16].strip() or \

@@ -302,7 +302,7 @@ def _custom_only(scenario):
 # Scenarios without a kaslr dump: that variant is a TCG boot of its own
 # (~2 minutes cold, every scenario's fixtures rebuilt whenever the capture
 # changes), and their subject is the same under KASLR: how trace lines
-# print (options), the ring buffer's pages while tracing runs (live) and
+# print (options, printopts), the ring buffer's pages while tracing runs (live) and
 # after it wrapped (wrap), where uprobes are (uprobe: offsets in a user
 # file; its handlers' owners are the modules and bpf scenarios' subject).
 # Relocated addresses are proven by the kaslr dumps of modules (hooks,
@@ -310,7 +310,7 @@ def _custom_only(scenario):
 # names) and bpf (programs, trampolines).  Their elf and filtered dumps
 # come from the kdump boot and do run.
 NO_KASLR_BOOT = ("options", "live", "wrap", "wrap8", "subbuf", "uprobe",
-                 "fprobe", "latency")
+                 "fprobe", "latency", "printopts")
 
 
 def selected():

@@ -168,3 +168,32 @@ long th_bpf_holders(struct th_bpf_held **out)
 	*out = s.v;
 	return s.n;
 }
+
+/*
+ * find_task_by_vpid() of a thread group leader (the lookup the trace
+ * printers do by a tgid): the task of init_task.tasks whose pid is PID,
+ * 0 when none.  Here beside the other walk of that list.
+ */
+ulong th_task_leader(int pid)
+{
+	struct th_walk w;
+	ulong task, found = 0;
+	int p;
+	long i;
+
+	bh_off_fill();
+	if (bh_off.tasks < 0 || bh_off.pid < 0 || !bh_off.init_task)
+		return 0;
+	th_list_walk(bh_off.init_task + bh_off.tasks, TH_MAX_HLIST, &w);
+	if (w.err)
+		th_damaged("init_task.tasks", w.bad ? w.bad : bh_off.init_task,
+			   "%s", w.err);
+	for (i = 0; i < w.n && !found; i++) {
+		task = w.ent[i] - bh_off.tasks;
+		if (th_read_int(task + bh_off.pid, &p, "task_struct.pid") &&
+		    p == pid)
+			found = task;
+	}
+	th_walk_free(&w);
+	return found;
+}

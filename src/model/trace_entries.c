@@ -226,6 +226,15 @@ long th_stack_caller_off(void)
 	return off;
 }
 
+long th_userstack_tgid_off(void)
+{
+	static long off = -2;
+
+	if (off == -2)
+		off = th_member("userstack_entry", "tgid");
+	return off;
+}
+
 long th_userstack_caller_off(void)
 {
 	static long off = -2;

@@ -55,6 +55,8 @@ const struct th_fnargs_layout *th_fnargs_layout(void);
 
 /* Offset of struct stack_entry's caller[] in a TRACE_STACK entry, or -1. */
 long th_stack_caller_off(void);
+/* Offset of struct userstack_entry's tgid, -1 when unknown. */
+long th_userstack_tgid_off(void);
 /* Offset of struct userstack_entry's caller[] in a TRACE_USER_STACK
  * entry, or -1. */
 long th_userstack_caller_off(void);

@@ -37,10 +37,14 @@ void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
 
 unsigned th_tr_tracer_flags_val(ulong tr, unsigned def)
 {
-	ulong cur = th_tr_current_tracer(tr), fl;
+	/* the array's own copy where tracer options are per instance
+	 * (trace_array.current_trace_flags), else the tracer's */
+	ulong fl = th_tr_current_trace_flags(tr), cur;
 	unsigned val = def;
 
-	if (cur && (fl = th_tracer_flags(cur)))
+	if (!fl && (cur = th_tr_current_tracer(tr)))
+		fl = th_tracer_flags(cur);
+	if (fl)
 		th_tracer_flags_val(fl, &val);
 	return val;
 }
@@ -69,6 +73,11 @@ long th_trace_iter_bit(const char *bit)
 		{ "TRACE_ITER_RECORD_TGID_BIT", "record-tgid" },
 		{ "TRACE_ITER_IRQ_INFO_BIT", "irq-info" },
 		{ "TRACE_ITER_HASH_PTR_BIT", "hash-ptr" },
+		{ "TRACE_ITER_RAW_BIT", "raw" },
+		{ "TRACE_ITER_HEX_BIT", "hex" },
+		{ "TRACE_ITER_BIN_BIT", "bin" },
+		{ "TRACE_ITER_SYM_USEROBJ_BIT", "sym-userobj" },
+		{ "TRACE_ITER_FIELDS_BIT", "fields" },
 	};
 	static char names[64][32];
 	static int n = -1;
@@ -139,3 +148,41 @@ int th_online_cpus(void)
 	return get_cpus_online();
 }
 
+
+/*
+ * Whether the kernel printed a trace event's TP_printk() through
+ * trace_check_vprintf(), whose scan of the format runs in iter->fmt, the
+ * buffer trace_event_format() writes the nohash-ptr copy of the format
+ * into: the first "%s" it finds then prints with an empty format (its
+ * text lost).  From Linux kernel commit 9a6944fee68e ("tracing: Add a
+ * verifier to check string pointers for trace events") (in v5.12) to
+ * commit afd2627f727b ("tracing: Check "%s" dereference via the field
+ * and not the TP_printk format") (in v6.13), which removed it.
+ */
+int th_trace_fmt_scan_in_place(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = th_ksymbol("trace_check_vprintf") != 0 &&
+		       th_ksymbol("trace_event_format") != 0;
+	return have;
+}
+
+/*
+ * Whether print_fields() ("fields", events of a boot-mapped array) is the
+ * one of the v6.15 series that brought trace_adjust_address(): "tracing:
+ * Show function names when possible when listing fields" (a long field
+ * through %pS, "0x%llx" before) and "tracing: Adjust addresses for
+ * printing out fields" (a string-pointer field printed with the address
+ * of the field in the reader's copy of the entry, the pointer before);
+ * their hashes not identified here.
+ */
+int th_fields_v615(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = th_ksymbol("trace_adjust_address") != 0;
+	return have;
+}

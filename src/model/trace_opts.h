@@ -22,6 +22,13 @@ void th_tr_opts_read(ulong tr, struct th_tr_opts *o);
 long th_trace_iter_bit(const char *bit);
 /* tr->current_trace->flags->val, DEF when the tracer has no flags. */
 unsigned th_tr_tracer_flags_val(ulong tr, unsigned def);
+/* The kernel scanned a trace event's format for "%s" in the buffer it
+ * wrote the nohash-ptr copy into (v5.12..v6.12): the first printed
+ * nothing there. */
+int th_trace_fmt_scan_in_place(void);
+/* print_fields() of v6.15+: a long field through %pS, a string-pointer
+ * field at the address of the reader's copy of the entry. */
+int th_fields_v615(void);
 /* num_online_cpus() as the live kernel saw it. */
 int th_online_cpus(void);
 

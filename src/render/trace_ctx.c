@@ -148,6 +148,15 @@ int th_tctx_init(struct th_tctx *t, ulong tr)
 	t->f_hash_ptr = th_tflag(t, "TRACE_ITER_HASH_PTR_BIT");
 	t->f_lat_fmt = th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT");
 	t->f_tgid = th_tflag(t, "TRACE_ITER_RECORD_TGID_BIT");
+	t->f_bin = th_tflag(t, "TRACE_ITER_BIN_BIT");
+	t->f_hex = th_tflag(t, "TRACE_ITER_HEX_BIT");
+	t->f_raw = th_tflag(t, "TRACE_ITER_RAW_BIT");
+	t->f_verbose = th_tflag(t, "TRACE_ITER_VERBOSE_BIT");
+	t->f_userobj = th_tflag(t, "TRACE_ITER_SYM_USEROBJ_BIT");
+	/* "fields" (print_event_fields()): Linux kernel commit 80a76994b2d8
+	 * ("tracing: Add "fields" option to show raw trace event fields")
+	 * (in v6.3) */
+	t->f_fields = th_tflag(t, "TRACE_ITER_FIELDS_BIT");
 	/* TRACE_ITER_SYM_MASK: print-parent, sym-offset, sym-addr */
 	t->sym_flags = (th_tflag(t, "TRACE_ITER_PRINT_PARENT_BIT") ? 4 : 0) |
 		       (th_tflag(t, "TRACE_ITER_SYM_OFFSET_BIT") ? 1 : 0) |

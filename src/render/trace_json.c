@@ -137,7 +137,13 @@ static void tj_entry(struct th_tctx *t, char *text)
 	th_json_str(e && th_event_call_system(e->call, sys, sizeof(sys)) ?
 		    sys : NULL);
 	tj_fields(e, t->ent, t->len);
+	/* print_trace_line(): printk-msg-only shows the bare message */
+	th_trace_types();
+	t->msg_only = t->f_printk_msgonly &&
+		      (type == th_ttypes.print || type == th_ttypes.bprint ||
+		       type == th_ttypes.bputs);
 	th_event_text(t, text, TJ_TEXT);
+	t->msg_only = FALSE;
 	n = strlen(text);
 	while (n && text[n - 1] == '\n')
 		n--;

@@ -363,7 +363,7 @@ static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
 	/* (not for the previous boot's addresses: th_event_text() maps
 	 * them) */
 	return type == th_ttypes.fn && t->f_context && !t->f_lat_fmt &&
-	       !t->lb &&
+	       !t->lb && !t->f_bin && !t->f_hex && !t->f_raw &&
 	       t->len >= 8 + 2 * sizeof(ulong) && t->len < t->fn_args_len &&
 	       (!t->annotate ||
 		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
@@ -468,10 +468,11 @@ static char th_lat_mark(unsigned long long d)
 	return ' ';
 }
 
-/* trace_print_lat_context() without verbose: lat_print_generic()
- * ("%8.8s-%-7d %3d" and the latency columns) and lat_print_timestamp()
- * (" %4lldus%c: " of the time since time_start and the mark of the gap
- * to the next entry; " %4lld: " of a clock not in ns) into P */
+/* trace_print_lat_context(): lat_print_generic() ("%8.8s-%-7d %3d" and
+ * the latency columns), or with verbose "%16s %7d %3d %d %08x %08lx " of
+ * the comm, pid, CPU, flags, preempt count and iter->idx (from 0); then
+ * lat_print_timestamp() of the time since time_start and of the gap to
+ * the next entry, into P */
 static char *th_lat_context(struct th_tctx *t, char *p)
 {
 	char comm[32];
@@ -480,15 +481,31 @@ static char *th_lat_context(struct th_tctx *t, char *p)
 	unsigned long long rel_ts = t->next_ts - t->ts;
 
 	th_find_cmdline(pid, comm);
-	p += sprintf(p, "%8.8s-%-7d %3d", comm, pid, t->cpu);
-	p += th_lat_str(t->ent, p);
+	if (t->f_verbose)
+		p += sprintf(p, "%16s %7d %3d %d %08x %08lx ", comm, pid,
+			     t->cpu, t->ent[2], t->ent[3] & 0xf, t->idx - 1);
+	else {
+		p += sprintf(p, "%8.8s-%-7d %3d", comm, pid, t->cpu);
+		p += th_lat_str(t->ent, p);
+	}
 	if (t->in_ns) {
 		abs_ts = (abs_ts + 500) / 1000;
 		rel_ts = (rel_ts + 500) / 1000;
+	}
+	if (t->f_verbose && t->in_ns)
+		p += sprintf(p, "[%08llx] %llu.%03llums (+%llu.%03llums): ",
+			     (unsigned long long)(t->ts + 500) / 1000,
+			     abs_ts / 1000, abs_ts % 1000, rel_ts / 1000,
+			     rel_ts % 1000);
+	else if (t->f_verbose)
+		p += sprintf(p, "[%016llx] %lld (+%lld): ",
+			     (unsigned long long)t->ts, (long long)abs_ts,
+			     (long long)rel_ts);
+	else if (t->in_ns)
 		p += sprintf(p, " %4lluus%c: ", abs_ts,
 			     th_lat_mark(rel_ts * 1000));
-	} else
-		p += sprintf(p, " %4llu: ", abs_ts);
+	else
+		p += sprintf(p, " %4lld: ", (long long)abs_ts);
 	return p;
 }
 
@@ -509,6 +526,10 @@ th_print_other(struct th_tctx *t, unsigned type)
 		th_event_text(t, line, TH_TEXT);
 		t->msg_only = FALSE;
 		th_ob_commit(line + strlen(line));
+		return;
+	}
+	if (t->f_bin || t->f_hex || t->f_raw) {
+		th_print_rawfmt(t, type);
 		return;
 	}
 	/* test_cpu_buff_start() */

@@ -123,6 +123,9 @@ struct th_tctx {
 	/* trace_flags bits asked per entry, resolved by th_tctx_init() */
 	int f_context, f_irq, f_printk_msgonly, f_hash_ptr, f_lat_fmt;
 	int f_tgid;			/* record-tgid: the (TGID) column */
+	/* bin, hex, raw (print_bin_fmt() & co.), verbose, fields */
+	int f_bin, f_hex, f_raw, f_verbose, f_fields;
+	int f_userobj;			/* sym-userobj */
 	/* latency format: the buffer's time_start and the time stamp of
 	 * the entry printed after this one (trace_find_next_entry()) */
 	uint64_t time_start, next_ts;
@@ -184,6 +187,12 @@ size_t th_fn_args_text(ulong func, const unsigned char *ent, uint32_t len,
 /* The event's text as the kernel's funcs->trace prints it, without the
  * context columns, into BUF. */
 void th_event_text(struct th_tctx *t, char *buf, size_t len);
+
+/* -------------------------------------------------- trace_rawfmt.c --- */
+
+/* print_bin_fmt(), print_hex_fmt() or print_raw_fmt() of T's entry of
+ * TYPE, as T's bin, hex and raw flags choose, into th_ob. */
+void th_print_rawfmt(struct th_tctx *t, unsigned type);
 
 /* ---------------------------------------------------- trace_line.c --- */
 

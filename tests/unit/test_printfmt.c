@@ -591,6 +591,33 @@ static void test_synthetic(void)
 		      -PF_ENEED);
 		pf_free(f);
 	}
+	{
+		/* nohash-ptr on v5.12..v6.12: trace_check_vprintf() printed
+		 * the first "%s" it found ("%-6s" is not one) with an empty
+		 * format; the arguments stay in step */
+		struct pf_ctx c3 = { 0 };
+		char err[64], a[256], b[256], want[256], *bar1, *bar2;
+		struct pf_fmt *f = pf_parse("\"<%-6s|%s|%d|%.*s>\", "
+					    "REC->comm, REC->comm, REC->i, 3, "
+					    "REC->comm", SF, NSF, err,
+					    sizeof(err));
+
+		CHECK(f != NULL);
+		if (f) {
+			CHECK(pf_format(f, R, RLEN, NULL, a, sizeof(a)) > 0);
+			c3.flags = PF_CTX_FIRST_S_EMPTY;
+			CHECK(pf_format(f, R, RLEN, &c3, b, sizeof(b)) > 0);
+			bar1 = strchr(a, '|');
+			bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+			CHECK(bar2 != NULL && bar2 > bar1 + 1);
+			if (bar2) {
+				snprintf(want, sizeof(want), "%.*s%s",
+					 (int)(bar1 + 1 - a), a, bar2);
+				CHECK_STR(b, want);
+			}
+			pf_free(f);
+		}
+	}
 	/* kernel siphash_1u64 of a known vector */
 	{
 		uint64_t key[2] = { 0x0706050403020100ULL,
