@@ -7,6 +7,9 @@
 #include "render/trace_priv.h"
 #include "model/trace_entries.h"
 #include "model/ptr_key.h"
+#include "model/trace_opts.h"
+#include "model/vma.h"
+#include "model/path.h"
 #include "model/trace_eprobe.h"
 #include "bprint.h"
 #include "printfmt.h"
@@ -395,6 +398,13 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 
 	th_sb_printf(b, "%s: ", e->name);
 	th_pfc.flags = th_pf_ptr_flags(t);
+	/* trace_event_printf() of a TP_printk() with nohash-ptr, where
+	 * trace_check_vprintf() scanned the copy trace_event_format() made
+	 * in its own buffer (a synthetic event prints by itself) */
+	if (!t->f_hash_ptr && e->kind != TH_EVK_SYNTH &&
+	    th_trace_iter_bit("TRACE_ITER_HASH_PTR_BIT") >= 0 &&
+	    th_trace_fmt_scan_in_place())
+		th_pfc.flags |= PF_CTX_FIRST_S_EMPTY;
 	if (f->pf) {
 		n = pf_format(f->pf, t->ent, t->len, &th_pfc, out, 8192);
 		if (n >= 0) {
@@ -417,21 +427,61 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 	}
 }
 
-/* trace_user_stack_print() without sym-userobj (the task's mappings
- * are not looked up): " =>  <%016lx>" per caller up to the first 0 */
+/* The mm of the process TGID as trace_user_stack_print() finds it for
+ * sym-userobj (find_task_by_vpid(), get_task_mm()): the last one kept */
+static ulong th_userobj_mm(int tgid)
+{
+	static int last_tgid = -1;
+	static ulong last_mm;
+
+	if (tgid != last_tgid) {
+		last_tgid = tgid;
+		last_mm = th_task_mm(th_task_leader(tgid));
+	}
+	return last_mm;
+}
+
+/* seq_print_user_ip() of IP in MM (0: none): "PATH[+0xOFF]" of the file
+ * its vma maps, and " <%016lx>" with sym-addr or without a file */
+static void th_user_ip(struct th_tctx *t, struct th_sb *b, ulong mm,
+		       ulong ip)
+{
+	struct th_vma v;
+	char path[TH_PATH_MAX];
+	int ok = TRUE, file = FALSE;
+
+	if (mm && th_find_vma(mm, ip, &v) && v.file) {
+		file = TRUE;
+		ok = th_file_path(v.file, path, sizeof(path));
+		if (ok)
+			th_sb_printf(b, "%s[+0x%lx]", path, ip - v.start);
+	}
+	if (ok && ((t->sym_flags & 2) || !file))
+		th_sb_printf(b, " <%016lx>", ip);
+}
+
+/* trace_user_stack_print(): " => " and seq_print_user_ip() per caller up
+ * to the first 0; with sym-userobj through the process's mappings */
 static void th_print_user_stack(struct th_tctx *t, struct th_sb *b)
 {
-	long o = th_userstack_caller_off();
-	unsigned off;
+	long o = th_userstack_caller_off(), to = th_userstack_tgid_off();
+	unsigned off, tgid = 0;
+	ulong mm = 0;
 
 	th_sb_printf(b, "<user stack trace>\n");
+	if (t->f_userobj && to >= 0 && (uint32_t)to + 4 <= t->len) {
+		memcpy(&tgid, t->ent + to, 4);
+		mm = th_userobj_mm((int)tgid);
+	}
 	for (off = o > 0 ? o : 16; off + sizeof(ulong) <= t->len;
 	     off += sizeof(ulong)) {
 		ulong ip = th_get_ul(t->ent, t->len, off);
 
 		if (!ip)
 			break;
-		th_sb_printf(b, " =>  <%016lx>\n", ip);
+		th_sb_printf(b, " => ");
+		th_user_ip(t, b, mm, ip);
+		th_sb_printf(b, "\n");
 	}
 }
 
@@ -596,6 +646,10 @@ static void th_fields_other(struct th_tctx *t, const struct th_event_field *f,
 		break;
 	case 8:
 		memcpy(&u64, p, 8);
+		if (!th_fields_v615()) {
+			th_sb_printf(b, "0x%llx (%lld)", u64, (long long)u64);
+			break;
+		}
 		u64 = th_adjust(t, (ulong)u64);
 		th_sb_printf(b, "%s (%lld)", th_ksym_pS((ulong)u64, s1,
 							 sizeof(s1)),
@@ -624,10 +678,26 @@ static void th_fields_one(struct th_tctx *t, const struct th_event_field *f,
 		th_fields_dyn_string(t, f, f->ftype == TH_FT_RDYN_STRING, b);
 		break;
 	case TH_FT_PTR_STRING:
-		/* "(0x%px:%s)" of the field's place in the kernel's own copy
-		 * of the entry: an address the dump does not keep */
-		th_sb_printf(b, "(tracehunt: a string pointer, printed with "
-			     "the address of the kernel's copy of the entry)");
+		if (th_fields_v615()) {
+			/* "(0x%px:%s)" of the field's place in the kernel's
+			 * own copy of the entry: an address the dump does
+			 * not keep */
+			th_sb_printf(b, "(tracehunt: a string pointer, printed "
+				     "with the address of the kernel's copy of "
+				     "the entry)");
+			break;
+		}
+		/* before v6.15: "(0x%px)" of the pointer, with ":%s" of the
+		 * string when strncpy_from_kernel_nofault() could read it
+		 * (not a user address; into iter->fmt, 128 bytes) */
+		memcpy(&v, p, sizeof(v));
+		/* (x86-64: copy_from_kernel_nofault_allowed() refuses the
+		 * user half and the non-canonical hole) */
+		if (v >= 0xffff800000000000UL &&
+		    th_read_cstr(v, s1, 128, "string field"))
+			th_sb_printf(b, "(0x%016lx:%s)", v, s1);
+		else
+			th_sb_printf(b, "(0x%016lx)", v);
 		break;
 	case TH_FT_TRACE_FN:
 		memcpy(&v, p, sizeof(v));
@@ -656,8 +726,11 @@ static int th_by_fields(struct th_tctx *t, struct th_event *e,
 	long last;
 	int i;
 
-	if (!t->text_delta || e->kind == TH_EVK_SYS_ENTER ||
-	    e->kind == TH_EVK_SYS_EXIT ||
+	/* print_trace_fmt(): every event by its fields with the option
+	 * "fields"; those of a trace event (not a syscall's) where the
+	 * array has a text delta */
+	if ((!t->f_fields && (!t->text_delta || e->kind == TH_EVK_SYS_ENTER ||
+			      e->kind == TH_EVK_SYS_EXIT)) ||
 	    (last = th_trace_type("__TRACE_LAST_TYPE")) < 0 ||
 	    (long)type <= last)
 		return FALSE;
