@@ -248,6 +248,10 @@ def main():
                     help="a scenario on more vCPUs (wrap8: wrap's "
                     "workload on 8): raw read, cat trace and trace -n 50, "
                     "the decoding cost per entry beside the big fixture's")
+    ap.add_argument("--tree-suites", default="bookworm sid",
+                    help="suites whose options (census) fixture times one "
+                    "session's 'ftrace dump -d DIR -a' (issue 22: the "
+                    "whole tree under 60 s); '' skips it")
     ap.add_argument("--format-runs", type=int, default=3,
                     help="pairs of sessions (raw read, cat trace) on each "
                     "dump format of the big fixture's boot (0: none)")
@@ -332,12 +336,13 @@ def main():
     N = bench_new_suite(a, tmp) if a.new_suite else None
     S = bench_subbuf(a, tmp) if a.subbuf_suite else None
     F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
+    T = bench_tree(a, tmp) if a.tree_suites.split() else None
     B = None if a.no_batch else bench_batch(a.suite, so, tmp, a.runs)
     la_end = open("/proc/loadavg").read().split()[:3]
     # the measurements themselves, whatever happens to the writing below
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, ".last-run.json"), "w") as f:
-        json.dump({"R": R, "C": C, "N": N, "S": S, "F": F, "B": B}, f,
+        json.dump({"R": R, "C": C, "N": N, "S": S, "F": F, "B": B, "T": T}, f,
                   default=str)
     import shutil
     shutil.rmtree(tmp, ignore_errors=True)
@@ -460,6 +465,8 @@ def main():
         write_subbuf(w, S, row, row2)
     if F:
         write_formats(w, F, subbufs or F["subbufs"])
+    if T:
+        write_tree(w, T, row)
     if B:
         w("- tracehunt-batch (`hooks -j` + `ftrace -j`, one crash session "
           "per dump, GNU parallel on %d cores): %d dumps (every scenario "
@@ -607,6 +614,50 @@ def bench_new_suite(a, tmp):
     r["nsites"] = count_sites(out)
     r["hooks"] = measure(sess, "hooks", a.runs, repeat=2)
     return r
+
+
+# ------------------------------------ the whole tracefs tree (22) ---
+def bench_tree(a, tmp):
+    """One session's "ftrace dump -d DIR -a" on the census fixture
+    (options: every readable file of the guest's tracefs, instances and
+    every event's files) of each suite of --tree-suites: the files written
+    and the time (issue 22: 30,000+ files in under 60 s)."""
+    out = []
+    for suite in a.tree_suites.split():
+        d = fixture.build(suite, "options", "kdump", timeout=a.timeout)
+        with open(os.path.join(d, "manifest.json")) as f:
+            m = json.load(f)
+        sess = Session(m, so_for(m.get("crash_suite") or m["suite"]), tmp)
+        tree = os.path.join(tmp, "tree-" + suite)
+        rs = []
+        files = 0
+        for i in range(max(1, min(a.runs, 3))):
+            shutil.rmtree(tree, ignore_errors=True)
+            rs.append(run1(sess, "ftrace dump -d %s -a" % tree, "/dev/null",
+                           1, i, max(1, min(a.runs, 3))))
+            files = sum(len(fs) for _, _, fs in os.walk(tree))
+        shutil.rmtree(tree, ignore_errors=True)
+        out.append({"suite": m["suite"], "release": m["release"],
+                    "crash": m["crash_version"], "files": files,
+                    "r": summarize("ftrace dump -d DIR -a", rs)})
+    return out
+
+
+def write_tree(w, T, row):
+    w("")
+    w("## The whole tracefs tree in one session (`ftrace dump -d DIR -a`, "
+      "the options fixture: a census of every readable file)")
+    w("")
+    w("| measurement | N | median s | [min-max] | target | loadavg | "
+      "CPU s |")
+    w("|---|---|---|---|---|---|---|")
+    for t in T:
+        row("%s (%s, crash %s): %d files written" % (
+            t["release"], t["suite"], t["crash"], t["files"]), t["r"],
+            "< 60")
+    w("")
+    w("- crash peak RSS (VmHWM, median): %s" % ", ".join(
+        "%s %d MB" % (t["suite"], int(t["r"]["hwm_kb"]) >> 10) for t in T))
 
 
 # ------------------------------------------- 64 KB sub-buffers (24) ---
