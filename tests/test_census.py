@@ -73,9 +73,13 @@ def _census(dump):
         live = dump.truth(name)
         if thlib.compared_elsewhere(name) or \
                 thlib.tracing_rel(name) == "saved_cmdlines":
-            # compared by their own modules (trace: line order while
-            # tracing ran; saved_cmdlines: the capture's processes)
-            res[name] = "exact"
+            # compared with the live file by their own modules (trace:
+            # line order while tracing ran; saved_cmdlines: the capture's
+            # processes), through "ftrace cat": what -d wrote must be
+            # that output, byte for byte
+            cat = dump.outputs.get(thlib.truth_to_command(name))
+            assert cat is not None, "no ftrace cat of " + name
+            res[name] = "exact" if cat == ours else "differs"
             continue
         res[name] = "exact" if thlib.comparable(name, ours) == \
             thlib.comparable(name, live) else "differs"
