@@ -252,6 +252,9 @@ def main():
                     help="suites whose options (census) fixture times one "
                     "session's 'ftrace dump -d DIR -a' (issue 22: the "
                     "whole tree under 60 s); '' skips it")
+    ap.add_argument("--only-tree", action="store_true",
+                    help="only the whole-tree section (--tree-suites), in "
+                    "a results file of its own")
     ap.add_argument("--format-runs", type=int, default=3,
                     help="pairs of sessions (raw read, cat trace) on each "
                     "dump format of the big fixture's boot (0: none)")
@@ -267,6 +270,8 @@ def main():
     la_start = open("/proc/loadavg").read().split()[:3]
     if a.only_subbuf:
         return main_subbuf(a, t_start, la_start)
+    if a.only_tree:
+        return main_tree(a, t_start, la_start)
     big_dir = fixture.build(a.suite, "big", a.variant, timeout=a.timeout)
     small_dir = fixture.build(a.suite, "events", a.variant)
     # function_graph on every function: every call site patched, the
@@ -766,6 +771,38 @@ def main_subbuf(a, t_start, la_start):
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "%s-subbuf-%s.md" % (time.strftime(
         "%Y%m%dT%H%M", time.gmtime()), S["release"]))
+    with open(path, "w") as f:
+        f.write(text)
+    print("bench: results in %s" % os.path.relpath(path, ROOT))
+
+
+def main_tree(a, t_start, la_start):
+    """--only-tree: the whole-tree section alone, in its own results
+    file."""
+    tmp = tempfile.mkdtemp(prefix="th-bench-")
+    try:
+        T = bench_tree(a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    la_end = open("/proc/loadavg").read().split()[:3]
+    lines = []
+    w = lines.append
+
+    def row(name, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
+          % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
+             " ".join("%.1f" % x for x in r["loadavg"]), r["cpu"]))
+    w("# tracehunt bench %s (the whole-tree section alone)" % t_start)
+    w("")
+    w("- machine: %s, %d cores, load average at start %s, at end %s"
+      % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
+    w("- extension: git %s" % git_rev())
+    write_tree(w, T, row)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "%s-tree.md" % time.strftime(
+        "%Y%m%dT%H%M", time.gmtime()))
     with open(path, "w") as f:
         f.write(text)
     print("bench: results in %s" % os.path.relpath(path, ROOT))
