@@ -198,6 +198,12 @@ static struct th_cu_hint {
 	{ "TRACE_FN", { "trace_function" }, 0 },
 	/* kernel/trace/trace_probe.h: trace_probe.c (v5.4 and later) */
 	{ "trace_probe_event", { "trace_probe_init" }, 0 },
+	/* kernel/trace/trace_events_user.c (user_event_mm_remove() is
+	 * called from kernel/fork.c, so not static) */
+	{ "user_event", { "user_event_mm_remove" }, 0 },
+	{ "user_event_group", { "user_event_mm_remove" }, 0 },
+	{ "user_event_mm", { "user_event_mm_remove" }, 0 },
+	{ "user_event_enabler", { "user_event_mm_remove" }, 0 },
 };
 
 static int th_cu_hint_match(const char *key, const char *name)
@@ -313,6 +319,22 @@ long th_size(const char *sname)
 	th_cu_hint(sname);
 	sname = th_struct_tag(sname);
 	v = STRUCT_SIZE((char *)sname);
+	if (v < 0)
+		v = -1;
+	th_tc_put(key, v);
+	return v;
+}
+
+long th_member_size(const char *sname, const char *mname)
+{
+	char key[160];
+	long v;
+
+	snprintf(key, sizeof(key), "%s.%s#size", sname, mname);
+	if (th_tc_get(key, &v))
+		return v;
+	th_cu_hint(sname);
+	v = MEMBER_SIZE((char *)th_struct_tag(sname), (char *)mname);
 	if (v < 0)
 		v = -1;
 	th_tc_put(key, v);

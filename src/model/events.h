@@ -33,7 +33,7 @@ int th_event_call_enablable(ulong call, int *reg, int *ignore_enable);
 /* What prints an event (its funcs->trace). */
 enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,
 		     TH_EVK_SYS_ENTER, TH_EVK_SYS_EXIT, TH_EVK_UPROBE,
-		     TH_EVK_EPROBE, TH_EVK_SYNTH };
+		     TH_EVK_EPROBE, TH_EVK_SYNTH, TH_EVK_USER };
 
 /* The kind of the event whose trace_event_call is at CALL (by its
  * funcs->trace); TH_EVK_TRACEPOINT when none of the others. */

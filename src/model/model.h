@@ -62,6 +62,9 @@ long th_member(const char *sname, const char *mname);
 long th_member_path(const char *sname, const char *path);
 /* Size of a struct, -1 when absent (cached). */
 long th_size(const char *sname);
+/* Size of a member of a struct (an array's whole size), -1 when absent
+ * (cached). */
+long th_member_size(const char *sname, const char *mname);
 /* First existing member of the NULL-terminated list of names, or -1. */
 long th_member_any(const char *sname, const char *const *names,
 		   const char **found);

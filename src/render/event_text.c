@@ -8,6 +8,7 @@
 #include "model/trace_entries.h"
 #include "model/ptr_key.h"
 #include "model/trace_eprobe.h"
+#include "model/user_event.h"
 #include "bprint.h"
 #include "printfmt.h"
 
@@ -526,6 +527,22 @@ static void th_fields_dyn_string(struct th_tctx *t,
 	th_sb_printf(b, ")");
 }
 
+/*
+ * print_fields() printed a 4- or 8-byte field as "0x%x (%d)" and "0x%llx
+ * (%lld)" until Linux kernel commit 531ee10b430e ("tracing: Show function
+ * names when possible when listing fields") (in v6.16) made a long's
+ * "%pS (%lld)", with the address mapped by trace_adjust_address(), which
+ * came in its series: the probe.
+ */
+static int th_fields_sym(void)
+{
+	static int sym = -1;
+
+	if (sym < 0)
+		sym = th_symbol("trace_adjust_address") != 0;
+	return sym;
+}
+
 /* print_fields(): a FILTER_OTHER or FILTER_CPU field of SIZE bytes at P */
 static void th_fields_other(struct th_tctx *t, const struct th_event_field *f,
 			    struct th_sb *b)
@@ -556,15 +573,19 @@ static void th_fields_other(struct th_tctx *t, const struct th_event_field *f,
 			break;
 		}
 		memcpy(&u32, p, 4);
-		/* offsets from _stext */
-		if (!strcmp(f->name, "caller_offs") ||
-		    !strcmp(f->name, "parent_offs"))
+		/* offsets from _stext (later than the probe's commit) */
+		if (th_fields_sym() && (!strcmp(f->name, "caller_offs") ||
+					!strcmp(f->name, "parent_offs")))
 			th_sb_printf(b, "%s ", th_ksym_pS(th_adjust(t, u32 +
 					th_symbol("_stext")), s1, sizeof(s1)));
 		th_sb_printf(b, "0x%x (%d)", u32, (int)u32);
 		break;
 	case 8:
 		memcpy(&u64, p, 8);
+		if (!th_fields_sym()) {
+			th_sb_printf(b, "0x%llx (%lld)", u64, (long long)u64);
+			break;
+		}
 		u64 = th_adjust(t, (ulong)u64);
 		th_sb_printf(b, "%s (%lld)", th_ksym_pS((ulong)u64, s1,
 							 sizeof(s1)),
@@ -625,11 +646,23 @@ static int th_by_fields(struct th_tctx *t, struct th_event *e,
 	long last;
 	int i;
 
+	/* a user event: user_event_print_trace() is print_event_fields()
+	 * (Linux kernel commit 4bec284cc0b9 ("tracing/user_events: Use
+	 * print_format_fields() for trace output") (in v6.4); before it a
+	 * hex dump, of the ABI model/user_event.c does not read) */
+	if (e->kind == TH_EVK_USER && !th_user_events_ok()) {
+		th_sb_printf(b, "(tracehunt: a user event: %s)\n",
+			     th_user_events_why());
+		return TRUE;
+	}
+	if (e->kind == TH_EVK_USER)
+		goto by_fields;
 	if (!t->text_delta || e->kind == TH_EVK_SYS_ENTER ||
 	    e->kind == TH_EVK_SYS_EXIT ||
 	    (last = th_trace_type("__TRACE_LAST_TYPE")) < 0 ||
 	    (long)type <= last)
 		return FALSE;
+by_fields:
 	th_event_fields(e);
 	th_sb_printf(b, "%s:", e->name);
 	if (e->nfields <= e->nfields_common) {
