@@ -1365,11 +1365,16 @@ CUSTOM_KERNELS = {
               ["--tarball", RHEL7_TARBALL, "--patches",
                "scripts/patches/rhel7", "--base", "allnoconfig",
                "--keep-build"], "/sys/kernel/debug/tracing"),
+    # user events (CONFIG_USER_EVENTS: no Debian kernel has it; 6.1's
+    # depends on BROKEN): trixie's linux-source-6.12, from its chroot
+    "trixie-uevents": ("trixie", "uevents.config",
+                       ["--suite", "trixie", "--package",
+                        "linux-source-6.12"], None),
 }
 CRASH_SUITE.update({k: v[0] for k, v in CUSTOM_KERNELS.items()})
 # Custom kernels whose scenarios every test file runs on (tests/thlib.py);
 # the others have a test file of their own.
-GENERIC_SUITES = ("rhel7",)
+GENERIC_SUITES = ("rhel7", "trixie-uevents")
 
 
 class CustomKernelSuite(Suite):
@@ -1382,7 +1387,10 @@ class CustomKernelSuite(Suite):
 
     def release(self, refresh=False):
         """The build-kernel cache key (builds the kernel the first time,
-        ~15-30 min on 2 cores; its progress goes to stderr)."""
+        ~15-30 min on 2 cores; its progress goes to stderr).  The base
+        suite's chroot first: build-kernel --suite takes the source
+        package from it."""
+        self.ensure()
         kdir = run([os.path.join(ROOT, "scripts", "build-kernel"),
                     self.fragment] + self.build_args,
                    stdout=subprocess.PIPE,
