@@ -63,3 +63,25 @@ def test_ls_lists_the_user_event_files(dump):
     for e in HELD:
         system = "user_events_multi" if "." in e else "user_events"
         assert "events/%s/%s/format" % (system, e) in ls, e
+
+
+@scenarios("uevents")
+def test_summary_names_the_process_and_its_enable_bits(dump):
+    """Under the user events line, the tracer that registered them: its
+    pid and comm, and each enable bit (event, the address of the word in
+    its memory, the bit), as the tracer itself printed them; the
+    persistent event's process is gone, and so are its enable bits."""
+    out = live(dump, "uevents/th_out")
+    m = re.search(r"registered pid (\d+) th_on (0x[0-9a-f]+) "
+                  r"th_on64 (0x[0-9a-f]+)", out)
+    assert m, out
+    pid, on, on64 = m.group(1), int(m.group(2), 16), int(m.group(3), 16)
+    want = {"%s@%x:%d" % (e, on, i) for i, e in enumerate(HELD)
+            if e != "th_small"} | {"th_small@%x:40" % on64}
+    text = dump.out("ftrace").decode()
+    lines = [l for l in text.splitlines() if l.startswith("  pid ") or
+             l.startswith("  mm ")]
+    assert len(lines) == 1, text
+    head, bits = lines[0].split(": %d enable bits: " % len(want))
+    assert head == "  pid %s (th_uevents)" % pid, lines
+    assert set(bits.split()) == want, lines

@@ -261,3 +261,26 @@ long th_user_enablers(struct th_user_enabler **out)
 	*out = v;
 	return n;
 }
+
+long th_user_mm_task(ulong mm, ulong *pid, char *comm, size_t len)
+{
+	struct task_context *tc = FIRST_CONTEXT();
+	ulong i;
+	long n = 0;
+
+	*pid = 0;
+	comm[0] = '\0';
+	if (!tc || !mm)
+		return 0;
+	/* crash's task table: each task's mm (threads share their
+	 * process's); the lowest pid, the thread group's leader */
+	for (i = 0; i < RUNNING_TASKS(); i++, tc++) {
+		if (tc->mm_struct != mm)
+			continue;
+		if (!n++ || tc->pid < *pid) {
+			*pid = tc->pid;
+			th_strlcpy(comm, tc->comm, len);
+		}
+	}
+	return n;
+}

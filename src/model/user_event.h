@@ -52,5 +52,8 @@ struct th_user_enabler {
 /* Every enabler of every user_event_mm on user_event_mms: *out
  * malloc'd; -1 when unreadable. */
 long th_user_enablers(struct th_user_enabler **out);
+/* The tasks whose mm is MM (crash's task table): their count, and the
+ * lowest pid of them and its comm (COMM of LEN bytes). */
+long th_user_mm_task(ulong mm, ulong *pid, char *comm, size_t len);
 
 #endif

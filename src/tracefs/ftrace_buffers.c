@@ -368,6 +368,42 @@ void th_summary_counts(struct th_summary_counts *c)
  * something traces (user_events_status' Active and Busy), on a kernel
  * that has them.
  */
+/*
+ * Who registered them: per process (user_event_mm), its enable bits (the
+ * word in its memory the kernel sets while the event is traced) and
+ * their events, as "  pid PID (COMM): N enable bits: EVENT@ADDR:BIT ...".
+ */
+static void ff_summary_user_enablers(void)
+{
+	struct th_user_enabler *en;
+	char comm[32], name[128];
+	long n, i, j, k, nt;
+	ulong pid;
+
+	n = th_user_enablers(&en);
+	if (n < 0) {
+		fprintf(fp, "  enable bits:           not readable "
+			"(user_event_mms)\n");
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && en[j].mm == en[i].mm; j++)
+			;
+		nt = th_user_mm_task(en[i].mm, &pid, comm, sizeof(comm));
+		if (nt)
+			fprintf(fp, "  pid %lu (%s):", pid, comm);
+		else
+			fprintf(fp, "  mm %lx (no task):", en[i].mm);
+		fprintf(fp, " %ld enable bit%s:", j - i, j - i == 1 ? "" : "s");
+		for (k = i; k < j; k++) {
+			th_user_event_tp_name(en[k].user, name, sizeof(name));
+			fprintf(fp, " %s@%lx:%d", name, en[k].addr, en[k].bit);
+		}
+		fputc('\n', fp);
+	}
+	free(en);
+}
+
 static void ff_summary_user_events(void)
 {
 	ulong *v;
@@ -393,6 +429,7 @@ static void ff_summary_user_events(void)
 	fprintf(fp, "user events:             %ld, %ld in use  (\"ftrace cat "
 		"user_events_status\", \"ftrace cat dynamic_events\")\n", n,
 		busy);
+	ff_summary_user_enablers();
 }
 
 /* Counts of ops, call sites and kprobes, with the commands behind them. */

@@ -15,7 +15,8 @@
 #            it then stays alive holding them
 # The truth: dynamic_events, user_events_status, each event's format and
 # id, and the trace (nothing else is enabled, so it holds these entries
-# only).
+# only); the tracer's own lines (its pid, the addresses of its enable
+# words) as uevents/th_out.
 th_a 'p:kprobes/th_open do_sys_openat2 dfd=%di:s32' $T/kprobe_events
 /bin/th_uevents persist > /dev/console 2>&1 || th_fail "th_uevents persist"
 mkdir -p /tmp
@@ -40,3 +41,4 @@ until grep -q written /tmp/th_out; do
 	sleep 1
 done
 echo "@@TH-SCENARIO-NOTE: $(cat /tmp/th_out | tr '\n' ' ')" > /dev/console
+th_cap "uevents/th_out" /tmp/th_out

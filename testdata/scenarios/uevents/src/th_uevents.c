@@ -7,8 +7,9 @@
  * a few entries of each whose bit is set, and stays alive holding its
  * file open, so that its events and enable bits are there at the panic.
  *
- *   th_uevents hold FIFO   register, say "registered", read a line from
- *                          FIFO, write, say "written N", sleep
+ *   th_uevents hold FIFO   register, say "registered" with its pid and
+ *                          the addresses of its enable words, read a
+ *                          line from FIFO, write, say "written N", sleep
  *   th_uevents persist     register th_persist with
  *                          USER_EVENT_REG_PERSIST and exit: the event
  *                          outlives its process
@@ -237,7 +238,10 @@ int main(int argc, char **argv)
 		if (r)
 			return 1;
 	}
-	printf("registered\n");
+	/* what the enablers hold: this process and its enable words */
+	printf("registered pid %d th_on %#lx th_on64 %#lx\n", (int)getpid(),
+	       (unsigned long)(uintptr_t)&th_on,
+	       (unsigned long)(uintptr_t)&th_on64);
 	fflush(stdout);
 	go = fopen(argv[2], "r");
 	if (!go || !fgets(line, sizeof(line), go)) {
