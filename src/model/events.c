@@ -481,8 +481,9 @@ static void th_event_field_list(struct th_event *e, ulong head, int *cap)
 		if (o->field_is_signed_bit)	/* bit 0 of that word */
 			f->is_signed &= 1;
 		f->len = -1;
-		if (o->field_len >= 0)
-			th_read_int(fa + o->field_len, &f->len, "field.len");
+		if (o->field_len >= 0 &&
+		    th_read_int(fa + o->field_len, &f->len, "field.len"))
+			f->has_len = TRUE;
 		if (o->field_filter_type >= 0 &&
 		    th_read_int(fa + o->field_filter_type, &ft,
 				"field.filter_type"))

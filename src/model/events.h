@@ -51,7 +51,8 @@ struct th_event_field {
 	char name[64];
 	char type[64];
 	int offset, size, is_signed;
-	int len;		/* an array's length; -1: no such member */
+	int len;		/* an array's length (field->len) */
+	int has_len;		/* FALSE: no such member (before v6.3) */
 	enum th_filter_type ftype;
 };
 
