@@ -23,7 +23,7 @@ HELD = ["th_basic", "th_str", "th_struct", "th_empty", "th_rel",
 def live(dump, name):
     if not dump.has_truth(name):
         pytest.skip("%s not captured" % name)
-    return dump.truth(name).decode()
+    return dump.truth(name).decode("latin-1")
 
 
 @scenarios("uevents")

@@ -673,7 +673,8 @@ void th_walk_free(struct th_walk *w)
 int th_possible_cpus(int *cpus, int max)
 {
 	ulong mask = th_symbol("__cpu_possible_mask"), bits[16];
-	int n = 0, i;
+	long msize = th_size("cpumask");
+	int n = 0, i, nbits = sizeof(bits) * 8;
 
 	if (!mask) {
 		ulong p = th_symbol("cpu_possible_mask");
@@ -681,12 +682,17 @@ int th_possible_cpus(int *cpus, int max)
 		if (!p || !th_read_ulong(p, &mask, "cpu_possible_mask"))
 			mask = 0;
 	}
-	if (!mask || !th_read(mask, bits, sizeof(bits), "cpu_possible_mask")) {
+	/* a struct cpumask of the kernel's NR_CPUS bits (2 on a small
+	 * kernel: the words after it are other variables) */
+	if (msize > 0 && msize < (long)sizeof(bits))
+		nbits = msize * 8;
+	memset(bits, 0, sizeof(bits));
+	if (!mask || !th_read(mask, bits, nbits / 8, "cpu_possible_mask")) {
 		for (i = 0; i < kt->cpus && n < max; i++)
 			cpus[n++] = i;
 		return n;
 	}
-	for (i = 0; i < (int)(sizeof(bits) * 8) && n < max; i++)
+	for (i = 0; i < nbits && n < max; i++)
 		if (bits[i / 64] & (1UL << (i % 64)))
 			cpus[n++] = i;
 	if (!n && max > 0) {
