@@ -114,9 +114,11 @@ export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS
 
 # (MAKEFLAGS emptied: the builds the tests run are make processes of their
 # own, not part of a "make -j" jobserver)
-# The default "make check" (SUITES not chosen) also runs check-noftrace.
+# The default "make check" (SUITES not chosen) also runs check-noftrace
+# and check-uevents.
 ifeq ($(origin SUITES),file)
 CHECK_NOFTRACE ?= 1
+CHECK_UEVENTS ?= 1
 endif
 # (the no-ftrace fixture, a kernel build of ~12 CPU-minutes on a cold
 # cache, starts first, at nice 10: it takes the CPU the fixture boots and
@@ -126,9 +128,13 @@ check: $(SO) unit
 	$(if $(filter 1,$(CHECK_NOFTRACE)),@mkdir -p $(BUILD); \
 	  (MAKEFLAGS= nice -n 10 /usr/bin/python3 scripts/fixture.py noftrace \
 	   --suite bookworm-noftrace >$(BUILD)/noftrace-fixture.log 2>&1 &))
+	$(if $(filter 1,$(CHECK_UEVENTS)),@mkdir -p $(BUILD); \
+	  (MAKEFLAGS= nice -n 10 /usr/bin/python3 scripts/fixture.py uevents \
+	   --suite trixie-uevents >$(BUILD)/uevents-fixture.log 2>&1 &))
 	MAKEFLAGS= TRACEHUNT_SO=$(abspath $(SO)) TRACEHUNT_OBJDIR=$(abspath $(OBJDIR)) \
 	  $(PYTEST) -q tests $(PYTEST_ARGS)
 	$(if $(filter 1,$(CHECK_NOFTRACE)),$(MAKE) check-noftrace)
+	$(if $(filter 1,$(CHECK_UEVENTS)),$(MAKE) check-uevents)
 
 check-host:
 	$(MAKE) check SUITES="$(HOST_SUITE)"
@@ -143,6 +149,16 @@ check-noftrace: $(SO)
 	SUITES=bookworm-noftrace TRACEHUNT_SO=$(abspath $(SO)) $(PYTEST) -q \
 		tests/test_noftrace.py $(PYTEST_ARGS)
 .PHONY: check-noftrace
+
+# Issue 23's user events on a kernel built with CONFIG_USER_EVENTS from
+# trixie's linux-source-6.12 (scripts/build-kernel --suite trixie, then
+# cached): the scenarios whose SUITES file names trixie-uevents, through
+# every test file (fixture.GENERIC_SUITES).
+UEVENTS_SCENARIOS := $(notdir $(patsubst %/,%,$(dir $(shell grep -lx trixie-uevents testdata/scenarios/*/SUITES 2>/dev/null))))
+check-uevents: $(SO)
+	SUITES=trixie-uevents SCENARIOS="$(UEVENTS_SCENARIOS)" VARIANTS=kdump \
+		TRACEHUNT_SO=$(abspath $(SO)) $(PYTEST) -q tests $(PYTEST_ARGS)
+.PHONY: check-uevents
 
 # Issue 28: RHEL 7's 3.10.0-514.el7 (scripts/build-kernel from the tarball
 # in ../shared/kernels, then cached), its scenarios (a SUITES file naming

@@ -1132,7 +1132,9 @@ def _build(suite, rel, scen_dir, scenario, shash, base, variant, timeout,
     truth = os.path.join(work, "truth")
     names, errors = split_truth(os.path.join(work, "truth.raw"), truth)
     os.unlink(initrd)
-    crash_suite = Suite(CRASH_SUITE.get(suite.name, suite.name))
+    # (a custom kernel's by its pseudo suite's name)
+    crash_suite = Suite(CRASH_SUITE.get(getattr(suite, "pseudo", None) or
+                                        suite.name, suite.name))
     for v in variants:
         out = os.path.join(base, v)
         shutil.rmtree(out, ignore_errors=True)
@@ -1375,11 +1377,21 @@ CUSTOM_KERNELS = {
               ["--tarball", RHEL7_TARBALL, "--patches",
                "scripts/patches/rhel7", "--base", "allnoconfig",
                "--keep-build"], "/sys/kernel/debug/tracing"),
+    # user events (CONFIG_USER_EVENTS: no Debian kernel has it; 6.1's
+    # depends on BROKEN): trixie's linux-source-6.12, from its chroot
+    "trixie-uevents": ("trixie", "uevents.config",
+                       ["--suite", "trixie", "--package",
+                        "linux-source-6.12"], None),
 }
 CRASH_SUITE.update({k: v[0] for k, v in CUSTOM_KERNELS.items()})
+# trixie's crash 8.0.6 cannot open a kernel without CONFIG_AMD_MEM_ENCRYPT:
+# its #VC exception stacks have size 0, and reading them at start-up
+# ("invalid size request: 0  type: \"stack contents\"") is fatal; sid's
+# crash 9.0.2 opens it.
+CRASH_SUITE["trixie-uevents"] = "sid"
 # Custom kernels whose scenarios every test file runs on (tests/thlib.py);
 # the others have a test file of their own.
-GENERIC_SUITES = ("rhel7",)
+GENERIC_SUITES = ("rhel7", "trixie-uevents")
 
 
 class CustomKernelSuite(Suite):
@@ -1392,7 +1404,10 @@ class CustomKernelSuite(Suite):
 
     def release(self, refresh=False):
         """The build-kernel cache key (builds the kernel the first time,
-        ~15-30 min on 2 cores; its progress goes to stderr)."""
+        ~15-30 min on 2 cores; its progress goes to stderr).  The base
+        suite's chroot first: build-kernel --suite takes the source
+        package from it."""
+        self.ensure()
         kdir = run([os.path.join(ROOT, "scripts", "build-kernel"),
                     self.fragment] + self.build_args,
                    stdout=subprocess.PIPE,

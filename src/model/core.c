@@ -198,6 +198,12 @@ static struct th_cu_hint {
 	{ "TRACE_FN", { "trace_function" }, 0 },
 	/* kernel/trace/trace_probe.h: trace_probe.c (v5.4 and later) */
 	{ "trace_probe_event", { "trace_probe_init" }, 0 },
+	/* kernel/trace/trace_events_user.c (user_event_mm_remove() is
+	 * called from kernel/fork.c, so not static) */
+	{ "user_event", { "user_event_mm_remove" }, 0 },
+	{ "user_event_group", { "user_event_mm_remove" }, 0 },
+	{ "user_event_mm", { "user_event_mm_remove" }, 0 },
+	{ "user_event_enabler", { "user_event_mm_remove" }, 0 },
 };
 
 static int th_cu_hint_match(const char *key, const char *name)
@@ -329,6 +335,22 @@ long th_array_len(const char *sym)
 		return v;
 	v = get_array_length((char *)sym, NULL, 0);
 	if (v <= 0)
+		v = -1;
+	th_tc_put(key, v);
+	return v;
+}
+
+long th_member_size(const char *sname, const char *mname)
+{
+	char key[160];
+	long v;
+
+	snprintf(key, sizeof(key), "%s.%s#size", sname, mname);
+	if (th_tc_get(key, &v))
+		return v;
+	th_cu_hint(sname);
+	v = MEMBER_SIZE((char *)th_struct_tag(sname), (char *)mname);
+	if (v < 0)
 		v = -1;
 	th_tc_put(key, v);
 	return v;
@@ -666,7 +688,8 @@ void th_walk_free(struct th_walk *w)
 int th_possible_cpus(int *cpus, int max)
 {
 	ulong mask = th_symbol("__cpu_possible_mask"), bits[16];
-	int n = 0, i;
+	long msize = th_size("cpumask");
+	int n = 0, i, nbits = sizeof(bits) * 8;
 
 	if (!mask) {
 		ulong p = th_symbol("cpu_possible_mask");
@@ -674,12 +697,17 @@ int th_possible_cpus(int *cpus, int max)
 		if (!p || !th_read_ulong(p, &mask, "cpu_possible_mask"))
 			mask = 0;
 	}
-	if (!mask || !th_read(mask, bits, sizeof(bits), "cpu_possible_mask")) {
+	/* a struct cpumask of the kernel's NR_CPUS bits (2 on a small
+	 * kernel: the words after it are other variables) */
+	if (msize > 0 && msize < (long)sizeof(bits))
+		nbits = msize * 8;
+	memset(bits, 0, sizeof(bits));
+	if (!mask || !th_read(mask, bits, nbits / 8, "cpu_possible_mask")) {
 		for (i = 0; i < kt->cpus && n < max; i++)
 			cpus[n++] = i;
 		return n;
 	}
-	for (i = 0; i < (int)(sizeof(bits) * 8) && n < max; i++)
+	for (i = 0; i < nbits && n < max; i++)
 		if (bits[i / 64] & (1UL << (i % 64)))
 			cpus[n++] = i;
 	if (!n && max > 0) {

@@ -8,6 +8,7 @@
 #include "model/events.h"
 #include "model/trace_probe.h"
 #include "model/tracepoints.h"
+#include "model/user_event.h"
 
 /* The offsets of every object read here, filled once. */
 static struct th_event_off {
@@ -37,7 +38,7 @@ static struct th_event_off {
 	/* what funcs->trace is for kprobes and syscalls */
 	ulong print_kprobe, print_kretprobe, print_sys_enter, print_sys_exit;
 	/* and for uprobes, eprobes and synthetic events */
-	ulong print_uprobe, print_eprobe, print_synth;
+	ulong print_uprobe, print_eprobe, print_synth, print_user;
 } evo;
 
 /* enum filter_type (kernel/trace/trace.h) by name, for TH_FT_* */
@@ -138,6 +139,7 @@ static const struct th_event_off *th_event_off(void)
 	evo.print_uprobe = th_symbol("print_uprobe_event");
 	evo.print_eprobe = th_symbol("print_eprobe_event");
 	evo.print_synth = th_symbol("print_synth_event");
+	evo.print_user = th_symbol("user_event_print_trace");
 	return &evo;
 }
 
@@ -386,6 +388,8 @@ enum th_event_kind th_event_call_kind(ulong call)
 		return TH_EVK_EPROBE;
 	if (fn && fn == o->print_synth)
 		return TH_EVK_SYNTH;
+	if (fn && fn == o->print_user)
+		return TH_EVK_USER;
 	return TH_EVK_TRACEPOINT;
 }
 
@@ -504,8 +508,9 @@ static void th_event_field_list(struct th_event *e, ulong head, int *cap)
 		if (o->field_is_signed_bit)	/* bit 0 of that word */
 			f->is_signed &= 1;
 		f->len = -1;
-		if (o->field_len >= 0)
-			th_read_int(fa + o->field_len, &f->len, "field.len");
+		if (o->field_len >= 0 &&
+		    th_read_int(fa + o->field_len, &f->len, "field.len"))
+			f->has_len = TRUE;
 		if (o->field_filter_type >= 0 &&
 		    th_read_int(fa + o->field_filter_type, &ft,
 				"field.filter_type"))
@@ -543,6 +548,9 @@ void th_event_fields(struct th_event *e)
 		    meta)
 			heads[1] = meta + o_f;
 	}
+	/* user events: user_event_get_fields(), the user_event's list */
+	if (e->kind == TH_EVK_USER)
+		heads[1] = th_user_event_fields_head(e->call);
 	for (h = 0; h < 2; h++) {
 		if (heads[h])
 			th_event_field_list(e, heads[h], &cap);

@@ -33,7 +33,7 @@ int th_event_call_enablable(ulong call, int *reg, int *ignore_enable);
 /* What prints an event (its funcs->trace). */
 enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,
 		     TH_EVK_SYS_ENTER, TH_EVK_SYS_EXIT, TH_EVK_UPROBE,
-		     TH_EVK_EPROBE, TH_EVK_SYNTH };
+		     TH_EVK_EPROBE, TH_EVK_SYNTH, TH_EVK_USER };
 
 /* The kind of the event whose trace_event_call is at CALL (by its
  * funcs->trace); TH_EVK_TRACEPOINT when none of the others. */
@@ -51,7 +51,8 @@ struct th_event_field {
 	char name[64];
 	char type[64];
 	int offset, size, is_signed;
-	int len;		/* an array's length; -1: no such member */
+	int len;		/* an array's length (field->len) */
+	int has_len;		/* FALSE: no such member (before v6.3) */
 	enum th_filter_type ftype;
 };
 

@@ -64,6 +64,9 @@ long th_member_path(const char *sname, const char *path);
 long th_size(const char *sname);
 /* Elements of the array variable SYM, -1 when unknown (cached). */
 long th_array_len(const char *sym);
+/* Size of a member of a struct (an array's whole size), -1 when absent
+ * (cached). */
+long th_member_size(const char *sname, const char *mname);
 /* First existing member of the NULL-terminated list of names, or -1. */
 long th_member_any(const char *sname, const char *const *names,
 		   const char **found);

@@ -176,7 +176,8 @@ int th_trace_fmt_scan_in_place(void)
  * through %pS, "0x%llx" before) and "tracing: Adjust addresses for
  * printing out fields" (a string-pointer field printed with the address
  * of the field in the reader's copy of the entry, the pointer before);
- * their hashes not identified here.
+ * the first is Linux kernel commit 531ee10b430e (a 4-byte caller_offs or
+ * parent_offs field also by its symbol since).
  */
 int th_fields_v615(void)
 {

@@ -11,6 +11,7 @@
 #include "model/vma.h"
 #include "model/path.h"
 #include "model/trace_eprobe.h"
+#include "model/user_event.h"
 #include "bprint.h"
 #include "printfmt.h"
 
@@ -637,9 +638,9 @@ static void th_fields_other(struct th_tctx *t, const struct th_event_field *f,
 			break;
 		}
 		memcpy(&u32, p, 4);
-		/* offsets from _stext */
-		if (!strcmp(f->name, "caller_offs") ||
-		    !strcmp(f->name, "parent_offs"))
+		/* offsets from _stext (later than the probe's commit) */
+		if (th_fields_v615() && (!strcmp(f->name, "caller_offs") ||
+					!strcmp(f->name, "parent_offs")))
 			th_sb_printf(b, "%s ", th_ksym_pS(th_adjust(t, u32 +
 					th_symbol("_stext")), s1, sizeof(s1)));
 		th_sb_printf(b, "0x%x (%d)", u32, (int)u32);
@@ -726,6 +727,17 @@ static int th_by_fields(struct th_tctx *t, struct th_event *e,
 	long last;
 	int i;
 
+	/* a user event: user_event_print_trace() is print_event_fields()
+	 * (Linux kernel commit 4bec284cc0b9 ("tracing/user_events: Use
+	 * print_format_fields() for trace output") (in v6.4); before it a
+	 * hex dump, of the ABI model/user_event.c does not read) */
+	if (e->kind == TH_EVK_USER && !th_user_events_ok()) {
+		th_sb_printf(b, "(tracehunt: a user event: %s)\n",
+			     th_user_events_why());
+		return TRUE;
+	}
+	if (e->kind == TH_EVK_USER)
+		goto by_fields;
 	/* print_trace_fmt(): every event by its fields with the option
 	 * "fields"; those of a trace event (not a syscall's) where the
 	 * array has a text delta */
@@ -734,6 +746,7 @@ static int th_by_fields(struct th_tctx *t, struct th_event *e,
 	    (last = th_trace_type("__TRACE_LAST_TYPE")) < 0 ||
 	    (long)type <= last)
 		return FALSE;
+by_fields:
 	th_event_fields(e);
 	th_sb_printf(b, "%s:", e->name);
 	if (e->nfields <= e->nfields_common) {

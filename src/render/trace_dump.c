@@ -44,11 +44,14 @@ static void th_dev_field_line(struct th_sb *b,
 	if (!arr)
 		th_sb_printf(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			  f->type, f->name, f->offset, f->size, !!f->is_signed);
-	else if (f->len > 0)	/* the length as a number (field->len) */
+	/* field->len as it is: a user event's fields never set it
+	 * (user_event_add_field() kmallocs them), so whatever the memory
+	 * held is what the kernel printed */
+	else if (f->has_len && f->len)
 		th_sb_printf(b, "\tfield:%.*s %s[%d];\toffset:%u;\tsize:%u;"
 			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
 			  f->name, f->len, f->offset, f->size, !!f->is_signed);
-	else if (f->len == 0)
+	else if (f->has_len)
 		th_sb_printf(b, "\tfield:%.*s %s[];\toffset:%u;\tsize:%u;"
 			  "\tsigned:%d;\n", (int)(arr - f->type), f->type,
 			  f->name, f->offset, f->size, !!f->is_signed);

@@ -12,6 +12,7 @@
 #include "model/trace_eprobe.h"
 #include "model/trace_fprobe.h"
 #include "model/synth_event.h"
+#include "model/user_event.h"
 #include "model/events.h"
 
 /* eprobe_dyn_event_show(): "e:GROUP/NAME SYSTEM.EVENT ARG=COMM..." */
@@ -88,6 +89,7 @@ static const struct th_dyn_row {
 	{ TH_DYN_SYNTH, th_synth_dyn_show, th_synth_ok },
 	{ TH_DYN_EPROBE, th_eprobe_dyn_show, th_eprobe_ok },
 	{ TH_DYN_FPROBE, th_fprobe_dyn_show, th_trace_fprobes_ok },
+	{ TH_DYN_USER, th_user_dyn_show, th_user_events_ok },
 };
 
 static const struct th_dyn_row *th_dyn_row(enum th_dyn_kind kind)

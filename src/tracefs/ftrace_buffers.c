@@ -9,6 +9,7 @@
  */
 #include "tracefs/tracefs.h"
 #include "tracefs/kprobes.h"
+#include "model/user_event.h"
 #include "model/ftrace_ops.h"
 #include "model/ftrace_files.h"
 #include "model/trace_rb.h"
@@ -360,6 +361,77 @@ void th_summary_counts(struct th_summary_counts *c)
 	free(kp);
 }
 
+/*
+ * User events: not hooks (the kernel's own probe writes what a process
+ * hands it, no control flow moves), but whatever a process registered can
+ * put entries of its own making into the trace: how many, and how many
+ * something traces (user_events_status' Active and Busy), on a kernel
+ * that has them.
+ */
+/*
+ * Who registered them: per process (user_event_mm), its enable bits (the
+ * word in its memory the kernel sets while the event is traced) and
+ * their events, as "  pid PID (COMM): N enable bits: EVENT@ADDR:BIT ...".
+ */
+static void ff_summary_user_enablers(void)
+{
+	struct th_user_enabler *en;
+	char comm[32], name[128];
+	long n, i, j, k, nt;
+	ulong pid;
+
+	n = th_user_enablers(&en);
+	if (n < 0) {
+		fprintf(fp, "  enable bits:           not readable "
+			"(user_event_mms)\n");
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && en[j].mm == en[i].mm; j++)
+			;
+		nt = th_user_mm_task(en[i].mm, &pid, comm, sizeof(comm));
+		if (nt)
+			fprintf(fp, "  pid %lu (%s):", pid, comm);
+		else
+			fprintf(fp, "  mm %lx (no task):", en[i].mm);
+		fprintf(fp, " %ld enable bit%s:", j - i, j - i == 1 ? "" : "s");
+		for (k = i; k < j; k++) {
+			th_user_event_tp_name(en[k].user, name, sizeof(name));
+			fprintf(fp, " %s@%lx:%d", name, en[k].addr, en[k].bit);
+		}
+		fputc('\n', fp);
+	}
+	free(en);
+}
+
+static void ff_summary_user_events(void)
+{
+	ulong *v;
+	long n, i, busy = 0;
+
+	if (!th_symbol("user_event_dops"))
+		return;
+	if (!th_user_events_ok()) {
+		fprintf(fp, "user events:             not readable (%s)\n",
+			th_user_events_why());
+		return;
+	}
+	n = th_user_events_registered(&v);
+	if (n < 0) {
+		fprintf(fp, "user events:             not readable (init_group's "
+			"register_table)\n");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (th_user_event_status(v[i]) > 0)
+			busy++;
+	free(v);
+	fprintf(fp, "user events:             %ld, %ld in use  (\"ftrace cat "
+		"user_events_status\", \"ftrace cat dynamic_events\")\n", n,
+		busy);
+	ff_summary_user_enablers();
+}
+
 /* Counts of ops, call sites and kprobes, with the commands behind them. */
 static void ff_summary_counts(void)
 {
@@ -383,6 +455,7 @@ static void ff_summary_counts(void)
 	else
 		fprintf(fp, "kprobes:                 none (%s)\n",
 			th_kprobes_missing());
+	ff_summary_user_events();
 }
 
 /* A boot-mapped array's buffer from the previous boot: said on its row */

@@ -173,6 +173,14 @@ const char *th_missing_synthetic_events(struct th_tr *tr,
 void th_cat_synthetic_events(struct th_tr *tr, const struct th_tref *ref);
 void th_synth_dyn_show(ulong ev);
 
+/* user_events.c: user_events_status, a user event's line of
+ * dynamic_events */
+const char *th_missing_user_events_status(struct th_tr *tr,
+					  const struct th_tref *ref,
+					  char *buf, size_t len);
+void th_cat_user_events_status(struct th_tr *tr, const struct th_tref *ref);
+void th_user_dyn_show(ulong ev);
+
 /* A probe event's " NAME=COMM" fetch arguments (the struct trace_probe
  * at TP), as its line in the *probe_events files ends. */
 void th_probe_args_show(ulong tp);
