@@ -739,41 +739,49 @@ def write_subbuf(w, S, row, row2):
                                S["n50"]["hwm_kb"] >> 10))
 
 
+def _write_alone(a, t_start, la_start, what, name, body):
+    """One section in a results file of its own (--only-subbuf,
+    --only-tree): BODY(w, row, row2) writes it; NAME goes in the file's
+    name."""
+    la_end = open("/proc/loadavg").read().split()[:3]
+    lines = []
+    w = lines.append
+
+    def row(label, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
+          % (label, r["runs"], r["t"], r["tmin"], r["tmax"], target,
+             " ".join("%.1f" % x for x in r["loadavg"]), r["cpu"]))
+
+    def row2(label, r, target=""):
+        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) | |"
+          % (label, r["runs"], r["again"], r["again_min"], r["again_max"],
+             target))
+    w("# tracehunt bench %s (%s alone)" % (t_start, what))
+    w("")
+    w("- machine: %s, %d cores, load average at start %s, at end %s"
+      % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
+    w("- extension: git %s" % git_rev())
+    body(w, row, row2)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "%s-%s.md" % (time.strftime(
+        "%Y%m%dT%H%M", time.gmtime()), name))
+    with open(path, "w") as f:
+        f.write(text)
+    print("bench: results in %s" % os.path.relpath(path, ROOT))
+
+
 def main_subbuf(a, t_start, la_start):
     """--only-subbuf: the bigsub section alone, in its own results file."""
     tmp = tempfile.mkdtemp(prefix="th-bench-")
     try:
         S = bench_subbuf(a, tmp)
     finally:
-        import shutil
         shutil.rmtree(tmp, ignore_errors=True)
-    la_end = open("/proc/loadavg").read().split()[:3]
-    lines = []
-    w = lines.append
-
-    def row(name, r, target=""):
-        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
-          % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
-             " ".join("%.1f" % x for x in r["loadavg"]), r["cpu"]))
-
-    def row2(name, r, target=""):
-        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | (same sessions) | |"
-          % (name, r["runs"], r["again"], r["again_min"], r["again_max"],
-             target))
-    w("# tracehunt bench %s (the 64 KB sub-buffer section alone)" % t_start)
-    w("")
-    w("- machine: %s, %d cores, load average at start %s, at end %s"
-      % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
-    w("- extension: git %s" % git_rev())
-    write_subbuf(w, S, row, row2)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    os.makedirs(a.out, exist_ok=True)
-    path = os.path.join(a.out, "%s-subbuf-%s.md" % (time.strftime(
-        "%Y%m%dT%H%M", time.gmtime()), S["release"]))
-    with open(path, "w") as f:
-        f.write(text)
-    print("bench: results in %s" % os.path.relpath(path, ROOT))
+    _write_alone(a, t_start, la_start, "the 64 KB sub-buffer section",
+                 "subbuf-" + S["release"],
+                 lambda w, row, row2: write_subbuf(w, S, row, row2))
 
 
 def main_tree(a, t_start, la_start):
@@ -784,28 +792,8 @@ def main_tree(a, t_start, la_start):
         T = bench_tree(a, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    la_end = open("/proc/loadavg").read().split()[:3]
-    lines = []
-    w = lines.append
-
-    def row(name, r, target=""):
-        w("| %s | %d | %.3f | [%.3f-%.3f] | %s | %s | %.3f |"
-          % (name, r["runs"], r["t"], r["tmin"], r["tmax"], target,
-             " ".join("%.1f" % x for x in r["loadavg"]), r["cpu"]))
-    w("# tracehunt bench %s (the whole-tree section alone)" % t_start)
-    w("")
-    w("- machine: %s, %d cores, load average at start %s, at end %s"
-      % (cpu_model(), os.cpu_count(), " ".join(la_start), " ".join(la_end)))
-    w("- extension: git %s" % git_rev())
-    write_tree(w, T, row)
-    text = "\n".join(lines) + "\n"
-    print(text)
-    os.makedirs(a.out, exist_ok=True)
-    path = os.path.join(a.out, "%s-tree.md" % time.strftime(
-        "%Y%m%dT%H%M", time.gmtime()))
-    with open(path, "w") as f:
-        f.write(text)
-    print("bench: results in %s" % os.path.relpath(path, ROOT))
+    _write_alone(a, t_start, la_start, "the whole-tree section", "tree",
+                 lambda w, row, row2: write_tree(w, T, row))
 
 
 # ------------------------------------------------------ dump formats ---
