@@ -97,6 +97,24 @@ int th_read_cstr(ulong addr, char *buf, int len, const char *what)
 	return TRUE;
 }
 
+/* The text the char * at ADDR points to (its pointer in *PTR when PTR is
+ * given): FALSE when the pointer or the text cannot be read, or is NULL. */
+int th_read_strp(ulong addr, char *buf, int len, const char *what,
+		 ulong *ptr)
+{
+	ulong p = 0;
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (ptr)
+		*ptr = 0;
+	if (!th_read_ulong(addr, &p, what) || !p)
+		return FALSE;
+	if (ptr)
+		*ptr = p;
+	return th_read_cstr(p, buf, len, what);
+}
+
 ulong th_symbol(const char *name)
 {
 	struct syment *sp = symbol_search((char *)name);

@@ -25,6 +25,9 @@ int th_read_int(ulong addr, int *val, const char *what);
 int th_read_u64(ulong addr, uint64_t *val, const char *what);
 /* NUL-terminated string of at most len-1 bytes; "" and FALSE on failure. */
 int th_read_cstr(ulong addr, char *buf, int len, const char *what);
+/* The text the char * at ADDR points to; its pointer in *PTR (or NULL). */
+int th_read_strp(ulong addr, char *buf, int len, const char *what,
+		 ulong *ptr);
 /* A copy of one page of dump memory for many small reads from it: a
  * compressed dump's page is then decompressed once, whatever crash's own
  * 16-page cache evicted in between.  Zeroed to start; th_pagecopy_free()

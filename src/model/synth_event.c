@@ -58,11 +58,9 @@ ulong th_synth_of_dyn_event(ulong ev)
 static int th_synth_str(ulong se, ulong addr, char *buf, size_t len,
 			const char *what)
 {
-	ulong p = 0;
+	ulong p;
 
-	buf[0] = '\0';
-	if (!th_read_ulong(addr, &p, what) || !p ||
-	    !th_read_cstr(p, buf, len, what))
+	if (!th_read_strp(addr, buf, len, what, &p))
 		return FALSE;
 	if (!th_printable(buf))
 		th_damaged("synth_event", se, "%s at %lx is not text", what, p);

@@ -118,11 +118,9 @@ ulong th_user_event_fields_head(ulong call)
 static int th_user_str(ulong user, ulong addr, char *buf, size_t len,
 		       const char *what)
 {
-	ulong p = 0;
+	ulong p;
 
-	buf[0] = '\0';
-	if (!th_read_ulong(addr, &p, what) || !p ||
-	    !th_read_cstr(p, buf, len, what))
+	if (!th_read_strp(addr, buf, len, what, &p))
 		return FALSE;
 	if (!buf[0] || !th_printable(buf)) {
 		th_damaged("user_event", user, "%s at %lx is not a name", what,
