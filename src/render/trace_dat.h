@@ -85,6 +85,7 @@ void th_dat_page_text(const struct th_dat *d, char *buf, size_t len);
 struct th_last_boot *th_dat_lb_of(const struct th_tr *tr);
 void th_dat_lb_put(struct th_last_boot *lb);
 ulong th_dat_lb_map(const struct th_last_boot *lb, ulong addr);
+int th_dat_lb_unnamed(const struct th_last_boot *lb, ulong addr);
 void th_dat_lb_kallsyms_head(struct th_sb *b, const struct th_last_boot *lb);
 void th_dat_lb_info(struct th_sb *b, const struct th_last_boot *lb);
 void th_dat_lb_modules(struct th_sb *b, const struct th_last_boot *lb);

@@ -66,6 +66,30 @@ ulong th_dat_lb_map(const struct th_last_boot *lb, ulong addr)
 }
 
 /**
+ * th_dat_lb_unnamed - whether a recorded address this boot has no symbol
+ * for gets a kallsyms line of its own, named by its number
+ * @lb: the array's previous boot, NULL for a buffer of this boot
+ * @addr: the recorded address
+ *
+ * The kernel prints such an address as its number (seq_print_sym() on
+ * trace_adjust_address()'s result): the module that held it then is not
+ * loaded now.  libtraceevent bounds a symbol only by the next one, so the
+ * symbol of a module that sat below it then would claim it; a line at
+ * the address itself, named as the kernel printed it (the number
+ * th_dat_lb_map() gives), keeps its number.
+ * Only addresses at or above the first module of the previous boot (the
+ * kernel's own test in trace_adjust_address()); others, data pointers of
+ * "unsigned long" fields among them, stay out.
+ *
+ * Return: TRUE for a module address of the previous boot.
+ */
+int th_dat_lb_unnamed(const struct th_last_boot *lb, ulong addr)
+{
+	return lb && lb->state == TH_LB_LAST && lb->nmods &&
+	       addr >= lb->mods[0].addr;
+}
+
+/**
  * th_dat_lb_kallsyms_head - the first kallsyms line of a previous boot's
  * array: _text at the previous boot's address (the scratch area's), so
  * that a reader's kernel delta (its _text minus last_boot_info's) is 0

@@ -352,7 +352,9 @@ void th_text_header_event(struct th_sb *b)
  * (trace-cmd bounds a symbol by the next one).  LB (a previous boot's
  * trace): each looked up where trace_adjust_address() maps the recorded
  * address, and written moved back by that same delta, at the previous
- * boot's address; _text first (th_dat_lb_kallsyms_head()).
+ * boot's address; _text first (th_dat_lb_kallsyms_head()), and a line
+ * named by its number for each module address the kernel had no name for
+ * (th_dat_lb_unnamed()).
  */
 void th_text_kallsyms(struct th_sb *b, struct th_refs *r,
 		      const struct th_last_boot *lb)
@@ -367,8 +369,13 @@ void th_text_kallsyms(struct th_sb *b, struct th_refs *r,
 
 		look = th_dat_lb_map(lb, a[i / 2]);
 		d = look - a[i / 2];
-		if (!th_ksym_lookup(look, &s))
+		if (!th_ksym_lookup(look, &s)) {
+			if (!(i & 1) && th_dat_lb_unnamed(lb, a[i / 2]) &&
+			    th_set_add(&seen, a[i / 2]))
+				th_sb_printf(b, "%016lx t 0x%lx\n", a[i / 2],
+					  look);
 			continue;
+		}
 		if ((i & 1) && !s.size)
 			continue;
 		if ((i & 1) && !th_ksym_lookup(s.addr + s.size, &s)) {
