@@ -4,7 +4,8 @@
     scripts/bench.py [--so SO] [--runs N] [--big-runs N] [--variant elf]
                      [--against OLD_SO] [--no-main] [--no-batch]
                      [--new-suite sid] [--format-runs N]
-                     [--cpus-scenario wrap8]
+                     [--cpus-scenario "cpus2 cpus8 cpus32 big8"]
+                     [--only-cpus]
                      [--out bench/results] [--suite SUITE]
 
 Every measurement is its own crash process: the session loads the
@@ -28,7 +29,9 @@ kdump-zlib, makedumpfile -c/-l/-z -d 31 made by scripts/dumpformats.py):
 raw read against "cat trace", the pages crash read from the dump per
 sub-buffer (its "help -D" counters) and where a raw read's time goes
 (perf, attached after crash's start-up); optionally a scenario on more
-vCPUs (--cpus-scenario wrap8); and tracehunt-batch's sweep of the host
+vCPUs (--cpus-scenario: cpus2, cpus8 and cpus32, one workload on 2, 8
+and 32; big8, the big one on 8 vCPUs x 64 MB; --only-cpus for those
+alone); and tracehunt-batch's sweep of the host
 suite's 20 fixture dumps (dumps per minute, time to the first line of
 "hooks" with and without the gdb-indexed vmlinux).  --no-main skips the
 big fixture's own rows.
@@ -245,9 +248,15 @@ def main():
                     help="run the 'bigsub' section alone, results in "
                     "their own file")
     ap.add_argument("--cpus-scenario", default="",
-                    help="a scenario on more vCPUs (wrap8: wrap's "
-                    "workload on 8): raw read, cat trace and trace -n 50, "
-                    "the decoding cost per entry beside the big fixture's")
+                    help="scenarios on more vCPUs, space-separated "
+                    "(cpus2 cpus8 cpus32: one workload on 2, 8 and 32; "
+                    "big8: the big one on 8 vCPUs x 64 MB): raw read, cat "
+                    "trace and trace -n 50 of each, the decoding cost per "
+                    "entry beside cpus2's (the cpus ones) or the big "
+                    "fixture's")
+    ap.add_argument("--only-cpus", action="store_true",
+                    help="only the --cpus-scenario sections, in a results "
+                    "file of their own (the big fixture's rows not run)")
     ap.add_argument("--tree-suites", default="bookworm sid",
                     help="suites whose options (census) fixture times one "
                     "session's 'ftrace dump -d DIR -a' (issue 22: the "
@@ -272,6 +281,8 @@ def main():
         return main_subbuf(a, t_start, la_start)
     if a.only_tree:
         return main_tree(a, t_start, la_start)
+    if a.only_cpus:
+        return main_cpus(a, so, t_start, la_start)
     big_dir = fixture.build(a.suite, "big", a.variant, timeout=a.timeout)
     small_dir = fixture.build(a.suite, "events", a.variant)
     # function_graph on every function: every call site patched, the
@@ -337,7 +348,7 @@ def main():
                 old, ("ftrace cat trace", "/dev/null", "the old build"),
                 ("ftrace cat trace", "/dev/null", "this build"), a.big_runs,
                 repeat=2, sess_b=big)
-    C = bench_cpus(a, so, tmp) if a.cpus_scenario else None
+    C = [bench_cpus(a, so, tmp, sc) for sc in a.cpus_scenario.split()]
     N = bench_new_suite(a, tmp) if a.new_suite else None
     S = bench_subbuf(a, tmp) if a.subbuf_suite else None
     F = bench_formats(a, big_m, so, tmp, R) if a.format_runs else None
@@ -446,8 +457,7 @@ def main():
               "%.3f s, again %.3f s / %.3f s"
               % (a.against, n["runs"], n["pair_ratio"], n["pair_ratio_cpu"],
                  n["pair_ratio_again"], n["t"], o["t"], n["again"], o["again"]))
-    if C:
-        write_cpus(w, C, R, entries, row, row2)
+    write_cpus_all(w, C, R, entries, row, row2)
     if N:
         w("")
         w("## %s (%s, %s dump of the graph fixture: every call site "
@@ -511,17 +521,16 @@ def trace_entries(fixture_dir):
     return 0, 0
 
 
-def bench_cpus(a, so, tmp):
-    """The big workload on more vCPUs (issue 25: the decoding cost per
-    entry should not grow with the CPUs; trace -n 50 stays fast)."""
-    d = fixture.build(a.suite, a.cpus_scenario, a.variant,
-                      timeout=a.timeout)
+def bench_cpus(a, so, tmp, scenario):
+    """A workload on more vCPUs (issue 25: the decoding cost per entry
+    should not grow with the CPUs; trace -n 50 stays fast)."""
+    d = fixture.build(a.suite, scenario, a.variant, timeout=a.timeout)
     with open(os.path.join(d, "manifest.json")) as f:
         m = json.load(f)
     sess = Session(m, so, tmp)
     rawout = os.path.join(tmp, "raw.cpus")
-    r = {"scenario": a.cpus_scenario, "smp": m.get("smp"),
-         "boot": m.get("boot_seconds")}
+    r = {"scenario": scenario, "smp": m.get("smp"),
+         "boot": m.get("boot_seconds"), "release": m.get("release")}
     r["entries"], r["ncpus"] = trace_entries(d)
     r["raw"], r["cat"] = measure_pairs(
         sess, ("ftrace trace -R", rawout, "raw"),
@@ -537,12 +546,40 @@ def bench_cpus(a, so, tmp):
     return r
 
 
-def write_cpus(w, C, R, entries, row, row2):
+def write_cpus_all(w, Cs, R, entries, row, row2):
+    """Each --cpus-scenario section; a "cpus" one is compared per entry
+    with cpus2 (the same workload on 2 vCPUs) when that was measured, the
+    others with the big fixture (R)."""
+    base = next((c for c in Cs if c["scenario"] == "cpus2"), None)
+    for C in Cs:
+        if C["scenario"].startswith("cpus") and base and C is not base:
+            write_cpus(w, C, {"cat": base["cat"], "raw": base["raw"]},
+                       base["entries"], row, row2,
+                       "%s (the same workload on %d)" % (base["scenario"],
+                                                         base["ncpus"]))
+        else:
+            write_cpus(w, C, R, entries, row, row2)
+
+
+def main_cpus(a, so, t_start, la_start):
+    """--only-cpus: the --cpus-scenario sections alone, in their own
+    results file."""
+    tmp = tempfile.mkdtemp(prefix="th-bench-")
+    try:
+        Cs = [bench_cpus(a, so, tmp, sc) for sc in a.cpus_scenario.split()]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    _write_alone(a, t_start, la_start, "the vCPU sections", "cpus",
+                 lambda w, row, row2: write_cpus_all(w, Cs, {}, 0, row,
+                                                     row2))
+
+
+def write_cpus(w, C, R, entries, row, row2, base_name="the big fixture"):
     w("")
-    w("## %d vCPUs (%s: %d entries, %d sub-buffers, "
+    w("## %d vCPUs (%s on %s: %d entries, %d sub-buffers, "
       "%.0f MB; its TCG boot took %s s)"
-      % (C["ncpus"], C["scenario"], C["entries"], C["subbufs"],
-         C["bytes"] / 1e6, C["boot"]))
+      % (C["ncpus"], C["scenario"], C["release"], C["entries"],
+         C["subbufs"], C["bytes"] / 1e6, C["boot"]))
     w("")
     w("| measurement | N | median s | [min-max] | target | loadavg | "
       "CPU s |")
@@ -568,9 +605,9 @@ def write_cpus(w, C, R, entries, row, row2):
         base = per_entry(R["cat"], R["raw"], entries)
         w("- decoding per entry (`cat trace` minus the raw read, again in "
           "the session, over the entries): %.0f ns on %d vCPUs, %.0f ns "
-          "on 2 (the big fixture): %+.0f%% (goal: at most +20%%)"
-          % (mine, C["ncpus"], base, 100 * (mine / base - 1) if base
-             else 0))
+          "on %s: %+.0f%% (goal: at most +20%%)"
+          % (mine, C["ncpus"], base, base_name,
+             100 * (mine / base - 1) if base else 0))
     else:
         w("- decoding per entry (`cat trace` minus the raw read, again): "
           "%.0f ns" % mine)

@@ -1,0 +1,1 @@
+../cpus2/setup.sh
