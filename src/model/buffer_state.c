@@ -195,8 +195,8 @@ static int ff_cpumask_var_is_ptr(const char *sym)
 static int ff_ncpus = -1;
 static int ff_cpus[FF_MAX_CPUS];
 
-/* tracer_alloc_buffers() copies cpu_possible_mask: at least one CPU, and
- * only possible ones. */
+/* tracer_alloc_buffers() copies cpu_possible_mask, and nothing changes
+ * it after: at least one CPU, only possible ones, and every one of them. */
 static void ff_tracing_cpus_check(ulong mask)
 {
 	const char *tag = th_damage_tag("tracing_cpus");
@@ -211,6 +211,16 @@ static void ff_tracing_cpus_check(ulong mask)
 		if (k == np) {
 			th_damaged("tracing_buffer_mask", mask, "CPU %d is "
 				   "not a possible CPU", ff_cpus[i]);
+			break;
+		}
+	}
+	for (k = 0; mask && ff_ncpus && k < np; k++) {
+		for (i = 0; i < ff_ncpus && ff_cpus[i] != possible[k]; i++)
+			;
+		if (i == ff_ncpus) {
+			th_damaged("tracing_buffer_mask", mask, "possible CPU "
+				   "%d is not in it (a copy of "
+				   "cpu_possible_mask)", possible[k]);
 			break;
 		}
 	}

@@ -183,17 +183,32 @@ static void thf_hash_index(struct thf_hash *h)
 	free(pairs);
 }
 
-/* A filter names functions: every entry's ip is code. */
+/*
+ * A filter names functions: every entry's ip is code, and the ip of a
+ * dyn_ftrace record (ftrace_match_records() and ftrace_set_filter_ip()
+ * add only those); an entry whose function went away (a module unloaded,
+ * init text freed) keeps the ip 0 clear_mod_from_hash() gave it.
+ */
 static void thf_hash_check_ips(const struct thf_hash *h)
 {
 	long i;
 
-	for (i = 0; i < h->n; i++)
-		if (!th_code_addr(h->e[i].ip)) {
+	for (i = 0; i < h->n; i++) {
+		ulong ip = h->e[i].ip;
+
+		if (!ip)
+			continue;
+		if (!th_code_addr(ip)) {
 			th_damaged("ftrace_hash", h->addr, "entry %lx: ip %lx "
-				   "is not code", h->e[i].ent, h->e[i].ip);
+				   "is not code", h->e[i].ent, ip);
 			return;
 		}
+		if (thf_rec_known(ip) == 0) {
+			th_damaged("ftrace_hash", h->addr, "entry %lx: ip %lx "
+				   "is no ftrace record's", h->e[i].ent, ip);
+			return;
+		}
+	}
 }
 
 /**

@@ -89,6 +89,9 @@ struct thf_recs {
 	int count_differs;	/* ftrace_update_tot_cnt counts otherwise */
 };
 const struct thf_recs *thf_records(void);
+/* 1 when IP is a record's ip, 0 when not, -1 when the records are not all
+ * known. */
+int thf_rec_known(ulong ip);
 /* The FTRACE_FL_* bits; FALSE when FTRACE_FL_ENABLED is unknown. */
 int thf_recfl_load(struct thf_recfl *f);
 

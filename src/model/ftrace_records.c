@@ -371,6 +371,43 @@ const struct thf_recs *thf_records(void)
 	return &thf_recs_all;
 }
 
+static int thf_ulong_cmp(const void *a, const void *b)
+{
+	ulong x = *(const ulong *)a, y = *(const ulong *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * thf_rec_known - whether an address is the ip of a dyn_ftrace record
+ * @ip: the address
+ *
+ * Return: 1 or 0; -1 when the records were not all read (a damaged or
+ * missing page), or cannot be looked up.
+ */
+int thf_rec_known(ulong ip)
+{
+	static ulong *sorted;
+	static long n = -1;
+	const struct thf_recs *r = thf_records();
+	long i;
+
+	if (!r->walked || r->stopped || r->missing)
+		return -1;
+	if (n < 0) {
+		sorted = r->nrec ? malloc(r->nrec * sizeof(ulong)) : NULL;
+		if (r->nrec && !sorted)
+			return -1;
+		for (i = 0; i < r->nrec; i++)
+			sorted[i] = r->rec[i].ip;
+		if (sorted)
+			qsort(sorted, r->nrec, sizeof(ulong), thf_ulong_cmp);
+		n = r->nrec;
+	}
+	return n && bsearch(&ip, sorted, n, sizeof(ulong),
+			    thf_ulong_cmp) != NULL;
+}
+
 /* ------------------------------------------------------------- flags --- */
 
 static const struct {

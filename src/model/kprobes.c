@@ -182,6 +182,27 @@ static struct kp_probe *kp_append(struct kp_probe **v, long n, long *cap)
 	return &(*v)[n];
 }
 
+/*
+ * A probe of the table that is not an aggregate: register_kprobe() leaves
+ * its list empty (INIT_LIST_HEAD()); only an aggregate's holds probes
+ * (add_new_kprobe()).  A list that is not empty under another pre_handler:
+ * an aggregate whose handler was damaged (its probes would go unlisted),
+ * or a damaged list.
+ */
+static void kp_check_plain(ulong p)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	ulong next = 0;
+
+	if (kp_table.aggr_pre_handler &&
+	    th_read_ulong(p + o->list, &next, "kprobe.list") &&
+	    next != p + o->list)
+		th_damaged("kprobe", p, "its list holds %lx, but its "
+			   "pre_handler is not aggr_pre_handler %lx: an "
+			   "aggregate's probes are not listed", next,
+			   kp_table.aggr_pre_handler);
+}
+
 /* One bucket of kprobe_table, children of aggregates in list order. */
 static long kp_bucket(long b, struct kp_probe **v, long n, long *cap)
 {
@@ -223,6 +244,7 @@ static long kp_bucket(long b, struct kp_probe **v, long n, long *cap)
 			th_walk_free(&lw);
 			continue;
 		}
+		kp_check_plain(p);
 		k = kp_append(v, n++, cap);
 		k->kp = p;
 		k->pflags = pflags;
@@ -556,8 +578,14 @@ int th_kprobe_symbol_name(ulong kp, char *name, int len, unsigned int *off)
 	    !th_read_ulong(kp + o->symbol_name, &symname,
 			   "kprobe.symbol_name") || !symname)
 		return FALSE;
-	th_read_cstr(symname, name, len, "kprobe.symbol_name");
-	if (!th_printable(name)) {
+	/* register_kprobe() resolved the name (kprobe_lookup_name()): a
+	 * name it was given cannot be unreadable or empty */
+	if (!th_read_cstr(symname, name, len, "kprobe.symbol_name") ||
+	    !name[0]) {
+		th_damaged("kprobe", kp, "symbol_name %lx: %s", symname,
+			   name[0] ? "cannot be read" : "an empty name");
+		name[0] = '\0';
+	} else if (!th_printable(name)) {
 		th_damaged("kprobe", kp, "symbol_name at %lx is not text",
 			   symname);
 		name[0] = '\0';

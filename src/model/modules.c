@@ -22,7 +22,7 @@ struct th_module_off {
 	/* struct module_layout since Linux kernel commit 7523e4dc5057
 	 * ("module: use a structure to encapsulate layout.") (v4.5) */
 	long core_layout, init_layout, data_layout;
-	long lay_base, lay_size, lay_text_size;
+	long lay_base, lay_size, lay_text_size, lay_ro_size;
 	/* before v4.5 */
 	long module_core, core_size, module_init, init_size;
 	/* the module address tree */
@@ -70,6 +70,7 @@ static void mod_off_regions(struct th_module_off *o)
 	o->lay_base = th_member("module_layout", "base");
 	o->lay_size = th_member("module_layout", "size");
 	o->lay_text_size = th_member("module_layout", "text_size");
+	o->lay_ro_size = th_member("module_layout", "ro_size");
 	o->module_core = th_member("module", "module_core");
 	o->core_size = th_member("module", "core_size");
 	o->module_init = th_member("module", "module_init");
@@ -176,6 +177,32 @@ static int mod_regions_mem(ulong mod, struct th_module *m)
 	return TRUE;
 }
 
+/*
+ * layout_sections() lays text, then read-only data, then the rest: text_size
+ * <= ro_size <= size.  With CONFIG_STRICT_MODULE_RWX its debug_align()
+ * rounds each of them up to a page, so when size and ro_size are whole
+ * pages, text_size is too (a text_size cut short would end the module's
+ * last function early).
+ */
+static void mod_layout_check(ulong mod, ulong lay, int init, unsigned int sz,
+			     unsigned int tsz)
+{
+	const struct th_module_off *o = &mod_off;
+	unsigned int ro = 0, page = PAGESIZE() - 1;
+
+	if (o->lay_ro_size < 0 ||
+	    !th_read_uint(lay + o->lay_ro_size, &ro, "module_layout.ro_size"))
+		return;
+	if (tsz > ro || ro > sz)
+		th_damaged("module", mod, "%s layout: text_size %#x, ro_size "
+			   "%#x, size %#x (each part ends after the one before)",
+			   init ? "init" : "core", tsz, ro, sz);
+	else if (!(sz & page) && !(ro & page) && (tsz & page))
+		th_damaged("module", mod, "%s layout: text_size %#x is not a "
+			   "whole page, as its ro_size %#x and size %#x are",
+			   init ? "init" : "core", tsz, ro, sz);
+}
+
 /* v4.5 to v6.3: core_layout, init_layout (and data_layout). */
 static int mod_regions_layout(ulong mod, struct th_module *m)
 {
@@ -207,6 +234,7 @@ static int mod_regions_layout(ulong mod, struct th_module *m)
 				   base);
 			continue;
 		}
+		mod_layout_check(mod, mod + lay[i], i, sz, tsz);
 		/* the text part and the rest, as two regions */
 		mod_region(m, base, tsz, 1, i);
 		if (sz > tsz)
