@@ -70,6 +70,13 @@ int th_read_u64(ulong addr, uint64_t *val, const char *what)
 	return th_read(addr, val, sizeof(*val), what);
 }
 
+int th_ulong_cmp(const void *a, const void *b)
+{
+	ulong x = *(const ulong *)a, y = *(const ulong *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int th_read_cstr(ulong addr, char *buf, int len, const char *what)
 {
 	int i, n;

@@ -371,13 +371,6 @@ const struct thf_recs *thf_records(void)
 	return &thf_recs_all;
 }
 
-static int thf_ulong_cmp(const void *a, const void *b)
-{
-	ulong x = *(const ulong *)a, y = *(const ulong *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /**
  * thf_rec_known - whether an address is the ip of a dyn_ftrace record
  * @ip: the address
@@ -401,11 +394,11 @@ int thf_rec_known(ulong ip)
 		for (i = 0; i < r->nrec; i++)
 			sorted[i] = r->rec[i].ip;
 		if (sorted)
-			qsort(sorted, r->nrec, sizeof(ulong), thf_ulong_cmp);
+			qsort(sorted, r->nrec, sizeof(ulong), th_ulong_cmp);
 		n = r->nrec;
 	}
 	return n && bsearch(&ip, sorted, n, sizeof(ulong),
-			    thf_ulong_cmp) != NULL;
+			    th_ulong_cmp) != NULL;
 }
 
 /* ------------------------------------------------------------- flags --- */

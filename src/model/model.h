@@ -25,6 +25,8 @@ int th_read_int(ulong addr, int *val, const char *what);
 int th_read_u64(ulong addr, uint64_t *val, const char *what);
 /* NUL-terminated string of at most len-1 bytes; "" and FALSE on failure. */
 int th_read_cstr(ulong addr, char *buf, int len, const char *what);
+/* qsort()/bsearch() order of ulongs */
+int th_ulong_cmp(const void *a, const void *b);
 /* The text the char * at ADDR points to; its pointer in *PTR (or NULL). */
 int th_read_strp(ulong addr, char *buf, int len, const char *what,
 		 ulong *ptr);

@@ -165,13 +165,6 @@ static int th_set_add(struct th_set *s, ulong v)
 	return TRUE;
 }
 
-static int th_ulong_cmp(const void *a, const void *b)
-{
-	ulong x = *(const ulong *)a, y = *(const ulong *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The set's values sorted into a new array. */
 static ulong *th_set_sorted(struct th_set *s)
 {
