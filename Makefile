@@ -114,11 +114,12 @@ export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS
 
 # (MAKEFLAGS emptied: the builds the tests run are make processes of their
 # own, not part of a "make -j" jobserver)
-# The default "make check" (SUITES not chosen) also runs check-noftrace
-# and check-uevents.
+# The default "make check" (SUITES not chosen) also runs check-noftrace,
+# check-uevents and check-rhel7.
 ifeq ($(origin SUITES),file)
 CHECK_NOFTRACE ?= 1
 CHECK_UEVENTS ?= 1
+CHECK_RHEL7 ?= 1
 endif
 # (the no-ftrace fixture, a kernel build of ~12 CPU-minutes on a cold
 # cache, starts first, at nice 10: it takes the CPU the fixture boots and
@@ -131,10 +132,15 @@ check: $(SO) unit
 	$(if $(filter 1,$(CHECK_UEVENTS)),@mkdir -p $(BUILD); \
 	  (MAKEFLAGS= nice -n 10 /usr/bin/python3 scripts/fixture.py uevents \
 	   --suite trixie-uevents >$(BUILD)/uevents-fixture.log 2>&1 &))
+	$(if $(filter 1,$(CHECK_RHEL7)),@mkdir -p $(BUILD); \
+	  (MAKEFLAGS= nice -n 10 sh -c 'for s in $(RHEL7_SCENARIOS); do \
+	   /usr/bin/python3 scripts/fixture.py $$s --suite rhel7 \
+	   --variant kdump; done' >$(BUILD)/rhel7-fixture.log 2>&1 &))
 	MAKEFLAGS= TRACEHUNT_SO=$(abspath $(SO)) TRACEHUNT_OBJDIR=$(abspath $(OBJDIR)) \
 	  $(PYTEST) -q tests $(PYTEST_ARGS)
 	$(if $(filter 1,$(CHECK_NOFTRACE)),$(MAKE) check-noftrace)
 	$(if $(filter 1,$(CHECK_UEVENTS)),$(MAKE) check-uevents)
+	$(if $(filter 1,$(CHECK_RHEL7)),$(MAKE) check-rhel7)
 
 check-host:
 	$(MAKE) check SUITES="$(HOST_SUITE)"

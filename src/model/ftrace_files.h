@@ -65,6 +65,14 @@ int th_tr_syscall_buf_sz(ulong tr, unsigned int *val);
 /* trace_array.event_dir: the events directory's dentry (an eventfs_inode
  * since v6.6); 0 when none */
 ulong th_tr_event_dir(ulong tr);
+/* Before v4.4: one static tracing_cpumask for all arrays. */
+struct th_cpumask_legacy {
+	ulong mask;		/* the bitmap */
+	long words;		/* its size in words */
+	unsigned int nbits;	/* nr_cpumask_bits: the bits the file shows */
+	long file_len;		/* the read returns this many bytes */
+};
+int th_cpumask_legacy(struct th_cpumask_legacy *l);
 /* The first NWORDS words of trace_array.tracing_cpumask. */
 int th_tr_cpumask(ulong tr, ulong *words, int nwords);
 /* The pid lists of set_ftrace_pid, set_ftrace_notrace_pid,

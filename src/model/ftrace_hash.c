@@ -375,3 +375,49 @@ long thf_hash_records(const struct thf_hash *h, ulong **ips)
 	}
 	return n;
 }
+
+/**
+ * thf_graph_funcs_read - set_graph_function before its hash: the array
+ * ftrace_graph_funcs[] and its ftrace_graph_count, read as a hash whose
+ * entries keep the array's order (g_show() prints them in it).  Linux
+ * kernel commit b9b0c831bed2 ("ftrace: Convert graph filter to use hash
+ * tables", v4.11) replaced it.
+ * @h: filled; empty (no entries) when ftrace_graph_filter_enabled is 0
+ *
+ * Return: FALSE when this kernel has no such array or it is unreadable.
+ */
+int thf_graph_funcs_read(struct thf_hash *h)
+{
+	ulong arr = th_symbol("ftrace_graph_funcs"), ip;
+	long max = th_array_len("ftrace_graph_funcs"), cap = 0, i;
+	int count = 0, enabled = 1;
+	ulong en = th_symbol("ftrace_graph_filter_enabled");
+
+	memset(h, 0, sizeof(*h));
+	if (!arr || max <= 0 ||
+	    !th_read_int(th_symbol("ftrace_graph_count"), &count,
+			 "ftrace_graph_count"))
+		return FALSE;
+	if (en && !th_read_int(en, &enabled, "ftrace_graph_filter_enabled"))
+		return FALSE;
+	if (count < 0 || count > max) {
+		th_damaged("ftrace_graph_count", th_symbol("ftrace_graph_count"),
+			   "%d, but ftrace_graph_funcs[] holds %ld", count, max);
+		count = count < 0 ? 0 : max;
+	}
+	h->addr = arr;
+	if (!enabled)
+		return TRUE;
+	for (i = 0; i < count; i++) {
+		if (!th_read_ulong(arr + i * sizeof(ulong), &ip,
+				   "ftrace_graph_funcs[]"))
+			break;
+		if (!thf_hent_add(h, &cap, ip, arr + i * sizeof(ulong), 0))
+			break;
+	}
+	h->count = h->n;
+	thf_hash_index(h);
+	thf_hash_check_ips(h);
+	return TRUE;
+}
+

@@ -37,6 +37,9 @@ struct thf_hash {
 	ulong bucket;		/* ... the bucket whose chain it ended */
 };
 
+/* set_graph_function's ftrace_graph_funcs[] (before v4.11) as a hash in
+ * array order; FALSE without it. */
+int thf_graph_funcs_read(struct thf_hash *h);
 /*
  * Read the struct ftrace_hash at ADDR (0: no hash, read as empty).  FALSE
  * when the hash itself cannot be read (its header or bucket array, h->err

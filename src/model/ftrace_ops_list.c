@@ -174,19 +174,24 @@ ulong thf_ops_hash(ulong ops, int notrace)
  */
 ulong thf_stack_trace_ops(void)
 {
-	ulong ops = th_ksymbol("trace_ops"), call = th_ksymbol(
-		"stack_trace_call"), func = 0;
+	struct syment *sp = kernel_symbol_search("trace_ops");
+	ulong call = th_ksymbol("stack_trace_call"), func = 0, first;
+	int n;
 
-	if (!ops || !call || thf_ops_off()->func < 0 ||
-	    !th_read_ulong(ops + thf_ops_off()->func, &func,
-			   "ftrace_ops.func"))
+	if (!sp || !call || thf_ops_off()->func < 0)
 		return 0;
-	if (func != call) {
-		th_damaged("ftrace_ops", ops, "trace_ops.func is not "
-			   "stack_trace_call");
-		return 0;
+	/* 3.10 has other static trace_ops too (trace_functions.c's):
+	 * the one whose func is stack_trace_call */
+	first = sp->value;
+	for (n = 0; sp && n < 16; n++, sp = symbol_search_next("trace_ops",
+								 sp)) {
+		if (th_read_ulong(sp->value + thf_ops_off()->func, &func,
+				  "ftrace_ops.func") && func == call)
+			return sp->value;
 	}
-	return ops;
+	th_damaged("ftrace_ops", first, "no trace_ops whose func is "
+		   "stack_trace_call");
+	return 0;
 }
 
 /*

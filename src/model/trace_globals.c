@@ -21,13 +21,46 @@ static const char *const th_gval_sym[TH_G_COUNT] = {
 	[TH_G_FTRACE_MOD_TIME] = "ftrace_total_mod_time",
 };
 
+/* The names the same variables had before (3.10): max_depth, static in
+ * trace_functions_graph.c; max_stack_size, static in trace_stack.c */
+static const char *const th_gval_old[TH_G_COUNT] = {
+	[TH_G_FGRAPH_MAX_DEPTH] = "max_depth",
+	[TH_G_STACK_MAX_SIZE] = "max_stack_size",
+};
+
+/* The address of a symbol the kernel has once only: a static of an old
+ * name could be another file's; 0 when absent or not unique. */
+static ulong th_unique_symbol(const char *name)
+{
+	struct syment *sp = kernel_symbol_search((char *)name);
+
+	if (!sp || symbol_search_next((char *)name, sp))
+		return 0;
+	return sp->value;
+}
+
+/* The variable's name and address in this kernel (its current name
+ * first); 0 when it has none */
+static ulong th_gval_addr(enum th_gval which, const char **sym)
+{
+	ulong addr;
+
+	*sym = th_gval_sym[which];
+	if ((addr = th_ksymbol(*sym)) || !th_gval_old[which])
+		return addr;
+	*sym = th_gval_old[which];
+	return th_unique_symbol(*sym);
+}
+
 /**
  * th_global_exists - whether the kernel has the variable
  * @which: which
  */
 int th_global_exists(enum th_gval which)
 {
-	return th_ksymbol(th_gval_sym[which]) != 0;
+	const char *sym;
+
+	return th_gval_addr(which, &sym) != 0;
 }
 
 /**
@@ -38,8 +71,8 @@ int th_global_exists(enum th_gval which)
  */
 int th_global(enum th_gval which, ulong *val)
 {
-	const char *sym = th_gval_sym[which];
-	ulong addr = th_ksymbol(sym);
+	const char *sym;
+	ulong addr = th_gval_addr(which, &sym);
 	long size;
 	int v;
 
@@ -63,8 +96,47 @@ int th_global(enum th_gval which, ulong *val)
  */
 int th_stack_max_exists(void)
 {
-	return th_ksymbol("stack_dump_trace") && th_ksymbol("stack_trace_index")
-		&& th_ksymbol("stack_trace_nr_entries");
+	return th_ksymbol("stack_dump_trace") &&
+		((th_ksymbol("stack_trace_index") &&
+		  th_ksymbol("stack_trace_nr_entries")) ||
+		 (th_ksymbol("stack_dump_index") &&
+		  th_ksymbol("max_stack_trace")));
+}
+
+/*
+ * 3.10's stack tracer: the count in a struct stack_trace max_stack_trace
+ * (nr_entries, the header printing it less one) and the depths in
+ * stack_dump_index[]; t_show() stops at nr_entries or at a ULONG_MAX
+ * entry of stack_dump_trace[].
+ */
+static int th_stack_max_read_old(struct th_stack_max *s)
+{
+	ulong dump = th_ksymbol("stack_dump_trace");
+	ulong index = th_ksymbol("stack_dump_index");
+	ulong mst = th_ksymbol("max_stack_trace");
+	long off = th_member("stack_trace", "nr_entries");
+	unsigned int nr, i;
+
+	if (!dump || !index || !mst || off < 0 ||
+	    !th_read_uint(mst + off, &nr, "max_stack_trace.nr_entries") ||
+	    !th_check_count("max_stack_trace", mst, nr, TH_STACK_ENTRIES_MAX,
+			    "nr_entries"))
+		return FALSE;
+	s->header_nr = (int)nr - 1;
+	s->index = calloc(nr + 1, sizeof(int));
+	s->addr = calloc(nr + 1, sizeof(ulong));
+	if (!s->index || !s->addr ||
+	    (nr && (!th_read(index, s->index, nr * sizeof(int),
+			     "stack_dump_index") ||
+		    !th_read(dump, s->addr, nr * sizeof(ulong),
+			     "stack_dump_trace")))) {
+		th_stack_max_free(s);
+		return FALSE;
+	}
+	for (i = 0; i < nr && s->addr[i] != ~0UL; i++)
+		;
+	s->nr = i;
+	return TRUE;
 }
 
 /**
@@ -79,6 +151,8 @@ int th_stack_max_read(struct th_stack_max *s)
 	ulong nr = th_ksymbol("stack_trace_nr_entries");
 
 	memset(s, 0, sizeof(*s));
+	if (!nr && !th_ksymbol("stack_trace_index"))
+		return th_stack_max_read_old(s);
 	if (!dump || !index || !nr ||
 	    !th_read_uint(nr, &s->nr, "stack_trace_nr_entries") ||
 	    !th_check_count("stack_trace_nr_entries", nr, s->nr,
@@ -94,6 +168,7 @@ int th_stack_max_read(struct th_stack_max *s)
 		th_stack_max_free(s);
 		return FALSE;
 	}
+	s->header_nr = s->nr;
 	return TRUE;
 }
 

@@ -28,7 +28,8 @@ int th_global_exists(enum th_gval which);
 
 /* The stack tracer's maximum (kernel/trace/trace_stack.c). */
 struct th_stack_max {
-	unsigned nr;			/* stack_trace_nr_entries */
+	unsigned nr;			/* the entries t_show() prints */
+	int header_nr;			/* the count its header gives */
 	int *index;			/* stack_trace_index[nr] */
 	ulong *addr;			/* stack_dump_trace[nr] */
 };

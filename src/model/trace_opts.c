@@ -123,18 +123,29 @@ static int th_cpu_in(int cpu, const int *cpus, int n)
  */
 int th_online_cpus(void)
 {
+	/* the bitmaps themselves: cpu_active_bits and cpu_online_bits
+	 * (static, behind the const pointers cpu_active_mask and
+	 * cpu_online_mask) before the masks became the struct cpumasks
+	 * __cpu_*_mask (v4.5) */
 	static const char *const masks[] = { "__cpu_active_mask",
-					     "__cpu_online_mask", NULL };
+					     "__cpu_online_mask",
+					     "cpu_active_bits",
+					     "cpu_online_bits", NULL };
 	ulong bits[16];
 	int possible[NR_CPUS], np = th_possible_cpus(possible, NR_CPUS);
+	long len = th_size("cpumask");
 	int i, n = 0, b;
 
+	/* a small NR_CPUS: the words after the mask are other variables */
+	if (len <= 0 || len > (long)sizeof(bits))
+		len = sizeof(bits);
+	memset(bits, 0, sizeof(bits));
 	for (i = 0; masks[i]; i++) {
 		ulong m = th_symbol(masks[i]);
 
-		if (!m || !th_read(m, bits, sizeof(bits), masks[i]))
+		if (!m || !th_read(m, bits, len, masks[i]))
 			continue;
-		for (b = 0; b < (int)(sizeof(bits) * 8); b++)
+		for (b = 0; b < (int)(len * 8); b++)
 			if (bits[b / 64] & (1UL << (b % 64))) {
 				n++;
 				/* active and online CPUs are possible ones */

@@ -90,7 +90,7 @@ int th_array_buffer(ulong tr, int max, struct th_abuf *ab)
 static struct th_rb_off {
 	int init;
 	long tb_buffers, tb_subbuf, tb_subbuf_order, tb_cpus;
-	long pc_reader, pc_head, pc_commit, pc_nr_pages;
+	long pc_reader, pc_head, pc_commit, pc_nr_pages, pc_nr_pages_size;
 	long pc_entries, pc_overrun, pc_read;
 	long pc_tail, pc_entries_bytes, pc_commit_overrun, pc_dropped;
 	long pc_read_bytes, pc_write_stamp;
@@ -126,6 +126,10 @@ static int th_rb_layout(char *err, size_t elen)
 	rbo.pc_head = th_member("ring_buffer_per_cpu", "head_page");
 	rbo.pc_commit = th_member("ring_buffer_per_cpu", "commit_page");
 	rbo.pc_nr_pages = th_member("ring_buffer_per_cpu", "nr_pages");
+	/* an unsigned int in 3.10's ring_buffer.c, unsigned long later:
+	 * read at the size debuginfo gives */
+	rbo.pc_nr_pages_size = th_member_size("ring_buffer_per_cpu",
+					      "nr_pages");
 	rbo.pc_entries = th_member("ring_buffer_per_cpu", "entries");
 	rbo.pc_overrun = th_member("ring_buffer_per_cpu", "overrun");
 	rbo.pc_read = th_member("ring_buffer_per_cpu", "read");
@@ -263,6 +267,42 @@ int th_rb_overwrite_is_char(void)
 	return known;
 }
 
+/*
+ * events/header_event names the time_stamp type (31) only since Linux
+ * kernel commit dc4e2801d400 ("ring-buffer: Redefine the unimplemented
+ * RINGBUF_TYPE_TIME_STAMP", v4.17); 3.10 defines the enumerator but
+ * printed no line for it.  The kernel's own format string, loaded by
+ * ring_buffer_print_entry_header(), says which: TRUE when it has the
+ * line (also when the code cannot be read: the kernels since v4.17).
+ */
+int th_rb_header_has_time_stamp(void)
+{
+	static int known = -1;
+	unsigned char code[640];
+	uint64_t refs[48];
+	char str[200];
+	ulong fn = th_symbol("ring_buffer_print_entry_header");
+	int i, n, found = 0;
+
+	if (known >= 0)
+		return known;
+	known = 1;
+	if (!fn || !th_read(fn, code, sizeof(code), "print_entry_header code"))
+		return known;
+	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
+	for (i = 0; i < n; i++) {
+		if (!th_read_cstr(refs[i], str, sizeof(str), "format string") ||
+		    strncmp(str, "# compressed entry header", 25) != 0)
+			continue;
+		found = 1;
+		if (!strstr(str, "time_stamp : type"))
+			known = 0;
+	}
+	if (!found)
+		known = 1;
+	return known;
+}
+
 static ulong th_rd_ulong(ulong addr, long off, const char *what)
 {
 	ulong v = 0;
@@ -366,6 +406,23 @@ void th_rb_check(ulong ring)
 			   cpus, n);
 }
 
+/* ring_buffer_per_cpu.nr_pages of PC; FALSE when unreadable */
+static int th_rb_nr_pages(ulong pc, ulong *nr)
+{
+	unsigned int v32;
+
+	*nr = 0;
+	if (rbo.pc_nr_pages < 0)
+		return FALSE;
+	if (rbo.pc_nr_pages_size == sizeof(unsigned int)) {
+		if (!th_read_uint(pc + rbo.pc_nr_pages, &v32, "nr_pages"))
+			return FALSE;
+		*nr = v32;
+		return TRUE;
+	}
+	return th_read_ulong(pc + rbo.pc_nr_pages, nr, "nr_pages");
+}
+
 /**
  * th_rb_cpu_size - ring_buffer_size(): what one CPU's buffer holds
  * @ring: the struct trace_buffer (struct ring_buffer before v5.6)
@@ -387,7 +444,7 @@ int th_rb_cpu_size(ulong ring, int cpu, ulong *bytes)
 			   "trace_buffer.buffers") || !buffers ||
 	    !th_read_ulong(buffers + cpu * sizeof(ulong), &pc,
 			   "trace_buffer.buffers[cpu]") || !pc ||
-	    !th_read_ulong(pc + rbo.pc_nr_pages, &nr, "nr_pages"))
+	    !th_rb_nr_pages(pc, &nr))
 		return FALSE;
 	*bytes = nr * th_rb_subbuf(ring);
 	return TRUE;
@@ -411,7 +468,7 @@ static void th_rb_cpu_fill_state(struct th_rb *rb, struct th_rbcpu *c,
 	c->reader = th_rd_ulong(pc, rbo.pc_reader, "reader_page");
 	c->head = th_rd_ulong(pc, rbo.pc_head, "head_page");
 	c->commit = th_rd_ulong(pc, rbo.pc_commit, "commit_page");
-	c->nr_pages = th_rd_ulong(pc, rbo.pc_nr_pages, "nr_pages");
+	th_rb_nr_pages(pc, &c->nr_pages);
 	c->entries = th_rd_ulong(pc, rbo.pc_entries, "entries");
 	c->overrun = th_rd_ulong(pc, rbo.pc_overrun, "overrun");
 	c->read = th_rd_ulong(pc, rbo.pc_read, "read");

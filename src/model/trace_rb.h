@@ -181,6 +181,8 @@ void th_rb_bdp_offsets(long *commit, long *data);
 /* events/header_page's overwrite line declares "char" (the format string
  * ring_buffer_print_page_header() loads says so), else "int" */
 int th_rb_overwrite_is_char(void);
+/* events/header_event has the "time_stamp : type == 31" line (v4.17) */
+int th_rb_header_has_time_stamp(void);
 /* Header counts like get_total_entries(). */
 /* tracing_iter_reset()'s skip of what predates time_start (c->skipped),
  * and the cross-check of time_start once every CPU skipped: FALSE (and a

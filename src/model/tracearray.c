@@ -220,8 +220,14 @@ ulong th_tr_current_trace_flags(ulong tr)
  */
 ulong th_tr_ops(ulong tr)
 {
-	ulong ops = th_ptr_at(tr, th_tr_off()->ops, "trace_array.ops");
+	ulong ops;
 
+	/* Before trace_array.ops (591dffdade9f, v3.19) the filter files
+	 * were the global array's only, opened on ftrace.c's global_ops */
+	if (th_tr_off()->ops < 0)
+		return tr == th_symbol("global_trace") ?
+			th_symbol("global_ops") : 0;
+	ops = th_ptr_at(tr, th_tr_off()->ops, "trace_array.ops");
 	/* ftrace_init_global_array_ops(): global_trace.ops = &global_ops */
 	if (!ops && th_tr_off()->ops >= 0 && th_symbol("global_ops") &&
 	    tr == th_symbol("global_trace"))
@@ -307,8 +313,17 @@ int th_tr_trace_flags(ulong tr, uint64_t *flags)
 	unsigned int v32;
 
 	*flags = 0;
-	if (o->trace_flags < 0)
-		return FALSE;
+	if (o->trace_flags < 0) {
+		ulong g = th_symbol("trace_flags"), v;
+
+		/* one global set of flags for every array before Linux
+		 * kernel commit 983f938ae69 ("tracing: Move trace_flags
+		 * from global to a trace_array field", v4.5) */
+		if (!g || !th_read_ulong(g, &v, "trace_flags"))
+			return FALSE;
+		*flags = v;
+		return TRUE;
+	}
 	if (o->trace_flags_size == 8) {
 		if (!th_read_u64(tr + o->trace_flags, flags,
 				 "trace_array.trace_flags"))
@@ -422,9 +437,15 @@ int th_tr_buffer_percent(ulong tr, int *val)
 int th_tr_max_latency(ulong tr, ulong *val)
 {
 	long off = th_tr_off()->max_latency;
+	ulong g;
 
-	return off >= 0 && th_read_ulong(tr + off, val,
-					 "trace_array.max_latency");
+	/* one global tracing_max_latency before it moved into struct
+	 * trace_array (v4.1) */
+	if (off < 0)
+		return tr == th_symbol("global_trace") &&
+			(g = th_symbol("tracing_max_latency")) &&
+			th_read_ulong(g, val, "tracing_max_latency");
+	return th_read_ulong(tr + off, val, "trace_array.max_latency");
 }
 
 /**
@@ -476,6 +497,48 @@ int th_tr_syscall_buf_sz(ulong tr, unsigned int *val)
 }
 
 /**
+ * th_cpumask_legacy - the one tracing_cpumask of every array before Linux
+ * kernel commit ccfe9e42e451 ("tracing: Make tracing_cpumask available
+ * for all instances", v4.4): trace.c's static cpumask_var_t (the bitmap
+ * itself, or with CONFIG_CPUMASK_OFFSTACK a pointer to it), printed by
+ * cpumask_scnprintf() over nr_cpumask_bits (NR_CPUS, or nr_cpu_ids with
+ * CPUMASK_OFFSTACK) and read back as the whole of mask_str[NR_CPUS + 1]
+ * @l: filled
+ *
+ * Return: FALSE when this kernel has no such mask, or it is unreadable.
+ */
+int th_cpumask_legacy(struct th_cpumask_legacy *l)
+{
+	ulong sym = th_symbol("tracing_cpumask");
+	long str = th_array_len("mask_str"), csize = th_size("cpumask");
+	unsigned int ids = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (!sym || str < 2 || csize <= 0 || th_tr_off()->tracing_cpumask >= 0)
+		return FALSE;
+	l->file_len = str;
+	l->words = csize / sizeof(ulong);
+	/* alloc_cpumask_var() is a function with CONFIG_CPUMASK_OFFSTACK
+	 * (lib/cpumask.c), an inline without it: then cpumask_var_t is
+	 * struct cpumask[1], a typedef that hides the array from its size */
+	if (!th_symbol("alloc_cpumask_var")) {
+		l->mask = sym;
+		l->nbits = str - 1;
+	} else {
+		if (!th_read_ulong(sym, &l->mask, "tracing_cpumask") ||
+		    !th_read_uint(th_symbol("nr_cpu_ids"), &ids, "nr_cpu_ids"))
+			return FALSE;
+		l->nbits = ids;
+	}
+	if (!l->nbits || (long)l->nbits > csize * 8) {
+		th_damaged("tracing_cpumask", sym, "%u bits, but a struct "
+			   "cpumask holds %ld", l->nbits, csize * 8);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/**
  * th_tr_cpumask - the words of trace_array.tracing_cpumask
  * @tr: the struct trace_array
  * @words: filled with the first @nwords words of the bitmap
@@ -488,8 +551,16 @@ int th_tr_cpumask(ulong tr, ulong *words, int nwords)
 	const struct th_tr_off *o = th_tr_off();
 	ulong mask = tr + o->tracing_cpumask;
 
-	if (o->tracing_cpumask < 0)
-		return FALSE;
+	if (o->tracing_cpumask < 0) {
+		struct th_cpumask_legacy l;
+
+		if (!th_cpumask_legacy(&l))
+			return FALSE;
+		if (l.words < nwords)
+			nwords = l.words;
+		return th_read(l.mask, words, nwords * sizeof(ulong),
+			       "tracing_cpumask");
+	}
 	if (o->tracing_cpumask_ptr &&
 	    !th_read_ulong(mask, &mask, "trace_array.tracing_cpumask"))
 		return FALSE;

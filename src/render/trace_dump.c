@@ -333,11 +333,12 @@ void th_text_header_event(struct th_sb *b)
 		  "\ttime_delta  :   27 bits\n"
 		  "\tarray       :   32 bits\n\n"
 		  "\tpadding     : type == %2d\n"
-		  "\ttime_extend : type == %2d\n"
-		  "\ttime_stamp : type == %2d\n"
-		  "\tdata max type_len  == %2d\n",
-		  RB_TYPE_PADDING, RB_TYPE_TIME_EXTEND, RB_TYPE_TIME_STAMP,
-		  RB_TYPE_DATA_MAX);
+		  "\ttime_extend : type == %2d\n",
+		  RB_TYPE_PADDING, RB_TYPE_TIME_EXTEND);
+	if (th_rb_header_has_time_stamp())
+		th_sb_printf(b, "\ttime_stamp : type == %2d\n",
+			     RB_TYPE_TIME_STAMP);
+	th_sb_printf(b, "\tdata max type_len  == %2d\n", RB_TYPE_DATA_MAX);
 }
 
 /*

@@ -230,6 +230,10 @@ const char *th_missing_graph_hash(struct th_tr *tr, const struct th_tref *ref,
 
 	if (th_symbol(sname))
 		return NULL;
+	/* set_graph_function before the hash (v4.11): an array */
+	if (strcmp(ref->file, "set_graph_function") == 0 &&
+	    th_symbol("ftrace_graph_funcs"))
+		return NULL;
 	snprintf(buf, len, "ftrace cat %s: not in this kernel (no %s: built "
 		 "without the function graph tracer)", ref->file, sname);
 	return buf;
@@ -250,7 +254,14 @@ void th_cat_set_graph(struct th_tr *tr, const struct th_tref *ref)
 	ulong hash;
 	long i;
 
-	if (!th_read_ptr_sym(sname, &hash) || !th_ftrace_hash_read(hash, &h)) {
+	if (!th_symbol(sname) && !notrace) {
+		if (!thf_graph_funcs_read(&h)) {
+			fprintf(fp, "ftrace cat set_graph_function: cannot "
+				"read ftrace_graph_funcs[]\n");
+			return;
+		}
+	} else if (!th_read_ptr_sym(sname, &hash) ||
+		   !th_ftrace_hash_read(hash, &h)) {
 		fprintf(fp, "ftrace cat %s: cannot read %s\n", notrace ?
 			"set_graph_notrace" : "set_graph_function", sname);
 		return;

@@ -74,6 +74,20 @@ static void thf_show_rec(struct thf_state *s, const struct thf_rec *r)
 		fprintf(fp, "%s\n", name);
 		return;
 	}
+	if (!f->tramp) {
+		/* Before FTRACE_FL_TRAMP (79922b8009c0, v3.17) t_show() printed
+		 * the count and " R" only, with nothing for a record without
+		 * REGS; RHEL 7's backport of IPMODIFY (f8b8be8a310a) added
+		 * " I", with one space for each flag a record lacks.  No
+		 * trampoline, no "->" target. */
+		const char *pad = f->ipmodify ? " " : "";
+
+		fprintf(fp, "%s (%lu)%s%s\n", name, r->flags & f->ref_mask,
+			r->flags & f->regs ? " R" : pad,
+			!f->ipmodify ? "" : r->flags & f->ipmodify ? " I" :
+			pad);
+		return;
+	}
 	fprintf(fp, "%s (%lu)%s%s", name, r->flags & f->ref_mask,
 		r->flags & f->regs ? " R" : "  ",
 		!f->ipmodify ? "" : r->flags & f->ipmodify ? " I" : "  ");

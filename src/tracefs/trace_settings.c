@@ -108,9 +108,12 @@ static int th_value_read(struct th_tr *tr, enum th_vfile f, ulong *v,
 		*v = i;
 		return TRUE;
 	case TH_VF_DYN_INFO:
+		/* (before its page and group counts: the count alone) */
+		v[1] = v[2] = ~0UL;
 		return th_global(TH_G_FTRACE_UPDATE_TOT_CNT, &v[0]) &&
-			th_global(TH_G_FTRACE_PAGES, &v[1]) &&
-			th_global(TH_G_FTRACE_GROUPS, &v[2]);
+			(!th_global_exists(TH_G_FTRACE_PAGES) ||
+			 (th_global(TH_G_FTRACE_PAGES, &v[1]) &&
+			  th_global(TH_G_FTRACE_GROUPS, &v[2])));
 	case TH_VF_STACK_MAX:
 		*why = "this kernel has no stack tracer, so no such file";
 		return th_global(TH_G_STACK_MAX_SIZE, v);
@@ -177,6 +180,12 @@ void th_cat_value(struct th_tr *tr, const struct th_tref *ref)
 		fputs(v[0] ? "delta [absolute]\n" : "[delta] absolute\n", fp);
 		break;
 	case TH_VF_DYN_INFO:
+		if (v[1] == ~0UL) {
+			/* 3.10: "%ld " and x86's empty
+			 * ftrace_arch_read_dyn_info() */
+			fprintf(fp, "%ld \n", (long)v[0]);
+			break;
+		}
 		fprintf(fp, "%ld pages:%ld groups: %ld\n", (long)v[0],
 			(long)v[1], (long)v[2]);
 		th_dyn_info_times();
@@ -228,9 +237,17 @@ void th_cat_tracing_cpumask(struct th_tr *tr, const struct th_tref *ref)
 	unsigned int nbits = 0;
 	int nwords, i, chunksz, first = TRUE;
 
+	struct th_cpumask_legacy l;
+	long len = 0;
+
 	memset(words, 0, sizeof(words));
-	if (!th_read_uint(th_ksymbol("nr_cpu_ids"), &nbits, "nr_cpu_ids") ||
-	    !nbits || nbits > FF_MAX_CPUS) {
+	if (th_cpumask_legacy(&l)) {
+		nbits = l.nbits;
+		len = l.file_len;
+	} else if (!th_read_uint(th_ksymbol("nr_cpu_ids"), &nbits,
+				 "nr_cpu_ids"))
+		nbits = 0;
+	if (!nbits || nbits > FF_MAX_CPUS) {
 		fprintf(fp, "ftrace cat: %s: nr_cpu_ids cannot be read\n",
 			ref->file);
 		return;
@@ -246,12 +263,16 @@ void th_cat_tracing_cpumask(struct th_tr *tr, const struct th_tref *ref)
 		ulong val = words[i / 64] >> (i % 64);
 
 		val &= chunksz == 32 ? 0xffffffffUL : (1UL << chunksz) - 1;
-		fprintf(fp, "%s%0*lx", first ? "" : ",", (chunksz + 3) / 4,
-			val);
+		len -= fprintf(fp, "%s%0*lx", first ? "" : ",",
+			       (chunksz + 3) / 4, val);
 		first = FALSE;
 		chunksz = 32;
 	}
 	fputc('\n', fp);
+	/* before v4.4 the read returned the whole static mask_str: the
+	 * text, its newline, then NULs */
+	for (len--; len > 0; len--)
+		fputc('\0', fp);
 }
 
 /* --------------------------------------------------------- pid lists --- */
@@ -442,7 +463,7 @@ void th_cat_stack_trace(struct th_tr *tr, const struct th_tref *ref)
 		return;
 	}
 	fprintf(fp, "        Depth    Size   Location    (%d entries)\n"
-		"        -----    ----   --------\n", (int)s.nr);
+		"        -----    ----   --------\n", s.header_nr);
 	if (!enabled && !max)
 		fputs("#\n"
 		      "#  Stack tracer disabled\n"
