@@ -147,7 +147,7 @@ int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries)
 {
 	long o_ent = th_member("trace_array_cpu", "entries");
 	struct th_abuf ab;
-	ulong size;
+	ulong size, sub = 0;
 
 	*entries = 0;
 	if (o_ent < 0 || cpu < 0 || cpu >= NR_CPUS ||
@@ -160,8 +160,13 @@ int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries)
 			   "trace_array_cpu cannot be read", ab.data, cpu);
 		return FALSE;
 	}
-	/* update_buffer_entries() copies ring_buffer_size() into it */
-	if (th_rb_cpu_size(ab.ring, cpu, &size) && size != *entries)
+	/* update_buffer_entries() copies ring_buffer_size() into it; 3.10's
+	 * __tracing_resize_ring_buffer() the size asked for, which the ring
+	 * buffer rounded up to whole sub-buffers (two at least) */
+	if (th_rb_cpu_pages(ab.ring, cpu, &size, &sub) && size != *entries &&
+	    !(sub && *entries < size &&
+	      ((*entries + sub - 1) / sub == size / sub ||
+	       (size == 2 * sub && *entries <= sub))))
 		th_damaged("trace_array_cpu", ab.data +
 			   kt->__per_cpu_offset[cpu], "entries %lu, but CPU "
 			   "%d's ring buffer holds %lu bytes", *entries, cpu,

@@ -9,6 +9,7 @@
 #include "model/trace_probe.h"
 #include "model/tracepoints.h"
 #include "model/user_event.h"
+#include "insn.h"
 
 /* The offsets of every object read here, filled once. */
 static struct th_event_off {
@@ -260,6 +261,61 @@ int th_event_call_enablable(ulong call, int *reg, int *ignore_enable)
 	*reg = fn != 0;
 	*ignore_enable = (flags & o->fl_ignore_enable) != 0;
 	return TRUE;
+}
+
+/*
+ * Whether available_events lists the events of TRACE_EVENT_FL_IGNORE_ENABLE
+ * too (ftrace:function, whose class has a reg for perf): 3.10's t_next()
+ * of trace_events.c tests only call->class->reg; later ones also skip
+ * the flag.  No type tells them apart, so t_next() itself (the .next of
+ * show_event_seq_ops, available_events' seq_operations) is read for a
+ * test of the flag's bit: testb $BIT (f6 /0 ib), testl (f7 /0 id) or bt
+ * $N (0f ba /4 ib).  FALSE (the later kernels) when it cannot be read.
+ */
+int th_events_list_ignored(void)
+{
+	static int known = -1;
+	const struct th_event_off *o = th_event_off();
+	ulong ops = th_symbol("show_event_seq_ops"), fn = 0;
+	long o_next = th_member("seq_operations", "next");
+	unsigned char code[256];
+	struct insn in;
+	long off;
+	unsigned bit = o->fl_ignore_enable, idx;
+
+	if (known >= 0)
+		return known;
+	known = 0;
+	if (!ops || o_next < 0 || !bit || (bit & (bit - 1)) ||
+	    !th_read_ulong(ops + o_next, &fn, "show_event_seq_ops.next") ||
+	    !th_code_addr(fn) || !th_read(fn, code, sizeof(code), "t_next code"))
+		return known;
+	for (idx = 0; (1U << idx) != bit; idx++)
+		;
+	known = 1;
+	for (off = 0; off < (long)sizeof(code); off += in.len) {
+		const unsigned char *p;
+
+		if (!insn_decode(code + off, sizeof(code) - off, fn + off,
+				 &in) || in.kind == INSN_RET)
+			break;
+		p = code + off + in.len;
+		if (in.map == 0 && in.opcode == 0xf6 && p[-1] == bit) {
+			known = 0;
+			break;
+		}
+		if (in.map == 0 && in.opcode == 0xf7 && in.len >= 5 &&
+		    (uint32_t)(p[-4] | p[-3] << 8 | p[-2] << 16 |
+			       (uint32_t)p[-1] << 24) == bit) {
+			known = 0;
+			break;
+		}
+		if (in.map == 1 && in.opcode == 0xba && p[-1] == idx) {
+			known = 0;
+			break;
+		}
+	}
+	return known;
 }
 
 /* ------------------------------------------------- enum trace_type --- */
@@ -591,6 +647,7 @@ void th_event_probe_args(struct th_event *e)
 		th_probe_arg_name(tp, i, a->name, sizeof(a->name));
 		th_probe_arg_layout(tp, i, &a->offset, &a->count, &a->size);
 		th_probe_arg_type(tp, i, a->type, sizeof(a->type));
+		a->hex = th_probe_arg_hex(tp, i);
 	}
 	e->nargs = nargs;
 	th_trace_probe_check(tp, e);

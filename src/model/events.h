@@ -29,6 +29,8 @@ int th_event_names_ok(void);
 /* Whether CALL's class has a reg() and whether its flags have
  * TRACE_EVENT_FL_IGNORE_ENABLE (event_create_dir()); FALSE: unknown. */
 int th_event_call_enablable(ulong call, int *reg, int *ignore_enable);
+/* available_events lists TRACE_EVENT_FL_IGNORE_ENABLE events too (3.10) */
+int th_events_list_ignored(void);
 
 /* What prints an event (its funcs->trace). */
 enum th_event_kind { TH_EVK_TRACEPOINT, TH_EVK_KPROBE, TH_EVK_KRETPROBE,
@@ -61,6 +63,7 @@ struct th_probe_arg {
 	char name[64];
 	char type[24];
 	unsigned offset, count, size;
+	int hex;			/* printed as bare hex (3.10's u types) */
 };
 
 /* One event of the ftrace_events list. */

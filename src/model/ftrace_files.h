@@ -20,6 +20,7 @@
 struct ff_opt {
 	char name[64];
 	int set;
+	unsigned int bit;	/* tracer_opt.bit */
 };
 
 /* The pointer at BASE + OFF; 0 when OFF < 0 (no such member) or when

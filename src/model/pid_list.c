@@ -125,3 +125,47 @@ int th_pid_list_known(void)
 	th_pid_list_off();
 	return plo.upper >= 0 || (plo.pid_max >= 0 && plo.pids >= 0);
 }
+
+/**
+ * th_ftrace_pids_old - set_ftrace_pid before the trace_array pid lists:
+ * 3.10's ftrace.c keeps a list ftrace_pids of struct ftrace_pid { list,
+ * struct pid *pid }, fpid_show() printing "swapper tasks" for the
+ * swapper's (ftrace_swapper_pid, &init_struct_pid) and pid_vnr() of the
+ * others (their number at level 0: the dump's reader is in the initial
+ * namespace)
+ * @fn: called with each pid's number, -1 for the swapper tasks
+ * @arg: its argument
+ *
+ * Return: the pids walked, -1 when the kernel has no such list.
+ */
+long th_ftrace_pids_old(void (*fn)(long pid, void *), void *arg)
+{
+	ulong head = th_symbol("ftrace_pids"), swapper;
+	long o_pid = th_member("ftrace_pid", "pid");
+	long o_list = th_member("ftrace_pid", "list");
+	long o_num = th_member("pid", "numbers"), o_nr = th_member("upid", "nr");
+	struct th_walk w;
+	ulong pid;
+	int nr;
+	long i;
+
+	if (!head || o_pid < 0 || o_list < 0 || o_num < 0 || o_nr < 0)
+		return -1;
+	swapper = th_symbol("init_struct_pid");
+	th_list_walk(head, 1L << 16, &w);
+	for (i = 0; i < w.n; i++) {
+		ulong fp_ = w.ent[i] - o_list;
+
+		if (!th_read_ulong(fp_ + o_pid, &pid, "ftrace_pid.pid"))
+			continue;
+		if (pid == swapper)
+			fn(-1, arg);
+		else if (th_read_int(pid + o_num + o_nr, &nr, "upid.nr"))
+			fn(nr, arg);
+	}
+	if (w.err)
+		th_warn("ftrace_pids: %s at %lx", w.err, w.bad);
+	i = w.n;
+	th_walk_free(&w);
+	return i;
+}

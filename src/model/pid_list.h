@@ -11,5 +11,8 @@
 int th_pid_list_each(ulong list, void (*fn)(ulong pid, void *), void *arg);
 /* Whether the debuginfo has a layout th_pid_list_each() reads. */
 int th_pid_list_known(void);
+/* 3.10's set_ftrace_pid list (ftrace_pids): FN(pid, ARG), -1 for the
+ * swapper tasks; the count, -1 when the kernel has no such list. */
+long th_ftrace_pids_old(void (*fn)(long pid, void *), void *arg);
 
 #endif

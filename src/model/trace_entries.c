@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE		/* memmem */
 #include "model/trace_entries.h"
+#include "model/ftrace_files.h"
+#include <stddef.h>
 
 static struct th_entry_flags entry_flags;
 
@@ -44,6 +46,16 @@ const struct th_entry_flags *th_entry_flags(void)
 	entry_flags.preempt_resched = th_enum("TRACE_FLAG_PREEMPT_RESCHED",
 					      0x20);
 	entry_flags.nmi = th_enum("TRACE_FLAG_NMI", 0x40);
+	/* an enum that has NEED_RESCHED but not these is older than them
+	 * (3.10's five flags): PREEMPT_RESCHED came with Linux kernel
+	 * commit e5137b50a0b0 ("ftrace, sched: Add TRACE_FLAG_PREEMPT_RESCHED",
+	 * v3.13), NMI later */
+	if (th_enum_exists("TRACE_FLAG_NEED_RESCHED")) {
+		if (!th_enum_exists("TRACE_FLAG_PREEMPT_RESCHED"))
+			entry_flags.preempt_resched = 0;
+		if (!th_enum_exists("TRACE_FLAG_NMI"))
+			entry_flags.nmi = 0;
+	}
 	return &entry_flags;
 }
 
@@ -77,7 +89,7 @@ static int th_mem_has(ulong a, ulong end, const char *s, size_t n, char *buf,
  * 1 MB either side (6.1: 2 KB away; 6.12, 7.2: 0.5-0.7 MB), before the
  * whole of __start_rodata..__end_rodata (bounded: at most 256 MB).
  */
-static int th_rodata_has(const char *s)
+int th_rodata_has(const char *s)
 {
 	enum { CHUNK = 64 * 1024 };
 	static const ulong radius[] = { 64 << 10, 1 << 20 };
@@ -135,6 +147,45 @@ int th_lat_migrate(void)
 
 static struct th_graph_layout gl;
 
+/*
+ * 3.10 has the TRACE_GRAPH_PRINT_* bits as #defines (IRQS 0x40, no
+ * REL_TIME or TAIL), which debuginfo does not keep: each bit is the one
+ * the function_graph tracer's own options (graph_trace's flags, "funcgraph-
+ * NAME") give it, 0 for an option it does not have.
+ */
+static void th_graph_bits_from_opts(struct th_graph_layout *g)
+{
+	static const struct { const char *name; size_t off; } map[] = {
+		{ "funcgraph-overrun", offsetof(struct th_graph_layout,
+						fl_overrun) },
+		{ "funcgraph-cpu", offsetof(struct th_graph_layout, fl_cpu) },
+		{ "funcgraph-overhead", offsetof(struct th_graph_layout,
+						 fl_overhead) },
+		{ "funcgraph-proc", offsetof(struct th_graph_layout, fl_proc) },
+		{ "funcgraph-duration", offsetof(struct th_graph_layout,
+						 fl_duration) },
+		{ "funcgraph-abstime", offsetof(struct th_graph_layout,
+						fl_abs_time) },
+		{ "funcgraph-irqs", offsetof(struct th_graph_layout, fl_irqs) },
+		{ "funcgraph-tail", offsetof(struct th_graph_layout, fl_tail) },
+	};
+	struct ff_opt o[32];
+	ulong t = th_symbol("graph_trace");
+	int n, i, k;
+
+	if (!t || (n = th_tracer_opts(th_tracer_flags(t), o, 32)) <= 0)
+		return;
+	for (k = 0; k < (int)(sizeof(map) / sizeof(map[0])); k++) {
+		long *fl = (long *)((char *)g + map[k].off);
+
+		*fl = 0;
+		for (i = 0; i < n; i++)
+			if (strcmp(o[i].name, map[k].name) == 0)
+				*fl = o[i].bit;
+	}
+	g->fl_rel_time = 0;
+}
+
 const struct th_graph_layout *th_graph_layout(void)
 {
 	long eo, ro;
@@ -153,6 +204,8 @@ const struct th_graph_layout *th_graph_layout(void)
 	gl.fl_rel_time = th_enum("TRACE_GRAPH_PRINT_REL_TIME", 0x40);
 	gl.fl_irqs = th_enum("TRACE_GRAPH_PRINT_IRQS", 0x80);
 	gl.fl_tail = th_enum("TRACE_GRAPH_PRINT_TAIL", 0x100);
+	if (!th_enum_exists("TRACE_GRAPH_PRINT_OVERRUN"))
+		th_graph_bits_from_opts(&gl);
 	eo = th_member("ftrace_graph_ent_entry", "graph_ent");
 	ro = th_member("ftrace_graph_ret_entry", "ret");
 	if (eo < 0)

@@ -83,4 +83,8 @@ int th_timerlat_context(int ctx, char *buf, int len);
 
 #pragma GCC visibility pop
 
+/* Whether the kernel's read-only data holds the string S (1, 0, -1 when
+ * unreadable): a probe for output the kernel's own text decides. */
+int th_rodata_has(const char *s);
+
 #endif

@@ -7,6 +7,7 @@
 #include "model/trace_opts.h"
 #include "model/tracearray.h"
 #include "model/ftrace_files.h"
+#include "insn.h"
 
 void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
 {
@@ -159,6 +160,96 @@ int th_online_cpus(void)
 	return get_cpus_online();
 }
 
+
+/*
+ * The width of the pid column, "%16s-%-Nd": 5 in 3.10's
+ * trace_print_context() ("%16s-%-5d [%03d] "), 7 in the kernels since the
+ * column grew for PID_MAX_LIMIT (5.10 has it).  No member or symbol tells
+ * them apart, so the kernel's own format string is read, as the one
+ * trace_print_context() loads; 7 when it cannot be found.
+ */
+int th_trace_pid_width(void)
+{
+	static int width = -1;
+	unsigned char code[768];
+	uint64_t refs[48];
+	char str[24];
+	ulong fn = th_symbol("trace_print_context");
+	int i, n;
+
+	if (width >= 0)
+		return width;
+	width = 7;
+	if (!fn || !th_read(fn, code, sizeof(code), "trace_print_context code"))
+		return width;
+	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
+	for (i = 0; i < n; i++) {
+		if (!th_read_cstr(refs[i], str, sizeof(str), "format string") ||
+		    strncmp(str, "%16s-%-", 7) != 0)
+			continue;
+		if (str[7] >= '1' && str[7] <= '9' && str[8] == 'd')
+			width = str[7] - '0';
+		break;
+	}
+	return width;
+}
+
+/*
+ * Whether print_graph_comment() prints a trace_puts() entry (TRACE_BPUTS)
+ * as its message alone: kernels whose comment has the case call
+ * trace_print_bputs_msg_only(); 3.10's falls to the event's own output,
+ * "ip: message".  Told by whether the graph printer's code calls it
+ * (print_graph_comment, or print_graph_function_flags where it is
+ * inlined); TRUE when that code cannot be read.
+ */
+int th_graph_bputs_msg_only(void)
+{
+	static int known = -1;
+	static const char *const fns[] = { "print_graph_comment",
+					   "print_graph_function_flags", NULL };
+	ulong target = th_symbol("trace_print_bputs_msg_only");
+	unsigned char *code;
+	struct syment *sp, *nx;
+	struct insn in;
+	long len, off;
+	int i;
+
+	if (known >= 0)
+		return known;
+	known = 1;
+	if (!target)
+		return known;
+	for (i = 0; fns[i]; i++) {
+		if (!(sp = kernel_symbol_search((char *)fns[i])))
+			continue;
+		nx = next_symbol(NULL, sp);
+		len = nx && nx->value > sp->value ? (long)(nx->value - sp->value)
+			: 4096;
+		if (len > 16384)
+			len = 16384;
+		if (!(code = malloc(len)))
+			return known;
+		if (!th_read(sp->value, code, len, "graph printer code")) {
+			free(code);
+			return known;
+		}
+		known = 0;
+		for (off = 0; off < len; off += in.len) {
+			if (!insn_decode(code + off, len - off,
+					 sp->value + off, &in))
+				break;
+			if ((in.kind == INSN_CALL || in.kind == INSN_JMP) &&
+			    in.target == target) {
+				known = 1;
+				break;
+			}
+		}
+		free(code);
+		if (known)
+			return known;
+	}
+	return known;
+}
 
 /*
  * Whether the kernel printed a trace event's TP_printk() through

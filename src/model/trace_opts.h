@@ -31,6 +31,10 @@ int th_trace_fmt_scan_in_place(void);
 int th_fields_v615(void);
 /* num_online_cpus() as the live kernel saw it. */
 int th_online_cpus(void);
+/* trace_print_context()'s pid column width: 5 (3.10) or 7 */
+int th_trace_pid_width(void);
+/* print_graph_comment() prints trace_puts() entries as the message only */
+int th_graph_bputs_msg_only(void);
 
 #pragma GCC visibility pop
 

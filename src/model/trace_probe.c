@@ -19,6 +19,7 @@ static struct {
 	 * (in v4.20), else the fetch_type's fmttype; its is_signed; and
 	 * its print function, print_type_<name> */
 	long arg_fmt, type_fmttype, type_is_signed, type_print, type_sz;
+	long type_fmt;		/* the print function's format */
 } tpr_off;
 
 static void tpr_off_fill(void)
@@ -52,6 +53,7 @@ static void tpr_off_fill(void)
 	tpr_off.type_is_signed = th_member("fetch_type", "is_signed");
 	tpr_off.type_print = th_member("fetch_type", "print");
 	tpr_off.type_sz = th_size("fetch_type");
+	tpr_off.type_fmt = th_member("fetch_type", "fmt");
 }
 
 /**
@@ -232,6 +234,31 @@ int th_probe_arg_type(ulong tp, unsigned int i, char *buf, int len)
 	if (!th_read_ulong(ft + tpr_off.type_name, &p, "fetch_type.name"))
 		return -1;
 	return th_read_cstr(p, buf, len, "fetch_type.name") ? 1 : 0;
+}
+
+/**
+ * th_probe_arg_hex - whether the argument's print function prints bare
+ * hex: 3.10's u8..u64 print with "%x", "%lx" and "%llx" (their
+ * fetch_type.fmt, print_type_format_<type>), later kernels' in decimal
+ * ("%u") and the x types with "0x%x"
+ * @tp: struct trace_probe
+ * @i: the argument, below th_trace_probe_nr_args()
+ */
+int th_probe_arg_hex(ulong tp, unsigned int i)
+{
+	ulong a, ft = 0, p = 0;
+	char f[8];
+
+	tpr_off_fill();
+	if (tpr_off.type_fmt < 0)
+		return FALSE;
+	a = tp + tpr_off.tp_args + i * tpr_off.arg_size;
+	if (!th_read_ulong(a + tpr_off.arg_type, &ft, "probe_arg.type") ||
+	    !ft || !th_read_ulong(ft + tpr_off.type_fmt, &p,
+				  "fetch_type.fmt") || !p ||
+	    !th_read_cstr(p, f, sizeof(f), "fetch_type.fmt"))
+		return FALSE;
+	return !strcmp(f, "%x") || !strcmp(f, "%lx") || !strcmp(f, "%llx");
 }
 
 /**

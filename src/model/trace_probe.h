@@ -24,6 +24,8 @@ int th_trace_probe_nr_args(ulong tp);
 int th_probe_arg_name(ulong tp, unsigned int i, char *buf, int len);
 int th_probe_arg_comm(ulong tp, unsigned int i, char *buf, int len);
 int th_probe_arg_type(ulong tp, unsigned int i, char *buf, int len);
+/* its fetch_type prints bare hex (3.10's u types) */
+int th_probe_arg_hex(ulong tp, unsigned int i);
 /* Argument I's offset in the record, count (0 when the member is
  * absent: not an array) and its fetch_type's size (0 without a type). */
 void th_probe_arg_layout(ulong tp, unsigned int i, unsigned int *offset,

@@ -433,6 +433,18 @@ static int th_rb_nr_pages(ulong pc, ulong *nr)
  */
 int th_rb_cpu_size(ulong ring, int cpu, ulong *bytes)
 {
+	return th_rb_cpu_pages(ring, cpu, bytes, NULL);
+}
+
+/**
+ * th_rb_cpu_pages - th_rb_cpu_size(), and the sub-buffer's data size
+ * @ring: the struct trace_buffer (ring_buffer before v5.6)
+ * @cpu: the CPU
+ * @bytes: its nr_pages times a sub-buffer's data size
+ * @subbuf: if not NULL, a sub-buffer's data size
+ */
+int th_rb_cpu_pages(ulong ring, int cpu, ulong *bytes, ulong *subbuf)
+{
 	ulong buffers, pc, nr;
 	char err[8];
 
@@ -447,6 +459,8 @@ int th_rb_cpu_size(ulong ring, int cpu, ulong *bytes)
 	    !th_rb_nr_pages(pc, &nr))
 		return FALSE;
 	*bytes = nr * th_rb_subbuf(ring);
+	if (subbuf)
+		*subbuf = th_rb_subbuf(ring);
 	return TRUE;
 }
 

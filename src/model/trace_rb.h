@@ -91,6 +91,7 @@ struct th_rb {
 void th_rb_check(ulong ring);
 /* ring_buffer_size(): nr_pages times the sub-buffer data size */
 int th_rb_cpu_size(ulong ring, int cpu, ulong *bytes);
+int th_rb_cpu_pages(ulong ring, int cpu, ulong *bytes, ulong *subbuf);
 int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen);
 void th_rb_close(struct th_rb *rb);
 /* Start (or restart) reading one CPU. */

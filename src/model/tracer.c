@@ -298,6 +298,7 @@ int th_tracer_opts(ulong tflags, struct ff_opt *o, int max)
 			break;
 		th_read_cstr(np, o[n].name, sizeof(o[n].name), "tracer_opt.name");
 		o[n].set = (val & bit) != 0;
+		o[n].bit = bit;
 	}
 	return n;
 }

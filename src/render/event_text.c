@@ -254,6 +254,8 @@ static void th_print_probe_args(struct th_tctx *t, struct th_event *e,
 				th_sb_printf(b, "%lld", (long long)sv);
 			} else if (!strcmp(ty, "char")) {
 				th_sb_printf(b, "'%c'", (int)(v & 0xff));
+			} else if (a->hex) {
+				th_sb_printf(b, "%llx", (unsigned long long)v);
 			} else {
 				th_sb_printf(b, "%llu", (unsigned long long)v);
 			}
@@ -834,7 +836,7 @@ void th_event_text(struct th_tctx *t, char *buf, size_t len)
 		if (!th_read_cstr(str, s, 4096, "bputs str"))
 			snprintf(s, 4096, "(bputs string %lx unreadable)\n",
 				 str);
-		if (t->msg_only)
+		if (t->msg_only && (!t->graph || th_graph_bputs_msg_only()))
 			th_sb_printf(&b, "%s", s);
 		else
 			th_sb_printf(&b, "%s: %s", s1, s);

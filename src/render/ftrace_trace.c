@@ -236,6 +236,29 @@ static void th_trace_header(struct th_tctx *t, struct th_rb *rb)
 	fprintf(fp, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
 		entries, total, th_online_cpus());
 	fprintf(fp, "#\n");
+	if (th_trace_pid_width() == 5 && !tgid) {
+		/* 3.10's print_func_help_header_irq() and
+		 * print_func_help_header(), for its "%16s-%-5d [%03d] " */
+		if (th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT"))
+			fputs("#                              _-----=> irqs-off\n"
+			      "#                             / _----=> "
+			      "need-resched\n"
+			      "#                            | / _---=> "
+			      "hardirq/softirq\n"
+			      "#                            || / _--=> "
+			      "preempt-depth\n"
+			      "#                            ||| /     delay\n"
+			      "#           TASK-PID   CPU#  ||||    TIMESTAMP  "
+			      "FUNCTION\n"
+			      "#              | |       |   ||||       |         "
+			      "|\n", fp);
+		else
+			fputs("#           TASK-PID   CPU#      TIMESTAMP  "
+			      "FUNCTION\n"
+			      "#              | |       |          |         "
+			      "|\n", fp);
+		return;
+	}
 	if (th_tflag(t, "TRACE_ITER_IRQ_INFO_BIT")) {
 		/* "/BH-disabled" came with TRACE_FLAG_BH_OFF: Linux kernel
 		 * commit 289e7b0f7eb4 ("tracing: Account bottom half disabled

@@ -36,6 +36,9 @@ int th_lat_str(const unsigned char *ent, char *out)
 			'.', 'p', 'l', 'L', 'n', 'N', 'b', 'B',
 		};
 		need_resched = col[nr << 2 | lz << 1 | pr];
+		/* before PREEMPT_RESCHED (3.10): 'N' for NEED_RESCHED */
+		if (!fl->preempt_resched && nr)
+			need_resched = 'N';
 	}
 	hs = (nmi && hardirq) ? 'Z' : nmi ? 'z' :
 	     (hardirq && softirq) ? 'H' : hardirq ? 'h' :

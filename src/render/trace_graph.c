@@ -221,21 +221,6 @@ static void th_verif_pid(struct th_graph *g, int pid, int cpu)
 	th_gputs("\n ------------------------------------------\n\n");
 }
 
-static char th_find_mark(unsigned long long d)
-{
-	static const struct { unsigned long long val; char sym; } mark[] = {
-		{ 1000000000ULL, '$' }, { 100000000ULL, '@' },
-		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
-		{ 100000ULL, '!' }, { 10000ULL, '+' },
-	};
-	unsigned i;
-
-	for (i = 0; i < sizeof(mark) / sizeof(mark[0]); i++)
-		if (d > mark[i].val)
-			return mark[i].sym;
-	return ' ';
-}
-
 enum { FILL_NONE, FILL_FULL, FILL_START, FILL_END };
 
 /* print_graph_duration() with trace_print_graph_duration() */

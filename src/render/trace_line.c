@@ -7,6 +7,7 @@
  */
 #include "render/trace_priv.h"
 #include "model/tgid.h"
+#include "model/trace_opts.h"
 
 /* "000".."999", four bytes each: the microseconds of a time stamp in two
  * pieces (th_context_cols()). */
@@ -40,7 +41,7 @@ static const char *th_pid_column(int pid, int *len)
 
 		th_find_cmdline(pid, comm);
 		n = snprintf(th_pidcol[h].s, sizeof(th_pidcol[h].s),
-			     "%16s-%-7d ", comm, pid);
+			     "%16s-%-*d ", comm, th_trace_pid_width(), pid);
 		if (n < 0 || n >= (int)sizeof(th_pidcol[h].s)) {
 			/* cannot happen: comm is at most 15 bytes */
 			*len = 0;
@@ -449,8 +450,13 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	return TRUE;
 }
 
-/* trace_find_mark(): the mark of a gap of D ns to the next entry */
-static char th_lat_mark(unsigned long long d)
+/*
+ * trace_find_mark(): the mark of a gap or duration of D ns.  Before it
+ * (and its '$', '@', '*' and '#' for 1 s, 100 ms, 10 ms and 1 ms: 3.10
+ * has no trace_find_mark()) the function graph tracer marked only 100 us
+ * with '!' and 10 us with '+'.
+ */
+char th_find_mark(unsigned long long d)
 {
 	static const struct {
 		unsigned long long val;
@@ -460,9 +466,12 @@ static char th_lat_mark(unsigned long long d)
 		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
 		{ 100000ULL, '!' }, { 10000ULL, '+' },
 	};
+	static int first = -1;
 	unsigned i;
 
-	for (i = 0; i < sizeof(mark) / sizeof(mark[0]); i++)
+	if (first < 0)
+		first = th_ksymbol("trace_find_mark") ? 0 : 4;
+	for (i = first; i < sizeof(mark) / sizeof(mark[0]); i++)
 		if (d > mark[i].val)
 			return mark[i].sym;
 	return ' ';
@@ -481,11 +490,14 @@ static char *th_lat_context(struct th_tctx *t, char *p)
 	unsigned long long rel_ts = t->next_ts - t->ts;
 
 	th_find_cmdline(pid, comm);
+	/* (3.10: "%5d" and "%-5d", th_trace_pid_width()) */
 	if (t->f_verbose)
-		p += sprintf(p, "%16s %7d %3d %d %08x %08lx ", comm, pid,
-			     t->cpu, t->ent[2], t->ent[3] & 0xf, t->idx - 1);
+		p += sprintf(p, "%16s %*d %3d %d %08x %08lx ", comm,
+			     th_trace_pid_width(), pid, t->cpu, t->ent[2],
+			     t->ent[3] & 0xf, t->idx - 1);
 	else {
-		p += sprintf(p, "%8.8s-%-7d %3d", comm, pid, t->cpu);
+		p += sprintf(p, "%8.8s-%-*d %3d", comm, th_trace_pid_width(),
+			     pid, t->cpu);
 		p += th_lat_str(t->ent, p);
 	}
 	if (t->in_ns) {
@@ -503,7 +515,7 @@ static char *th_lat_context(struct th_tctx *t, char *p)
 			     (long long)rel_ts);
 	else if (t->in_ns)
 		p += sprintf(p, " %4lluus%c: ", abs_ts,
-			     th_lat_mark(rel_ts * 1000));
+			     th_find_mark(rel_ts * 1000));
 	else
 		p += sprintf(p, " %4lld: ", (long long)abs_ts);
 	return p;

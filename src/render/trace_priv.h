@@ -176,6 +176,8 @@ static inline int th_ent_pid(const unsigned char *ent)
  * (GRAPH 1) holds its call's argument registers; UINT32_MAX when the
  * kernel never records or prints them. */
 uint32_t th_fn_args_min(int graph);
+/* trace_find_mark(): a gap's or duration's mark, 3.10's two without it */
+char th_find_mark(unsigned long long d);
 /* print_function_args() of the call of FUNC whose entry ENT (LEN bytes)
  * holds them, "(name=value, ...)", into OUT (at least 3 bytes); its
  * length, 0 (nothing written) when the entry holds no arguments. */

@@ -41,7 +41,8 @@ static void th_avail_event(ulong call, void *arg)
 	int reg, ignore;
 
 	/* t_next(): the events whose enable file exists */
-	if (!th_event_call_enablable(call, &reg, &ignore) || !reg || ignore)
+	if (!th_event_call_enablable(call, &reg, &ignore) || !reg ||
+	    (ignore && !th_events_list_ignored()))
 		return;
 	if (!th_event_call_system(call, sys, sizeof(sys)) ||
 	    !th_event_call_name(call, name, sizeof(name)))

@@ -8,6 +8,7 @@
  * reproduced.
  */
 #include "tracefs/tracefs.h"
+#include "model/trace_entries.h"
 #include "model/ftrace_files.h"
 #include "model/events.h"
 #include "render/ftrace_text.h"
@@ -137,8 +138,12 @@ static int ff_print_ops_hash(ulong ops, int notrace, const char *file)
 		return FALSE;
 	}
 	if (thf_hash_empty(&h)) {
-		fprintf(fp, "%s\n", notrace ? "#### no functions disabled ####" :
-			"#### all functions enabled ####");
+		/* t_start() says so for notrace only where the kernel has
+		 * the line (3.10's prints nothing) */
+		if (!notrace)
+			fprintf(fp, "#### all functions enabled ####\n");
+		else if (th_rodata_has("#### no functions disabled ####"))
+			fprintf(fp, "#### no functions disabled ####\n");
 	} else {
 		n = thf_hash_records(&h, &ips);
 		for (i = 0; i < n; i++) {

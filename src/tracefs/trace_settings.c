@@ -301,6 +301,10 @@ const char *th_missing_pid_file(struct th_tr *tr, const struct th_tref *ref,
 {
 	ulong list;
 
+	if (!th_tr_pid_list(tr->addr, th_pids_of(ref->file), &list) &&
+	    strcmp(ref->file, "set_ftrace_pid") == 0 &&
+	    tr->addr == th_symbol("global_trace") && th_symbol("ftrace_pids"))
+		return NULL;	/* 3.10's one list (th_ftrace_pids_old()) */
 	if (!th_tr_pid_list(tr->addr, th_pids_of(ref->file), &list))
 		snprintf(buf, len, "ftrace cat: %s: this kernel has no such "
 			 "pid list in struct trace_array, so no such file",
@@ -319,6 +323,15 @@ static void th_pid_print(ulong pid, void *arg)
 	fprintf(fp, "%lu\n", pid);
 }
 
+/* fpid_show() of 3.10 */
+static void th_pid_print_old(long pid, void *arg)
+{
+	if (pid < 0)
+		fputs("swapper tasks\n", fp);
+	else
+		fprintf(fp, "%u\n", (unsigned)pid);
+}
+
 /**
  * th_cat_pid_file - fpid_show()/fnpid_show() (ftrace.c: "no pid" without
  * a list) and p_show() (trace_events.c: nothing), each pid by
@@ -331,7 +344,12 @@ void th_cat_pid_file(struct th_tr *tr, const struct th_tref *ref)
 	enum th_pids which = th_pids_of(ref->file);
 	ulong list = 0;
 
-	th_tr_pid_list(tr->addr, which, &list);
+	if (!th_tr_pid_list(tr->addr, which, &list) &&
+	    which == TH_PIDS_FUNCTION && th_symbol("ftrace_pids")) {
+		if (th_ftrace_pids_old(th_pid_print_old, NULL) == 0)
+			fputs("no pid\n", fp);
+		return;
+	}
 	if (!list) {
 		if (which == TH_PIDS_FUNCTION || which == TH_PIDS_FUNCTION_NO)
 			fputs("no pid\n", fp);
