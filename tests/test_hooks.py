@@ -103,6 +103,14 @@ def test_no_false_positives(dump):
         bad = [f for f in bad if not (
             f["kind"] in ("ftrace_direct", "ftrace_ops") and
             f["verdict"] == "HIDDEN" and f["owner_module"] == "th_dhid")]
+    if dump.scenario == "rhel7":
+        # th_hidden unlinks itself as in "modules"; 3.10's module
+        # layout gives no name for its text, so each of its hooks is
+        # HIDDEN by its vmap area (tests/test_rhel7.py checks which
+        # hooks, and that they share one area)
+        bad = [f for f in bad if not (
+            f["verdict"] == "HIDDEN" and f["vmap"] and
+            f["owner_module"] is None)]
     assert not bad, bad
 
 

@@ -258,6 +258,36 @@ static int tx_static_call_ok(struct tx_run *r, const struct tx_site *s,
 	return FALSE;
 }
 
+/*
+ * The replacement copied as it is, then NOPs: apply_alternatives() before
+ * it relocated jumps (3.10 fixes up a 5-byte call only) copied a
+ * replacement written for the original's place, like clear_page's
+ * "jmp clear_page_c" (a byte of jmp and a byte of displacement counted
+ * from clear_page).  Taken only when each branch of it, from the site,
+ * lands at the start of a function, as such a hand-made one does.
+ */
+static int tx_verbatim(const unsigned char *m, int mlen, ulong a,
+		       const unsigned char *repl, int rlen)
+{
+	struct insn in;
+	struct th_sym sym;
+	int o, any = FALSE;
+
+	if (!repl || rlen <= 0 || rlen > mlen || memcmp(m, repl, rlen))
+		return FALSE;
+	for (o = 0; o < rlen; o += in.len) {
+		if (!insn_decode(m + o, rlen - o, a + o, &in))
+			return FALSE;
+		if (in.kind == INSN_CALL || in.kind == INSN_JMP) {
+			if (!th_ksym_lookup(in.target, &sym) || sym.offset)
+				return FALSE;
+			any = TRUE;
+		}
+	}
+	return any && insn_nop_run(m + rlen, mlen - rlen, mlen - rlen) ==
+		mlen - rlen;
+}
+
 /* An alternative: its original or its replacement, as applied. */
 static int tx_alternative_ok(struct tx_run *r, const struct tx_site *s,
 			     const unsigned char *m, ulong a)
@@ -267,7 +297,8 @@ static int tx_alternative_ok(struct tx_run *r, const struct tx_site *s,
 	if (tx_same_shape(r, m, s->len, a, tx_vml.disk +
 			  (s->start - tx_vml.text), s->len, s->start, 0) ||
 	    (repl && tx_same_shape(r, m, s->len, a, repl, s->rlen, s->aux,
-				   0)) || tx_direct_call(r, s, m, a))
+				   0)) || tx_direct_call(r, s, m, a) ||
+	    tx_verbatim(m, s->len, a, repl, s->rlen))
 		return TRUE;
 	/*
 	 * Nested alternatives (ALTERNATIVE_2 as two nested ALTERNATIVEs)

@@ -226,6 +226,16 @@ int th_rb_subbuf_kb(ulong tr, ulong *kb)
 	return TH_RB_SUBBUF_OK;
 }
 
+void th_rb_iter_offsets(long *pc_head, long *bp_read, long *bp_page)
+{
+	char err[8];
+
+	th_rb_layout(err, sizeof(err));
+	*pc_head = rbo.pc_head;
+	*bp_read = rbo.bp_read;
+	*bp_page = rbo.bp_page;
+}
+
 void th_rb_bdp_offsets(long *commit, long *data)
 {
 	char err[8];
@@ -233,74 +243,6 @@ void th_rb_bdp_offsets(long *commit, long *data)
 	th_rb_layout(err, sizeof(err));
 	*commit = rbo.bdp_commit;
 	*data = rbo.bdp_data;
-}
-
-/*
- * The type events/header_page gives the overwrite flag is only in
- * ring_buffer_print_page_header()'s format string: "int overwrite" (signed
- * like long) until a 2025 change made it "char overwrite" (signed like
- * char; seen on 7.2, not on 6.12).  No member or symbol tells the two
- * apart, so the kernel's own string is read: the strings the function
- * loads, one of which starts with the overwrite line.
- */
-int th_rb_overwrite_is_char(void)
-{
-	static int known = -1;
-	unsigned char code[640];
-	uint64_t refs[48];
-	char str[40];
-	ulong fn = th_symbol("ring_buffer_print_page_header");
-	int i, n;
-
-	if (known >= 0)
-		return known;
-	known = 0;
-	if (!fn || !th_read(fn, code, sizeof(code), "print_page_header code"))
-		return known;
-	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
-	for (i = 0; i < n; i++) {
-		if (!th_read_cstr(refs[i], str, sizeof(str), "format string"))
-			continue;
-		if (strncmp(str, "\tfield: char overwrite;", 23) == 0)
-			known = 1;
-	}
-	return known;
-}
-
-/*
- * events/header_event names the time_stamp type (31) only since Linux
- * kernel commit dc4e2801d400 ("ring-buffer: Redefine the unimplemented
- * RINGBUF_TYPE_TIME_STAMP", v4.17); 3.10 defines the enumerator but
- * printed no line for it.  The kernel's own format string, loaded by
- * ring_buffer_print_entry_header(), says which: TRUE when it has the
- * line (also when the code cannot be read: the kernels since v4.17).
- */
-int th_rb_header_has_time_stamp(void)
-{
-	static int known = -1;
-	unsigned char code[640];
-	uint64_t refs[48];
-	char str[200];
-	ulong fn = th_symbol("ring_buffer_print_entry_header");
-	int i, n, found = 0;
-
-	if (known >= 0)
-		return known;
-	known = 1;
-	if (!fn || !th_read(fn, code, sizeof(code), "print_entry_header code"))
-		return known;
-	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
-	for (i = 0; i < n; i++) {
-		if (!th_read_cstr(refs[i], str, sizeof(str), "format string") ||
-		    strncmp(str, "# compressed entry header", 25) != 0)
-			continue;
-		found = 1;
-		if (!strstr(str, "time_stamp : type"))
-			known = 0;
-	}
-	if (!found)
-		known = 1;
-	return known;
 }
 
 static ulong th_rd_ulong(ulong addr, long off, const char *what)

@@ -179,11 +179,18 @@ enum { TH_RB_SUBBUF_OK, TH_RB_SUBBUF_NONE, TH_RB_SUBBUF_UNREAD };
 int th_rb_subbuf_kb(ulong tr, ulong *kb);
 /* Offsets of struct buffer_data_page's commit and data (-1: absent). */
 void th_rb_bdp_offsets(long *commit, long *data);
+/* Offsets of ring_buffer_per_cpu.head_page, buffer_page.read and .page
+ * (-1: absent). */
+void th_rb_iter_offsets(long *pc_head, long *bp_read, long *bp_page);
 /* events/header_page's overwrite line declares "char" (the format string
  * ring_buffer_print_page_header() loads says so), else "int" */
 int th_rb_overwrite_is_char(void);
 /* events/header_event has the "time_stamp : type == 31" line (v4.17) */
 int th_rb_header_has_time_stamp(void);
+/* ring_buffer_iter_empty() is 3.10's (no reader-page clause), and its
+ * answer for a fresh iterator on C (1, 0, -1 unreadable) */
+int th_rb_iter_empty_is_old(void);
+int th_rb_cpu_iter_empty_old(const struct th_rbcpu *c);
 /* Header counts like get_total_entries(). */
 /* tracing_iter_reset()'s skip of what predates time_start (c->skipped),
  * and the cross-check of time_start once every CPU skipped: FALSE (and a

@@ -484,10 +484,19 @@ static int th_snapshot_empty(struct th_tr *tr, struct th_rb *rb, int cpu)
 {
 	ulong entries, total;
 	struct th_tctx t;
+	int i;
 
-	th_rb_totals(rb, cpu, &entries, &total);
-	if (entries)
-		return FALSE;
+	if (th_rb_iter_empty_is_old()) {
+		/* 3.10: every CPU's fresh iterator at its commit */
+		for (i = 0; i < rb->ncpus; i++)
+			if ((cpu < 0 || rb->cpus[i].cpu == cpu) &&
+			    th_rb_cpu_iter_empty_old(&rb->cpus[i]) != 1)
+				return FALSE;
+	} else {
+		th_rb_totals(rb, cpu, &entries, &total);
+		if (entries)
+			return FALSE;
+	}
 	th_tctx_init(&t, tr->addr);
 	fprintf(fp, "# tracer: %s\n#\n", t.tracer);
 	th_snapshot_help(tr, cpu);
