@@ -514,8 +514,12 @@ static char *th_lat_context(struct th_tctx *t, char *p)
 			     (unsigned long long)t->ts, (long long)abs_ts,
 			     (long long)rel_ts);
 	else if (t->in_ns)
+		/* 3.10's lat_print_timestamp() (no trace_find_mark()):
+		 * '!' past preempt_mark_thresh_us (100), '+' past 1 us */
 		p += sprintf(p, " %4lluus%c: ", abs_ts,
-			     th_find_mark(rel_ts * 1000));
+			     th_ksymbol("trace_find_mark") ?
+			     th_find_mark(rel_ts * 1000) : rel_ts > 100 ? '!' :
+			     rel_ts > 1 ? '+' : ' ');
 	else
 		p += sprintf(p, " %4lld: ", (long long)abs_ts);
 	return p;
