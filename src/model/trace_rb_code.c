@@ -57,7 +57,7 @@ int th_rb_header_has_time_stamp(void)
 	uint64_t refs[48];
 	char str[200];
 	ulong fn = th_symbol("ring_buffer_print_entry_header");
-	int i, n, found = 0;
+	int i, n, extend = 0;
 
 	if (known >= 0)
 		return known;
@@ -65,17 +65,17 @@ int th_rb_header_has_time_stamp(void)
 	if (!fn || !th_read(fn, code, sizeof(code), "print_entry_header code"))
 		return known;
 	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
+	/* one format string (3.10) or one per line (5.10): the line is
+	 * in one of them, or absent where the time_extend line is seen */
 	for (i = 0; i < n; i++) {
-		if (!th_read_cstr(refs[i], str, sizeof(str), "format string") ||
-		    strncmp(str, "# compressed entry header", 25) != 0)
+		if (!th_read_cstr(refs[i], str, sizeof(str), "format string"))
 			continue;
-		found = 1;
-		if (!strstr(str, "time_stamp : type"))
-			known = 0;
+		if (strstr(str, "time_stamp : type"))
+			return known = 1;
+		if (strstr(str, "time_extend : type"))
+			extend = 1;
 	}
-	if (!found)
-		known = 1;
-	return known;
+	return known = !extend;
 }
 
 /* The displacement of the ModRM memory operand of the instruction IN at
