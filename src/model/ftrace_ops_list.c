@@ -5,6 +5,7 @@
  * FTRACE_OPS_FL_* names of the dump's enum.
  */
 #include "model/ftrace_ops.h"
+#include "model/ftrace_files.h"
 
 #define THF_MAX_OPS	4096
 #define THF_MAX_SUBOPS	1024
@@ -208,6 +209,48 @@ static int thf_ops_initialized(ulong flags)
 
 static void thf_ops_flags_check(ulong addr, ulong flags);
 
+/* Ops vmlinux defines whose private the kernel never sets: kprobes' two
+ * (kernel/kprobes.c hands them only to ftrace_set_filter_ip() and
+ * register_ftrace_function()) and the list's end. */
+static const char *const thf_no_private[] = {
+	"kprobe_ftrace_ops", "kprobe_ipmodify_ops", "ftrace_list_end", NULL
+};
+
+/*
+ * ftrace_ops.private against what the kernel keeps there: a trace array's
+ * ops points at that array (ftrace_init_global_array_ops(): global_ops;
+ * ftrace_allocate_ftrace_ops(): an instance's), the ops above none, and no
+ * ops at a field of its own.
+ */
+static void thf_ops_private_check(ulong addr, ulong priv)
+{
+	long size = th_size("ftrace_ops");
+	struct th_tr *trs;
+	int i, n;
+
+	if (priv && size > 0 && priv >= addr && priv < addr + size) {
+		th_damaged("ftrace_ops", addr, "private %lx points into the "
+			   "ops itself", priv);
+		return;
+	}
+	for (i = 0; thf_no_private[i]; i++)
+		if (addr == th_symbol(thf_no_private[i])) {
+			if (priv)
+				th_damaged("ftrace_ops", addr, "private %lx, "
+					   "but the kernel never sets %s's",
+					   priv, thf_no_private[i]);
+			return;
+		}
+	n = th_trace_arrays(&trs);
+	for (i = 0; i < n; i++)
+		if (th_tr_ops(trs[i].addr) == addr && priv != trs[i].addr) {
+			th_damaged("ftrace_ops", addr, "private %lx, but it is "
+				   "the ops of trace_array %lx", priv,
+				   trs[i].addr);
+			return;
+		}
+}
+
 /**
  * thf_ops_read - one struct ftrace_ops and its hashes
  * @addr: the ops
@@ -258,9 +301,11 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 			   op->trampoline);
 	if (o->private_data >= 0 &&
 	    th_read_ulong(addr + o->private_data, &op->private_data,
-			  "ftrace_ops.private") && op->private_data)
-		th_check_ptr("ftrace_ops", addr, op->private_data,
-			     TH_M_DATA | TH_M_CODE, "private");
+			  "ftrace_ops.private") &&
+	    (!op->private_data ||
+	     th_check_ptr("ftrace_ops", addr, op->private_data,
+			  TH_M_DATA | TH_M_CODE, "private")))
+		thf_ops_private_check(addr, op->private_data);
 	thf_ops_hashes(addr, &op->func_hash, &filter, &notrace);
 	thf_hash_read(filter, &op->filter);
 	thf_hash_read(notrace, &op->notrace);

@@ -5,6 +5,7 @@
  */
 #include "model/kprobes.h"
 #include "model/ftrace_ops.h"
+#include "model/slab.h"
 #include "kplist.h"
 
 /* Offsets in the kprobe structs, -1 when absent; filled once. */
@@ -670,6 +671,53 @@ ulong th_kprobe_nmissed(ulong kp)
 	return n;
 }
 
+/* A free instance of the kretprobe at KRP, each an allocation of its own
+ * before the objpools of v6.7: the first on its free list, or 0. */
+static ulong kp_first_free_instance(ulong krp)
+{
+	const struct th_kprobe_off *o = th_kprobe_off();
+	static long o_rn = -2, o_node, o_fl, o_hl;
+	ulong p = 0, first = 0;
+	long off = -1;
+
+	if (o_rn == -2) {
+		o_rn = th_member_path("rethook_node", "freelist");
+		o_node = th_member("kretprobe_instance", "node");
+		o_fl = th_member_path("kretprobe_instance", "freelist");
+		o_hl = th_member("kretprobe_instance", "hlist");
+	}
+	if (o->krp_rh >= 0) {	/* rethook_add_node(): on rh->pool */
+		if (o->rethook_pool >= 0 && o_rn >= 0 && o_node >= 0 &&
+		    th_read_ulong(krp + o->krp_rh, &p, "kretprobe.rh") && p) {
+			p += o->rethook_pool;
+			off = o_rn + o_node;
+		}
+	} else if (o->krp_freelist >= 0) {
+		p = krp + o->krp_freelist;
+		off = o_fl;
+	} else if (o->krp_free_instances >= 0) {
+		p = krp + o->krp_free_instances;
+		off = o_hl;
+	}
+	if (o->objpool_size > 0 || off < 0 || !p ||
+	    !th_read_ulong(p, &first, "freelist head") || !first)
+		return 0;
+	return first - off;
+}
+
+/* register_kretprobe() allocates each instance with kzalloc(sizeof(struct
+ * kretprobe_instance) + data_size): a free one's kmalloc cache holds that */
+static void kp_check_instance_size(struct th_kretprobe *r)
+{
+	long size = th_size("kretprobe_instance");
+	ulong inst;
+
+	if (size > 0 && (inst = kp_first_free_instance(r->addr)))
+		th_check_kmalloc_size("kretprobe", r->addr, inst,
+				      size + r->data_size, "data_size",
+				      r->data_size);
+}
+
 /**
  * th_kretprobe_of - the kretprobe a struct kprobe is embedded in
  * @kp: struct kprobe
@@ -708,8 +756,9 @@ int th_kretprobe_of(ulong kp, struct th_kretprobe *r)
 	if (o->krp_data_size >= 0 &&
 	    th_read_ulong(r->addr + o->krp_data_size, &r->data_size,
 			  "kretprobe.data_size"))
-		th_check_count("kretprobe", r->addr, r->data_size, 1UL << 22,
-			       "data_size");
+		if (th_check_count("kretprobe", r->addr, r->data_size,
+				   1UL << 22, "data_size"))
+			kp_check_instance_size(r);
 	return TRUE;
 }
 

@@ -16,7 +16,7 @@ static struct {
 	long d_parent, d_name, qstr_name, d_alias, i_dentry, i_sb, s_id;
 	long p_mnt, p_dentry, m_parent, m_mountpoint, m_mnt, mnt_root;
 	long s_mounts, m_instance, m_next_for_sb;
-	long qstr_len, d_sb, i_size;
+	long qstr_len, d_sb, i_size, i_nlink;
 } pa_off;
 
 static void pa_off_fill(void)
@@ -42,6 +42,8 @@ static void pa_off_fill(void)
 	if (pa_off.d_alias < 0)
 		pa_off.d_alias = th_member("dentry", "d_u");
 	pa_off.i_dentry = th_member("inode", "i_dentry");
+	/* (in a union with __i_nlink) */
+	pa_off.i_nlink = th_member_path("inode", "i_nlink");
 	pa_off.i_sb = th_member("inode", "i_sb");
 	pa_off.s_id = th_member("super_block", "s_id");
 	pa_off.p_mnt = th_member("path", "mnt");
@@ -288,6 +290,30 @@ int th_inode_path(ulong inode, char *buf, size_t len, char *sid,
 		return FALSE;
 	}
 	return th_dentry_path(dentry, buf, len);
+}
+
+/**
+ * th_inode_unnamed - an inode without an alias dentry that still has links
+ * @inode: struct inode
+ * @nlink: its i_nlink
+ *
+ * d_instantiate() puts a dentry on i_dentry as it sets its d_inode, and
+ * only dentry_unlink_inode() takes it off: a dentry in use stays (an
+ * unlinked file's is only unhashed), an unused one may be pruned.
+ *
+ * Return: TRUE when i_dentry is empty and i_nlink is not 0.
+ */
+int th_inode_unnamed(ulong inode, unsigned int *nlink)
+{
+	ulong first = 1;
+
+	pa_off_fill();
+	*nlink = 0;
+	return pa_off.i_dentry >= 0 && pa_off.i_nlink >= 0 &&
+	       th_read_ulong(inode + pa_off.i_dentry, &first,
+			     "inode.i_dentry") && !first &&
+	       th_read_uint(inode + pa_off.i_nlink, nlink, "inode.i_nlink") &&
+	       *nlink;
 }
 
 /**

@@ -26,6 +26,9 @@ int th_inode_path(ulong inode, char *buf, size_t len, char *sid,
 /* d_path() of the struct path at PATH (vfsmount and dentry): the dentry's
  * path through the mounts above it, up to the namespace's root. */
 int th_path_str(ulong path, char *buf, size_t len);
+/* TRUE when INODE's i_dentry is empty while its i_nlink (in *NLINK) is
+ * not 0: a linked file none of whose dentries is in the dcache. */
+int th_inode_unnamed(ulong inode, unsigned int *nlink);
 /* The mount point of the first mount of the super block SB (its
  * s_mounts) into BUF, as d_path() would print its root; FALSE when it has
  * none or it cannot be read. */

@@ -583,8 +583,10 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 		return 0;
 	/* start one page back: the flag sits in the predecessor */
 	if (!th_read_ulong(p + rbo.bp_list + sizeof(ulong), &start,
-			   "buffer_page.list.prev"))
+			   "buffer_page.list.prev")) {
+		c->head_cached = TRUE;
 		return c->head;
+	}
 	p = (start & ~RB_PAGE_FLAGS) - rbo.bp_list;
 	for (i = 0; i < max && i < TH_MAX_LIST; i++) {
 		if (!th_read_ulong(p + rbo.bp_list, &next,
@@ -594,6 +596,7 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 			return (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 		p = (next & ~RB_PAGE_FLAGS) - rbo.bp_list;
 	}
+	c->head_cached = TRUE;
 	return c->head;
 }
 
@@ -738,6 +741,7 @@ void th_rb_cpu_start(struct th_rbcpu *c)
 	c->bad = 0;
 	c->uncommitted = 0;
 	c->late = FALSE;
+	c->head_cached = FALSE;
 	c->pages_left = c->nr_pages + 2;
 	if (!c->reader) {
 		c->done = TRUE;

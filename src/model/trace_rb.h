@@ -61,6 +61,8 @@ struct th_rbcpu {
 	ulong uncommitted;		/* bytes reserved past the commit */
 	int cpu_unreadable;	/* its ring_buffer_per_cpu could not be read */
 	int late;		/* th_rb_cpu_start_last() left entries behind */
+	int head_cached;	/* no RB_PAGE_HEAD flag: the cached head_page
+				 * (a writer moving the head at the crash) */
 	struct th_pagecopy bp_copy;	/* the page of the buffer_pages */
 	/* th_rb_cpu_start_last(): where it started for N (memo_n, -1 for
 	 * none; memo_p 0: from the reader page), and the sub-buffers it
@@ -197,6 +199,12 @@ int th_rb_cpu_iter_empty_old(const struct th_rbcpu *c);
  * warning) when it is after every event */
 void th_rb_cpu_skip_early(struct th_rb *rb, struct th_rbcpu *c);
 int th_rb_check_time_start(struct th_rb *rb);
+/* Once the CPUs of RB marked in STARTED (one char per rb->cpus[], NULL:
+ * all) were started and skipped: each CPU's counters against the records
+ * its pages gave so far, time_start against every CPU's events (the CPUs
+ * not started are started for them and left as they were); a warning
+ * each. */
+void th_rb_check_start(struct th_rb *rb, const char *started);
 void th_rb_totals(struct th_rb *rb, int cpu, ulong *entries, ulong *total);
 /* Raw records of one CPU for "ftrace trace -r". */
 void th_rb_cpu_raw(struct th_rbcpu *c, long max);

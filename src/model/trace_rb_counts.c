@@ -78,3 +78,64 @@ long th_rb_overruns(struct th_rb *rb)
 		n += rb->cpus[i].overrun;
 	return n;
 }
+
+/*
+ * What the counters of C say its buffer holds (rb_num_of_entries()) against
+ * what its committed pages gave so far: the events skipped before
+ * time_start and the one ahead.  rb_commit() counts an event in entries
+ * before rb_end_commit() moves the commit over it, and an overwritten page
+ * goes to overrun only as the head moves past it: the pages from the head
+ * to the commit never hold more than the counters say, but while a writer
+ * moves the head (no RB_PAGE_HEAD flag: the cached head_page, maybe
+ * behind) they may.
+ */
+static void th_rb_check_counts(struct th_rbcpu *c)
+{
+	ulong n, seen;
+
+	if (c->cpu_unreadable || c->head_cached ||
+	    c->overrun + c->read < c->overrun ||
+	    c->entries < c->overrun + c->read)
+		return;		/* th_rb_cpu_plausible() judged those */
+	n = c->entries - (c->overrun + c->read);
+	seen = c->skipped + (th_rb_cpu_peek(c) ? 1 : 0);
+	if (n >= seen)
+		return;
+	th_damaged("ring_buffer_per_cpu", c->cpu_buffer, "entries %lu - "
+		   "overrun %lu - read %lu: %lu in the buffer, but its "
+		   "committed pages hold %s%lu", c->entries, c->overrun,
+		   c->read, n, c->late || c->have ? "at least " : "", seen);
+}
+
+void th_rb_check_start(struct th_rb *rb, const char *started)
+{
+	ulong *skipped = NULL;
+	int i;
+
+	/* the others are started for the checks (the header counts every
+	 * CPU), their skipped counts kept: get_total_entries() reads
+	 * trace_array_cpu.skipped_entries of every CPU */
+	if (started && !(skipped = calloc(rb->ncpus, sizeof(*skipped))))
+		started = NULL;
+	for (i = 0; i < rb->ncpus; i++) {
+		struct th_rbcpu *c = &rb->cpus[i];
+
+		if (skipped && !started[i]) {
+			skipped[i] = c->skipped;
+			th_rb_cpu_start(c);
+			th_rb_cpu_skip_early(rb, c);
+		}
+		th_rb_check_counts(c);
+	}
+	th_rb_check_time_start(rb);
+	for (i = 0; skipped && i < rb->ncpus; i++) {
+		struct th_rbcpu *c = &rb->cpus[i];
+
+		if (started[i])
+			continue;
+		c->skipped = skipped[i];
+		c->done = TRUE;
+		c->have = FALSE;
+	}
+	free(skipped);
+}

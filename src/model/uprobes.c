@@ -263,6 +263,8 @@ static void up_insn_check(const struct th_uprobe *u)
 
 static void up_read(ulong addr, struct th_uprobe *u, const struct th_uprobe *prev)
 {
+	unsigned int nlink;
+
 	memset(u, 0, sizeof(*u));
 	u->addr = addr;
 	if (!th_read_ulong(addr + up_off.u_inode, &u->inode, "uprobe.inode") ||
@@ -283,6 +285,13 @@ static void up_read(ulong addr, struct th_uprobe *u, const struct th_uprobe *pre
 	} else {
 		u->path_ok = th_inode_path(u->inode, u->path, sizeof(u->path),
 					   u->sid, sizeof(u->sid));
+		/* a registrant keeps the file it probes through a path
+		 * (trace_uprobe's tu->path, bpf's uprobe_multi): its dentry
+		 * in use stays the inode's alias */
+		if (!u->path_ok && th_inode_unnamed(u->inode, &nlink))
+			th_damaged("inode", u->inode, "i_dentry is empty, but "
+				   "i_nlink is %u and its uprobes keep the file",
+				   nlink);
 	}
 	/* __uprobe_cmp(): the tree is sorted by inode, then offset */
 	if (prev && (prev->inode > u->inode ||

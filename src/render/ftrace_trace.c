@@ -53,6 +53,7 @@ int th_sel_want(const unsigned char *ent, void *arg)
  * its last LAST entries. */
 void th_trace_start(struct th_rb *rb, const struct th_sel *s, long last)
 {
+	char *started = calloc(rb->ncpus ? rb->ncpus : 1, 1);
 	int i, all = TRUE;
 
 	for (i = 0; i < rb->ncpus; i++) {
@@ -64,15 +65,19 @@ void th_trace_start(struct th_rb *rb, const struct th_sel *s, long last)
 			all = FALSE;
 			continue;
 		}
+		if (started)
+			started[i] = TRUE;
 		if (last >= 0 && !s->nevents)
 			th_rb_cpu_start_last(c, last);
 		else
 			th_rb_cpu_start(c);
 		th_rb_cpu_skip_early(rb, c);
 	}
-	/* the model's cross-check needs every CPU */
-	if (all)
-		th_rb_check_time_start(rb);
+	/* the model's cross-checks (time_start needs every CPU: it starts
+	 * the others for it) */
+	if (all || started)
+		th_rb_check_start(rb, all ? NULL : started);
+	free(started);
 }
 
 /* print_lat_help_header(): with migrate-disable and "/BH-disabled"

@@ -16,10 +16,22 @@ static int json_newline;
 
 static char json_warn[TH_JSON_NWARN][256];
 static int json_nwarn, json_nwarn_lost;
+static ulong json_warn_cmd = (ulong)-1;	/* pc->cmdgencur of those */
+
+/* Forget the warnings a command that died half-way left. */
+static void json_warn_newcmd(void)
+{
+	if (json_warn_cmd == pc->cmdgencur)
+		return;
+	json_warn_cmd = pc->cmdgencur;
+	json_nwarn = json_nwarn_lost = 0;
+}
 
 static void json_warn_keep(const char *msg, void *arg)
 {
 	int i;
+
+	json_warn_newcmd();
 
 	for (i = 0; i < json_nwarn; i++)
 		if (strcmp(json_warn[i], msg) == 0)
@@ -399,7 +411,9 @@ void th_json_begin(const char *command)
 {
 	json_len = 0;
 	th_json_line();
-	json_nwarn = json_nwarn_lost = 0;
+	/* what this command's earlier lines kept stays for its last one
+	 * ("ftrace trace -j": the head and the entries' warnings) */
+	json_warn_newcmd();
 	th_json_warnings_start();
 	th_json_obj();
 	th_json_kint("schema", TH_JSON_SCHEMA);
