@@ -351,18 +351,17 @@ void th_rb_check(ulong ring)
 /* ring_buffer_per_cpu.nr_pages of PC; FALSE when unreadable */
 static int th_rb_nr_pages(ulong pc, ulong *nr)
 {
-	unsigned int v32;
+	unsigned int v32 = 0;
+	int ok;
 
 	*nr = 0;
 	if (rbo.pc_nr_pages < 0)
 		return FALSE;
-	if (rbo.pc_nr_pages_size == sizeof(unsigned int)) {
-		if (!th_read_uint(pc + rbo.pc_nr_pages, &v32, "nr_pages"))
-			return FALSE;
-		*nr = v32;
-		return TRUE;
-	}
-	return th_read_ulong(pc + rbo.pc_nr_pages, nr, "nr_pages");
+	if (rbo.pc_nr_pages_size != sizeof(unsigned int))
+		return th_read_ulong(pc + rbo.pc_nr_pages, nr, "nr_pages");
+	ok = th_read_uint(pc + rbo.pc_nr_pages, &v32, "nr_pages");
+	*nr = v32;
+	return ok;
 }
 
 /**
