@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include "model/model.h"
 #include "walk.h"
+#include "insn.h"
 
 int th_read(ulong addr, void *buf, long len, const char *what)
 {
@@ -102,6 +103,41 @@ int th_read_cstr(ulong addr, char *buf, int len, const char *what)
 	}
 	buf[len - 1] = '\0';
 	return TRUE;
+}
+
+/**
+ * th_code_strings - the strings a kernel function's code loads: where no
+ * type, member or symbol tells two forms of the kernel's output apart,
+ * its own format strings do
+ * @fn: the function's name
+ * @codelen: how many bytes of its code to walk (insn_data_refs())
+ * @out: each string's first TH_CODE_STR - 1 bytes, in the order the code
+ *       loads them; "" for one that cannot be read
+ * @max: room in @out
+ *
+ * Return: how many, -1 when the kernel has no @fn or its code cannot be
+ * read.
+ */
+int th_code_strings(const char *fn, size_t codelen, char (*out)[TH_CODE_STR],
+		    int max)
+{
+	ulong addr = th_symbol(fn);
+	uint64_t refs[48];
+	unsigned char *code;
+	int i, n;
+
+	if (!addr || !(code = malloc(codelen)))
+		return -1;
+	if (!th_read(addr, code, codelen, "function code")) {
+		free(code);
+		return -1;
+	}
+	n = insn_data_refs(code, codelen, addr, refs,
+			   max < 48 ? max : 48);
+	free(code);
+	for (i = 0; i < n; i++)
+		th_read_cstr(refs[i], out[i], TH_CODE_STR, "format string");
+	return n;
 }
 
 /* The text the char * at ADDR points to (its pointer in *PTR when PTR is

@@ -25,6 +25,12 @@ int th_read_int(ulong addr, int *val, const char *what);
 int th_read_u64(ulong addr, uint64_t *val, const char *what);
 /* NUL-terminated string of at most len-1 bytes; "" and FALSE on failure. */
 int th_read_cstr(ulong addr, char *buf, int len, const char *what);
+/* The strings the first CODELEN bytes of function FN load, in order
+ * (each cut to TH_CODE_STR - 1 bytes, "" when unreadable): their count,
+ * -1 without the function or its code. */
+#define TH_CODE_STR	200
+int th_code_strings(const char *fn, size_t codelen, char (*out)[TH_CODE_STR],
+		    int max);
 /* qsort()/bsearch() order of ulongs */
 int th_ulong_cmp(const void *a, const void *b);
 /* The text the char * at ADDR points to; its pointer in *PTR (or NULL). */

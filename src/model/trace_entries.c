@@ -89,7 +89,7 @@ static int th_mem_has(ulong a, ulong end, const char *s, size_t n, char *buf,
  * 1 MB either side (6.1: 2 KB away; 6.12, 7.2: 0.5-0.7 MB), before the
  * whole of __start_rodata..__end_rodata (bounded: at most 256 MB).
  */
-int th_rodata_has(const char *s)
+static int th_rodata_has(const char *s)
 {
 	enum { CHUNK = 64 * 1024 };
 	static const ulong radius[] = { 64 << 10, 1 << 20 };
@@ -123,6 +123,20 @@ int th_rodata_has(const char *s)
 	r = th_mem_has(start, end, s, n, buf, CHUNK);
 	free(buf);
 	return r;
+}
+
+/*
+ * Whether t_show() says "#### no functions disabled ####" for an empty
+ * notrace hash (3.10's prints nothing): the kernel's rodata has the line
+ * or not; read once (a search may walk the whole of rodata).
+ */
+int th_notrace_says_none(void)
+{
+	static int v = -1;
+
+	if (v < 0)
+		v = th_rodata_has("#### no functions disabled ####") != 0;
+	return v;
 }
 
 /*

@@ -171,24 +171,18 @@ int th_online_cpus(void)
 int th_trace_pid_width(void)
 {
 	static int width = -1;
-	unsigned char code[768];
-	uint64_t refs[48];
-	char str[24];
-	ulong fn = th_symbol("trace_print_context");
+	char str[48][TH_CODE_STR];
 	int i, n;
 
 	if (width >= 0)
 		return width;
 	width = 7;
-	if (!fn || !th_read(fn, code, sizeof(code), "trace_print_context code"))
-		return width;
-	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
+	n = th_code_strings("trace_print_context", 768, str, 48);
 	for (i = 0; i < n; i++) {
-		if (!th_read_cstr(refs[i], str, sizeof(str), "format string") ||
-		    strncmp(str, "%16s-%-", 7) != 0)
+		if (strncmp(str[i], "%16s-%-", 7) != 0)
 			continue;
-		if (str[7] >= '1' && str[7] <= '9' && str[8] == 'd')
-			width = str[7] - '0';
+		if (str[i][7] >= '1' && str[i][7] <= '9' && str[i][8] == 'd')
+			width = str[i][7] - '0';
 		break;
 	}
 	return width;

@@ -21,24 +21,16 @@
 int th_rb_overwrite_is_char(void)
 {
 	static int known = -1;
-	unsigned char code[640];
-	uint64_t refs[48];
-	char str[40];
-	ulong fn = th_symbol("ring_buffer_print_page_header");
+	char str[48][TH_CODE_STR];
 	int i, n;
 
 	if (known >= 0)
 		return known;
 	known = 0;
-	if (!fn || !th_read(fn, code, sizeof(code), "print_page_header code"))
-		return known;
-	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
-	for (i = 0; i < n; i++) {
-		if (!th_read_cstr(refs[i], str, sizeof(str), "format string"))
-			continue;
-		if (strncmp(str, "\tfield: char overwrite;", 23) == 0)
+	n = th_code_strings("ring_buffer_print_page_header", 640, str, 48);
+	for (i = 0; i < n; i++)
+		if (strncmp(str[i], "\tfield: char overwrite;", 23) == 0)
 			known = 1;
-	}
 	return known;
 }
 
@@ -53,26 +45,19 @@ int th_rb_overwrite_is_char(void)
 int th_rb_header_has_time_stamp(void)
 {
 	static int known = -1;
-	unsigned char code[640];
-	uint64_t refs[48];
-	char str[200];
-	ulong fn = th_symbol("ring_buffer_print_entry_header");
+	char str[48][TH_CODE_STR];
 	int i, n, extend = 0;
 
 	if (known >= 0)
 		return known;
 	known = 1;
-	if (!fn || !th_read(fn, code, sizeof(code), "print_entry_header code"))
-		return known;
-	n = insn_data_refs(code, sizeof(code), fn, refs, 48);
+	n = th_code_strings("ring_buffer_print_entry_header", 640, str, 48);
 	/* one format string (3.10) or one per line (5.10): the line is
 	 * in one of them, or absent where the time_extend line is seen */
 	for (i = 0; i < n; i++) {
-		if (!th_read_cstr(refs[i], str, sizeof(str), "format string"))
-			continue;
-		if (strstr(str, "time_stamp : type"))
+		if (strstr(str[i], "time_stamp : type"))
 			return known = 1;
-		if (strstr(str, "time_extend : type"))
+		if (strstr(str[i], "time_extend : type"))
 			extend = 1;
 	}
 	return known = !extend;

@@ -456,6 +456,16 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
  * has no trace_find_mark()) the function graph tracer marked only 100 us
  * with '!' and 10 us with '+'.
  */
+/* trace_find_mark() is the kernel's (not 3.10's): looked up once */
+static int th_have_find_mark(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = th_ksymbol("trace_find_mark") != 0;
+	return have;
+}
+
 char th_find_mark(unsigned long long d)
 {
 	static const struct {
@@ -466,12 +476,10 @@ char th_find_mark(unsigned long long d)
 		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
 		{ 100000ULL, '!' }, { 10000ULL, '+' },
 	};
-	static int first = -1;
 	unsigned i;
 
-	if (first < 0)
-		first = th_ksymbol("trace_find_mark") ? 0 : 4;
-	for (i = first; i < sizeof(mark) / sizeof(mark[0]); i++)
+	for (i = th_have_find_mark() ? 0 : 4;
+	     i < sizeof(mark) / sizeof(mark[0]); i++)
 		if (d > mark[i].val)
 			return mark[i].sym;
 	return ' ';
@@ -517,7 +525,7 @@ static char *th_lat_context(struct th_tctx *t, char *p)
 		/* 3.10's lat_print_timestamp() (no trace_find_mark()):
 		 * '!' past preempt_mark_thresh_us (100), '+' past 1 us */
 		p += sprintf(p, " %4lluus%c: ", abs_ts,
-			     th_ksymbol("trace_find_mark") ?
+			     th_have_find_mark() ?
 			     th_find_mark(rel_ts * 1000) : rel_ts > 100 ? '!' :
 			     rel_ts > 1 ? '+' : ' ');
 	else

@@ -142,7 +142,7 @@ static int ff_print_ops_hash(ulong ops, int notrace, const char *file)
 		 * the line (3.10's prints nothing) */
 		if (!notrace)
 			fprintf(fp, "#### all functions enabled ####\n");
-		else if (th_rodata_has("#### no functions disabled ####"))
+		else if (th_notrace_says_none())
 			fprintf(fp, "#### no functions disabled ####\n");
 	} else {
 		n = thf_hash_records(&h, &ips);

@@ -300,12 +300,12 @@ const char *th_missing_pid_file(struct th_tr *tr, const struct th_tref *ref,
 				char *buf, size_t len)
 {
 	ulong list;
+	int have = th_tr_pid_list(tr->addr, th_pids_of(ref->file), &list);
 
-	if (!th_tr_pid_list(tr->addr, th_pids_of(ref->file), &list) &&
-	    strcmp(ref->file, "set_ftrace_pid") == 0 &&
+	if (!have && strcmp(ref->file, "set_ftrace_pid") == 0 &&
 	    tr->addr == th_symbol("global_trace") && th_symbol("ftrace_pids"))
 		return NULL;	/* 3.10's one list (th_ftrace_pids_old()) */
-	if (!th_tr_pid_list(tr->addr, th_pids_of(ref->file), &list))
+	if (!have)
 		snprintf(buf, len, "ftrace cat: %s: this kernel has no such "
 			 "pid list in struct trace_array, so no such file",
 			 ref->file);
