@@ -2,6 +2,7 @@
  * tracehunt: safe reads, type probes and bounded list walks.
  */
 #include <stdarg.h>
+#include <time.h>
 #include "model/model.h"
 #include "walk.h"
 #include "insn.h"
@@ -175,6 +176,41 @@ ulong th_ksymbol(const char *name)
 	return sp ? sp->value : 0;
 }
 
+/*
+ * TRACEHUNT_LOOKUPLOG=FILE: every debuginfo look-up the cache below does
+ * not answer, with its time (where a first command's fixed cost goes).
+ */
+static int th_llog_state;		/* 0 unknown, 1 on, -1 off */
+static FILE *th_llog;
+
+static double th_llog_start(void)
+{
+	struct timespec ts;
+
+	if (!th_llog_state) {
+		const char *p = getenv("TRACEHUNT_LOOKUPLOG");
+
+		th_llog = p && *p ? fopen(p, "a") : NULL;
+		th_llog_state = th_llog ? 1 : -1;
+	}
+	if (th_llog_state < 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void th_llog_end(double t0, const char *key, long val)
+{
+	struct timespec ts;
+
+	if (th_llog_state < 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	fprintf(th_llog, "%8.3f ms %s = %ld\n",
+		(ts.tv_sec + ts.tv_nsec / 1e9 - t0) * 1e3, key, val);
+	fflush(th_llog);
+}
+
 /* A small cache: datatype_info() goes through gdb and is slow.  Hashed:
  * the trace printers ask for enumerators once per event. */
 struct th_type_cache {
@@ -246,6 +282,21 @@ static struct th_cu_hint {
 	/* kernel/trace/ring_buffer.c */
 	{ "trace_buffer", { "ring_buffer_read_page" }, 0 },
 	{ "ring_buffer", { "ring_buffer_read_page" }, 0 },	/* before v5.6 */
+	/* struct trace_array and the rest of kernel/trace/trace.h's
+	 * types: the unit of trace_nop.c (5 ms) rather than trace.c's
+	 * (40 ms), which a first search of the tag expands */
+	{ "trace_array", { "nop_trace_init" }, 0 },
+	/* kernel/trace/trace.h's too, used by trace_events_filter.c
+	 * (10 ms; trace_events.c's unit costs 15-40 ms) */
+	{ "ftrace_event_field", { "filter_assign_type" }, 0 },
+	/* trace.h's syscall_trace_enter/exit and include/trace/syscall.h's
+	 * syscall_metadata: kernel/trace/trace_syscalls.c */
+	{ "syscall_trace_enter", { "ftrace_syscall_enter" }, 0 },
+	{ "syscall_metadata", { "ftrace_syscall_enter" }, 0 },
+	/* include/linux/tracepoint-defs.h: kernel/tracepoint.c */
+	{ "tracepoint", { "tracepoint_probe_register" }, 0 },
+	/* include/linux/trace_events.h: kernel/trace/trace_output.c */
+	{ "trace_event", { "register_trace_event" }, 0 },
 	/* kernel/trace/trace.c (trace_sched_switch.c since v6.8, with
 	 * trace_find_cmdline) */
 	{ "saved_cmdlines_buffer", { "trace_find_cmdline" }, 0 },
@@ -340,16 +391,19 @@ static long th_member_at(const char *sname, const char *mname, int path)
 {
 	char key[160];
 	long v;
+	double t0;
 
 	snprintf(key, sizeof(key), "%s.%s", sname, mname);
 	if (th_tc_get(key, &v))
 		return v;
+	t0 = th_llog_start();
 	th_cu_hint(sname);
 	sname = th_struct_tag(sname);
 	v = path ? ANON_MEMBER_OFFSET((char *)sname, (char *)mname) :
 		MEMBER_OFFSET((char *)sname, (char *)mname);
 	if (v < 0)
 		v = -1;
+	th_llog_end(t0, key, v);
 	th_tc_put(key, v);
 	return v;
 }
@@ -373,15 +427,18 @@ long th_size(const char *sname)
 {
 	char key[128];
 	long v;
+	double t0;
 
 	snprintf(key, sizeof(key), "%s#size", sname);
 	if (th_tc_get(key, &v))
 		return v;
+	t0 = th_llog_start();
 	th_cu_hint(sname);
 	sname = th_struct_tag(sname);
 	v = STRUCT_SIZE((char *)sname);
 	if (v < 0)
 		v = -1;
+	th_llog_end(t0, key, v);
 	th_tc_put(key, v);
 	return v;
 }
@@ -390,13 +447,16 @@ long th_array_len(const char *sym)
 {
 	char key[128];
 	long v;
+	double t0;
 
 	snprintf(key, sizeof(key), "%s#alen", sym);
 	if (th_tc_get(key, &v))
 		return v;
+	t0 = th_llog_start();
 	v = get_array_length((char *)sym, NULL, 0);
 	if (v <= 0)
 		v = -1;
+	th_llog_end(t0, key, v);
 	th_tc_put(key, v);
 	return v;
 }
@@ -405,14 +465,17 @@ long th_member_size(const char *sname, const char *mname)
 {
 	char key[160];
 	long v;
+	double t0;
 
 	snprintf(key, sizeof(key), "%s.%s#size", sname, mname);
 	if (th_tc_get(key, &v))
 		return v;
+	t0 = th_llog_start();
 	th_cu_hint(sname);
 	v = MEMBER_SIZE((char *)th_struct_tag(sname), (char *)mname);
 	if (v < 0)
 		v = -1;
+	th_llog_end(t0, key, v);
 	th_tc_put(key, v);
 	return v;
 }
@@ -528,6 +591,10 @@ static void th_enum_cache_one(const char *ename, long v, void *arg)
 	snprintf(key, sizeof(key), "enum:%s", ename);
 	if (!th_tc_get(key, &v))
 		th_tc_put(key, v);
+	/* its whole enum is known: th_enum_beside() */
+	snprintf(key, sizeof(key), "enumset:%s", ename);
+	if (!th_tc_get(key, &v))
+		th_tc_put(key, 1);
 	if (strcmp(ename, w->name) == 0) {
 		*w->val = v;
 		w->found = TRUE;
@@ -586,10 +653,12 @@ long th_enum(const char *name, long def)
 {
 	char key[128];
 	long v;
+	double t0;
 
 	snprintf(key, sizeof(key), "enum:%s", name);
 	if (th_tc_get(key, &v))
 		return v == TH_ENUM_MISSING ? def : v;
+	t0 = th_llog_start();
 	th_cu_hint(name);
 	switch (th_enum_batch(name, &v)) {
 	case 1:
@@ -601,8 +670,37 @@ long th_enum(const char *name, long def)
 		if (!enumerator_value((char *)name, &v))
 			v = TH_ENUM_MISSING;
 	}
+	th_llog_end(t0, key, v);
 	th_tc_put(key, v);
 	return v == TH_ENUM_MISSING ? def : v;
+}
+
+/*
+ * The enumerator NAME of the enum SIBLING belongs to: when gdb printed
+ * that whole enum, a NAME not in it is absent without the search of all
+ * the debuginfo a missing symbol costs (20-50 ms on a distro vmlinux).
+ * An enumerator added beside SIBLING (the same enum) is what a feature
+ * probe of this kind asks for.
+ */
+long th_enum_beside(const char *name, const char *sibling, long def)
+{
+	char key[140];
+	long v;
+
+	if (th_enum_cached(name, &v))
+		return v;
+	if (th_enum_exists(sibling)) {
+		snprintf(key, sizeof(key), "enumset:%s", sibling);
+		if (th_tc_get(key, &v)) {
+			if (th_enum_cached(name, &v))
+				return v;
+			snprintf(key, sizeof(key), "enum:%s", name);
+			if (!th_tc_get(key, &v))
+				th_tc_put(key, TH_ENUM_MISSING);
+			return def;
+		}
+	}
+	return th_enum(name, def);
 }
 
 int th_enum_cached(const char *name, long *val)

@@ -83,6 +83,7 @@ long th_member_any(const char *sname, const char *const *names,
 		   const char **found);
 /* Value of an enumerator, or DEFAULT when it does not exist. */
 long th_enum(const char *name, long def);
+long th_enum_beside(const char *name, const char *sibling, long def);
 int th_enum_exists(const char *name);
 /* NAME's value when already known (an earlier lookup read its whole enum);
  * FALSE without asking gdb otherwise. */

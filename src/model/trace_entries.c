@@ -271,6 +271,12 @@ const struct th_fnargs_layout *th_fnargs_layout(void)
 	 * tracing of v6.16, printed by print_function_args() from BTF.
 	 */
 	fa.printed = th_ksymbol("print_function_args") != 0;
+	fa.fn_off = fa.graph_off = -1;
+	fa.max = 0;
+	/* nothing prints an entry's args without it: its layout is not
+	 * asked (a type the dump lacks costs a scan of all its debuginfo) */
+	if (!fa.printed)
+		return &fa;
 	fa.fn_off = th_member("ftrace_entry", "args");
 	fa.graph_off = th_member("ftrace_graph_ent_entry", "args");
 	/* struct fgraph_ent_args (trace_functions_graph.c) sizes its

@@ -81,7 +81,7 @@ long th_trace_iter_bit(const char *bit)
 		{ "TRACE_ITER_FIELDS_BIT", "fields" },
 	};
 	static char names[64][32];
-	static int n = -1;
+	static int n = -1, whole;	/* whole: read up to its NULL */
 	unsigned i;
 	int j;
 
@@ -90,8 +90,13 @@ long th_trace_iter_bit(const char *bit)
 
 		for (n = 0; arr && n < 64; n++) {
 			if (!th_read_ulong(arr + n * sizeof(ulong), &p,
-					   "trace_options[]") || !p ||
-			    !th_read_cstr(p, names[n], sizeof(names[n]),
+					   "trace_options[]"))
+				break;
+			if (!p) {
+				whole = n > 0;
+				break;
+			}
+			if (!th_read_cstr(p, names[n], sizeof(names[n]),
 					  "trace_options[]"))
 				break;
 		}
@@ -102,6 +107,12 @@ long th_trace_iter_bit(const char *bit)
 		for (j = 0; j < n; j++)
 			if (strcmp(names[j], opts[i].opt) == 0)
 				return j;
+		/* trace_options[] names every bit of the kernel's
+		 * TRACE_FLAGS (one C(a, b) gives both): an option it
+		 * lacks is a bit the kernel lacks, not asked of gdb (a
+		 * missing enumerator is a scan of all the debuginfo) */
+		if (whole)
+			return -1;
 		break;
 	}
 	return th_enum(bit, -1);

@@ -554,11 +554,10 @@ int th_rb_open(ulong tr, int max, struct th_rb *rb, char *err, size_t elen)
 
 void th_rb_close(struct th_rb *rb)
 {
-	int i;
+	int i, k;
 
 	for (i = 0; i < rb->ncpus; i++) {
 		struct th_rbcpu *c = &rb->cpus[i];
-		int k;
 
 		free(c->buf);
 		th_pagecopy_free(&c->bp_copy);
@@ -569,6 +568,7 @@ void th_rb_close(struct th_rb *rb)
 	free(rb->cpus);
 	rb->cpus = NULL;
 	rb->ncpus = 0;
+	th_rb_merge_free(rb);
 }
 
 /* rb_set_head_page(): the page whose predecessor's next pointer carries
@@ -578,12 +578,10 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 	ulong p = c->head, start, next = 0;
 	long i, max = c->nr_pages + 2;
 
-	if (!p)
-		return 0;
 	/* start one page back: the flag sits in the predecessor */
-	if (!th_read_ulong(p + rbo.bp_list + sizeof(ulong), &start,
-			   "buffer_page.list.prev")) {
-		c->head_cached = TRUE;
+	if (!p || !th_read_ulong(p + rbo.bp_list + sizeof(ulong), &start,
+				 "buffer_page.list.prev")) {
+		c->head_cached = p != 0;
 		return c->head;
 	}
 	p = (start & ~RB_PAGE_FLAGS) - rbo.bp_list;
@@ -735,6 +733,7 @@ void th_rb_cpu_start(struct th_rbcpu *c)
 {
 	unsigned int read = 0;
 
+	th_rb_gen++;
 	c->done = FALSE;
 	c->have = FALSE;
 	c->bad = 0;
@@ -797,6 +796,7 @@ static void th_rb_cpu_start_at(struct th_rbcpu *c, long n, ulong p, int late)
 		th_rb_cpu_start(c);
 		return;
 	}
+	th_rb_gen++;
 	c->late = late;
 	c->done = FALSE;
 	c->have = FALSE;

@@ -86,7 +86,13 @@ struct th_rb {
 	int ncpus;
 	struct th_rbcpu *cpus;		/* ncpus entries, cpu numbers inside */
 	size_t keep_left;		/* bytes the CPUs may still keep */
+	/* th_rb_next(): the CPUs with an entry ahead, a min-heap */
+	struct th_rbcpu **heap;
+	int nheap, heap_built;
+	unsigned long heap_gen;		/* th_rb_gen when built */
 };
+/* Moves whenever a CPU is started again (the heap is then rebuilt). */
+extern unsigned long th_rb_gen;
 
 /* tr's main buffer (max buffer when MAX is set); FALSE + message. */
 /* warnings when a ring buffer is not as ring_buffer_alloc() left it */
@@ -146,23 +152,13 @@ static inline void th_rb_cpu_run_end(struct th_rbcpu *c,
 /*
  * The CPUs merged in time order as the kernel's iterator does
  * (trace_find_next_entry(): the smallest time stamp, lowest CPU on
- * ties): the CPU holding the oldest entry, or NULL.
+ * ties): the CPU holding the oldest entry, or NULL; th_rb_next2() also
+ * the one that holds the next oldest after it among the others (NULL:
+ * none).  Between two calls only the CPU returned is consumed.
  */
-static inline struct th_rbcpu *th_rb_next(struct th_rb *rb)
-{
-	struct th_rbcpu *c = rb->cpus, *end = c + rb->ncpus, *best = NULL;
-	uint64_t ts = 0;
-
-	for (; c < end; c++) {
-		if (!c->have && (c->done || !th_rb_cpu_peek(c)))
-			continue;
-		if (!best || c->ev.ts < ts) {
-			best = c;
-			ts = c->ev.ts;
-		}
-	}
-	return best;
-}
+struct th_rbcpu *th_rb_next(struct th_rb *rb);
+struct th_rbcpu *th_rb_next2(struct th_rb *rb, struct th_rbcpu **second);
+void th_rb_merge_free(struct th_rb *rb);
 /* What per_cpu/cpuN/stats shows of one CPU's buffer. */
 struct th_rb_stats {
 	ulong entries, overrun, commit_overrun, bytes, dropped, read;

@@ -87,7 +87,8 @@ const struct th_tr_off *th_tr_off(void)
 	 * 7.x) */
 	o->flags = th_member("trace_array", "flags");
 	o->flags_size = MEMBER_SIZE("trace_array", "flags");
-	o->fl_rdonly = th_enum("TRACE_ARRAY_FL_RDONLY", 0);
+	o->fl_rdonly = th_enum_beside("TRACE_ARRAY_FL_RDONLY",
+				      "TRACE_ARRAY_FL_GLOBAL", 0);
 	/* boot-mapped arrays: Linux kernel commit e645535a954a ("tracing:
 	 * Add option to use memmapped memory for trace boot instance") (in
 	 * v6.10) gave range_addr_start, its series text_delta; Linux kernel

@@ -595,31 +595,20 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 		th_graph_check_opts(tr);
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
 	} else {
-		struct th_rbcpu *end = rb.cpus + rb.ncpus, *o, *limc;
+		struct th_rbcpu *end = rb.cpus + rb.ncpus, *limc;
 		uint64_t lim;
 		/* no event filter: function entries run by run once
 		 * the entries to skip are behind */
 		int fast = !s->nevents && !t.f_lat_fmt;
 
 		for (;;) {
-			/* th_rb_next(), and the next of every other CPU in
-			 * the same pass: C's entries come next while they
-			 * are older than that one (on a tie, the lower CPU
-			 * first, as th_rb_next() picks) */
-			c = NULL;
-			limc = end;
-			for (o = rb.cpus; o < end; o++) {
-				if (!o->have && (o->done || !th_rb_cpu_peek(o)))
-					continue;
-				if (!c)
-					c = o;
-				else if (o->ev.ts < c->ev.ts) {
-					limc = c;	/* older than limc */
-					c = o;
-				} else if (limc == end ||
-					   o->ev.ts < limc->ev.ts)
-					limc = o;
-			}
+			/* the CPU with the oldest entry, and the one with
+			 * the next oldest among the others: C's entries come
+			 * next while they are older than that one (on a tie,
+			 * the lower CPU first, as th_rb_next() picks) */
+			c = th_rb_next2(&rb, &limc);
+			if (!limc)
+				limc = end;
 			if (!c)
 				break;
 			lim = limc == end ? ~0ULL : limc->ev.ts;
