@@ -543,6 +543,9 @@ def bench_cpus(a, so, tmp, scenario):
         if mm else (0, 0)
     r["n50"] = measure(sess, "ftrace trace -n 50", a.runs, repeat=2)
     r["noop"] = measure(sess, None, 1)
+    r["lookups"] = [(c, lookup_cost(sess, c, tmp)) for c in
+                    ("ftrace trace -R", "ftrace cat trace",
+                     "ftrace trace -n 50")]
     return r
 
 
@@ -597,6 +600,11 @@ def write_cpus(w, C, R, entries, row, row2, base_name="the big fixture"):
       "command %.2fx (CPU %.2fx), again %.2fx"
       % (C["cat"]["pair_ratio"], C["cat"]["pair_ratio_cpu"],
          C["cat"]["pair_ratio_again"]))
+    if C.get("lookups"):
+        w("- the first command's debuginfo look-ups (gdb; "
+          "TRACEHUNT_LOOKUPLOG, one session each): " + "; ".join(
+              "`%s` %d in %.3f s" % (c, n, t) for c, (n, t) in
+              C["lookups"]))
 
     def per_entry(cat, raw, n):
         return (cat["again"] - raw["again"]) / n * 1e9 if n else 0
@@ -724,6 +732,27 @@ def data_pages_read(sess, cmd, tmp):
         del os.environ["TRACEHUNT_READLOG"]
     with open(log) as f:
         return sum(1 for l in f if l.rstrip().endswith(" buffer_data_page"))
+
+
+def lookup_cost(sess, cmd, tmp):
+    """(look-ups, seconds): the debuginfo look-ups of CMD as the first
+    command of a session, which its type cache did not answer, and their
+    time (TRACEHUNT_LOOKUPLOG, src/model/core.c): the fixed cost of a
+    first command."""
+    log = os.path.join(tmp, "lookuplog.txt")
+    if os.path.exists(log):
+        os.unlink(log)
+    os.environ["TRACEHUNT_LOOKUPLOG"] = log
+    try:
+        sess.run(cmd)
+    finally:
+        del os.environ["TRACEHUNT_LOOKUPLOG"]
+    n, ms = 0, 0.0
+    with open(log) as f:
+        for l in f:
+            n += 1
+            ms += float(l.split()[0])
+    return n, ms / 1e3
 
 
 def bench_subbuf(a, tmp):
