@@ -8,37 +8,62 @@
 static struct th_savedcmd th_savedcmd_buf;
 static int th_savedcmd_read;
 
+/*
+ * The three arrays read whole, once: some 140 KB (PID_MAX_DEFAULT + 1
+ * map entries, cmdline_num slots), whatever the trace; a trace of many
+ * pids looked each up in the dump, a page read (and on a compressed dump
+ * inflated) per miss.  An array that cannot be read whole is read entry
+ * by entry as before.
+ */
+static void th_savedcmd_copy(struct th_savedcmd *c)
+{
+	if (c->pid_max <= 1 || !c->num || c->num > c->pid_max - 1)
+		return;
+	c->to_pid_copy = malloc(c->num * sizeof(*c->to_pid_copy));
+	c->pid_map_copy = malloc(c->pid_max * sizeof(*c->pid_map_copy));
+	c->comms_copy = malloc((size_t)c->num * TASK_COMM_LEN);
+	if (c->to_pid_copy &&
+	    !th_read(c->to_pid, c->to_pid_copy, c->num * sizeof(unsigned int),
+		     "map_cmdline_to_pid")) {
+		free(c->to_pid_copy);
+		c->to_pid_copy = NULL;
+	}
+	if (c->pid_map_copy &&
+	    !th_read(c->pid_map, c->pid_map_copy,
+		     c->pid_max * sizeof(unsigned int), "map_pid_to_cmdline")) {
+		free(c->pid_map_copy);
+		c->pid_map_copy = NULL;
+	}
+	if (c->comms_copy &&
+	    !th_read(c->comms, c->comms_copy, (long)c->num * TASK_COMM_LEN,
+		     "saved_cmdlines")) {
+		free(c->comms_copy);
+		c->comms_copy = NULL;
+	}
+}
+
 /* trace_save_cmdline() writes both maps together: the slot a pid's entry
  * names holds that pid, whatever became of older pids' entries. */
 static void th_savedcmd_cross(const struct th_savedcmd *c)
 {
-	unsigned int *to = NULL, *map = NULL, i, pid;
+	const unsigned int *to = c->to_pid_copy, *map = c->pid_map_copy;
+	unsigned int i, pid;
 
-	if (c->pid_max <= 1 || !c->num || c->num > c->pid_max - 1)
+	if (!to || !map)
 		return;
-	to = malloc(c->num * sizeof(*to));
-	map = malloc(c->pid_max * sizeof(*map));
-	if (to && map &&
-	    th_read(c->to_pid, to, c->num * sizeof(*to),
-		    "map_cmdline_to_pid") &&
-	    th_read(c->pid_map, map, c->pid_max * sizeof(*map),
-		    "map_pid_to_cmdline"))
-		for (i = 0; i < c->num; i++) {
-			pid = to[i];
-			if (pid == UINT_MAX || !pid)
-				continue;
-			if (map[pid & (c->pid_max - 2)] != i) {
-				th_damaged("saved_cmdlines_buffer", c->addr,
-					   "slot %u holds pid %u, whose "
-					   "map_pid_to_cmdline entry is %u; "
-					   "printed as the kernel would print "
-					   "it", i, pid,
-					   map[pid & (c->pid_max - 2)]);
-				break;
-			}
+	for (i = 0; i < c->num; i++) {
+		pid = to[i];
+		if (pid == UINT_MAX || !pid)
+			continue;
+		if (map[pid & (c->pid_max - 2)] != i) {
+			th_damaged("saved_cmdlines_buffer", c->addr, "slot %u "
+				   "holds pid %u, whose map_pid_to_cmdline "
+				   "entry is %u; printed as the kernel would "
+				   "print it", i, pid,
+				   map[pid & (c->pid_max - 2)]);
+			break;
 		}
-	free(to);
-	free(map);
+	}
 }
 
 /* tracing_resize_saved_cmdlines() keeps cmdline_num within 1 ..
@@ -92,6 +117,7 @@ static void th_savedcmd_load(struct th_savedcmd *c)
 	c->pid_max = MEMBER_SIZE("saved_cmdlines_buffer",
 				 "map_pid_to_cmdline") / 4;
 	c->state = TH_SAVEDCMD_OK;
+	th_savedcmd_copy(c);
 	th_savedcmd_check(c);
 }
 
@@ -108,6 +134,17 @@ const struct th_savedcmd *th_savedcmd(void)
 		th_damage_replay("cmdlines");
 	}
 	return &th_savedcmd_buf;
+}
+
+/* map_cmdline_to_pid[SLOT] (SLOT < cmdline_num) */
+static int th_savedcmd_pid(const struct th_savedcmd *c, unsigned int slot,
+			   unsigned int *pid)
+{
+	if (c->to_pid_copy) {
+		*pid = c->to_pid_copy[slot];
+		return TRUE;
+	}
+	return th_read_uint(c->to_pid + slot * 4, pid, "map_cmdline_to_pid");
 }
 
 void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm)
@@ -128,9 +165,12 @@ void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm)
 	 * map gives the same answer for both.  PID_MAX_DEFAULT is a power
 	 * of two: the array has it + 1 entries.
 	 */
-	if (c->state != TH_SAVEDCMD_OK ||
-	    !th_read_uint(c->pid_map + ((pid & (c->pid_max - 2)) * 4), &map,
-			  "map_pid_to_cmdline"))
+	if (c->state != TH_SAVEDCMD_OK)
+		map = UINT_MAX;
+	else if (c->pid_map_copy)
+		map = c->pid_map_copy[pid & (c->pid_max - 2)];
+	else if (!th_read_uint(c->pid_map + ((pid & (c->pid_max - 2)) * 4),
+			       &map, "map_pid_to_cmdline"))
 		map = UINT_MAX;
 	if (map != UINT_MAX && map >= c->num)
 		/* the kernel prints "<...>" too: faithful, and warned */
@@ -138,10 +178,12 @@ void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm)
 			   "map_pid_to_cmdline entry exceeds cmdline_num %u; "
 			   "printed as the kernel would print it", c->num);
 	if (map != UINT_MAX && map < c->num &&
-	    th_read_uint(c->to_pid + map * 4, &tpid, "map_cmdline_to_pid") &&
-	    (int)tpid == pid) {
-		if (!th_read(c->comms + map * TASK_COMM_LEN, comm,
-			     TASK_COMM_LEN, "saved_cmdlines"))
+	    th_savedcmd_pid(c, map, &tpid) && (int)tpid == pid) {
+		if (c->comms_copy)
+			memcpy(comm, c->comms_copy + (size_t)map *
+			       TASK_COMM_LEN, TASK_COMM_LEN);
+		else if (!th_read(c->comms + map * TASK_COMM_LEN, comm,
+				  TASK_COMM_LEN, "saved_cmdlines"))
 			strcpy(comm, "<...>");
 		comm[TASK_COMM_LEN - 1] = '\0';
 		return;

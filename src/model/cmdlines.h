@@ -18,6 +18,10 @@ struct th_savedcmd {
 	ulong comms;		/* char saved_cmdlines[num][16] */
 	ulong pid_map;		/* unsigned map_pid_to_cmdline[] */
 	long pid_max;		/* its entries, PID_MAX_DEFAULT + 1 */
+	/* copies of the three arrays, read whole once (NULL: each look-up
+	 * reads the dump) */
+	unsigned int *to_pid_copy, *pid_map_copy;
+	char *comms_copy;
 };
 enum { TH_SAVEDCMD_OK, TH_SAVEDCMD_NONE, TH_SAVEDCMD_UNREADABLE };
 
