@@ -282,21 +282,24 @@ static struct th_cu_hint {
 	/* kernel/trace/ring_buffer.c */
 	{ "trace_buffer", { "ring_buffer_read_page" }, 0 },
 	{ "ring_buffer", { "ring_buffer_read_page" }, 0 },	/* before v5.6 */
-	/* struct trace_array and the rest of kernel/trace/trace.h's
-	 * types: the unit of trace_nop.c (5 ms) rather than trace.c's
-	 * (40 ms), which a first search of the tag expands */
-	{ "trace_array", { "nop_trace_init" }, 0 },
-	/* kernel/trace/trace.h's too, used by trace_events_filter.c
-	 * (10 ms; trace_events.c's unit costs 15-40 ms) */
-	{ "ftrace_event_field", { "filter_assign_type" }, 0 },
-	/* trace.h's syscall_trace_enter/exit and include/trace/syscall.h's
-	 * syscall_metadata: kernel/trace/trace_syscalls.c */
+	/*
+	 * struct trace_array and the rest of kernel/trace/trace.h's types,
+	 * the trace_event*, tracepoint and syscall types: all in the unit
+	 * of kernel/trace/trace_syscalls.c (7 ms to expand at load 5),
+	 * else trace_nop.c's (4 ms) or their own files'; a first search of
+	 * the tag expands trace.c (40 ms) or trace_output.c (15 ms).
+	 */
+	{ "trace_array", { "ftrace_syscall_enter", "nop_trace_init" }, 0 },
 	{ "syscall_trace_enter", { "ftrace_syscall_enter" }, 0 },
 	{ "syscall_metadata", { "ftrace_syscall_enter" }, 0 },
-	/* include/linux/tracepoint-defs.h: kernel/tracepoint.c */
-	{ "tracepoint", { "tracepoint_probe_register" }, 0 },
-	/* include/linux/trace_events.h: kernel/trace/trace_output.c */
-	{ "trace_event", { "register_trace_event" }, 0 },
+	{ "tracepoint", { "ftrace_syscall_enter",
+			  "tracepoint_probe_register" }, 0 },
+	{ "trace_event", { "ftrace_syscall_enter",
+			   "register_trace_event" }, 0 },
+	/* trace.h's too, used by trace_eprobe.c (v5.15; 7 ms) and
+	 * trace_events_filter.c (15 ms; trace_events.c's unit 15-40 ms) */
+	{ "ftrace_event_field", { "eprobe_trigger_func",
+				  "filter_assign_type" }, 0 },
 	/* kernel/trace/trace.c (trace_sched_switch.c since v6.8, with
 	 * trace_find_cmdline) */
 	{ "saved_cmdlines_buffer", { "trace_find_cmdline" }, 0 },
@@ -662,6 +665,7 @@ long th_enum(const char *name, long def)
 	th_cu_hint(name);
 	switch (th_enum_batch(name, &v)) {
 	case 1:
+		th_llog_end(t0, key, v);
 		return v;
 	case -1:
 		v = TH_ENUM_MISSING;

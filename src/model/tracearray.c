@@ -87,8 +87,7 @@ const struct th_tr_off *th_tr_off(void)
 	 * 7.x) */
 	o->flags = th_member("trace_array", "flags");
 	o->flags_size = MEMBER_SIZE("trace_array", "flags");
-	o->fl_rdonly = th_enum_beside("TRACE_ARRAY_FL_RDONLY",
-				      "TRACE_ARRAY_FL_GLOBAL", 0);
+	/* TRACE_ARRAY_FL_RDONLY: asked by th_tr_readonly() */
 	/* boot-mapped arrays: Linux kernel commit e645535a954a ("tracing:
 	 * Add option to use memmapped memory for trace boot instance") (in
 	 * v6.10) gave range_addr_start, its series text_delta; Linux kernel
@@ -398,9 +397,18 @@ ulong th_tr_marker_file(ulong tr)
 int th_tr_readonly(ulong tr)
 {
 	const struct th_tr_off *o = th_tr_off();
+	static long rdonly = -1;
 	ulong fl = 0;
 
-	if (!o->fl_rdonly || o->flags < 0)
+	/* only a boot-mapped array's backup copy is read-only: a kernel
+	 * without them (no range_addr_start, before v6.10) has none, and
+	 * the enumerator is not looked up (a search of all the debuginfo) */
+	if (o->flags < 0 || o->range_addr_start < 0)
+		return FALSE;
+	if (rdonly < 0)
+		rdonly = th_enum_beside("TRACE_ARRAY_FL_RDONLY",
+					"TRACE_ARRAY_FL_GLOBAL", 0);
+	if (!rdonly)
 		return FALSE;
 	if (o->flags_size == sizeof(int)) {
 		unsigned int f32 = 0;
@@ -410,7 +418,7 @@ int th_tr_readonly(ulong tr)
 	} else {
 		th_read_ulong(tr + o->flags, &fl, "trace_array.flags");
 	}
-	return (fl & o->fl_rdonly) != 0;
+	return (fl & rdonly) != 0;
 }
 
 /**

@@ -24,7 +24,6 @@ struct th_tr_off {
 	long err_log;
 	long systems, trace_marker_file;
 	long flags, flags_size;
-	ulong fl_rdonly;	/* TRACE_ARRAY_FL_RDONLY, 0: none */
 	/* boot-mapped ("persistent") arrays (model/last_boot.c) */
 	long range_addr_start, text_delta, module_delta;
 	long scratch, scratch_size;
