@@ -63,6 +63,35 @@ static inline void pf_puts_n(struct out *o, const char *s, size_t n)
 		pf_put(o, *s++);
 }
 
+/* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf */
+static inline void pf_put_hex(struct out *o, uint64_t v, int hex0x)
+{
+	char d[16];
+	int n = 0;
+
+	if (hex0x)
+		pf_puts_n(o, "0x", 2);
+	do {
+		d[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		pf_put(o, d[--n]);
+}
+
+static inline void pf_put_udec(struct out *o, uint64_t v)
+{
+	char d[20];
+	int n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		pf_put(o, d[--n]);
+}
+
 static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 				  int size)
 {

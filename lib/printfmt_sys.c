@@ -273,6 +273,14 @@ static int sys_openat(struct ev *e, struct out *o, const struct pf_sysmeta *m,
 	return 0;
 }
 
+/* an argument's name as "%s" through a 256-byte room printed it */
+static void sys_put_name(struct out *o, const char *name)
+{
+	size_t n = strlen(name);
+
+	pf_puts_n(o, name, n < 255 ? n : 255);
+}
+
 int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 		     size_t reclen, unsigned args_off, unsigned flags,
 		     const struct pf_ctx *ctx, char *out, size_t outlen)
@@ -308,20 +316,28 @@ int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 		uint64_t v = pf_rd_uint(&e, rec + args_off + 8 * i, 8);
 
 		if (!(flags & PF_SYS_USER)) {
-			/* "%s: %lx%s", the ", " after all but the last */
+			/* "%s: %lx%s", the ", " after all but the last
+			 * (each %s cut at 255 bytes, as pf_out_printf()'s
+			 * room cut it: a name is shorter) */
 			if (flags & PF_SYS_VERBOSE)
 				pf_out_printf(&o, 256, "%s ", m->types[i]);
-			pf_out_printf(&o, 256, "%s: %llx%s", m->args[i],
-				      (unsigned long long)v,
-				      i == m->nb_args - 1 ? "" : ", ");
+			sys_put_name(&o, m->args[i]);
+			pf_puts_n(&o, ": ", 2);
+			pf_put_hex(&o, v, 0);
+			if (i != m->nb_args - 1)
+				pf_puts_n(&o, ", ", 2);
 			continue;
 		}
 		if (i)
 			pf_puts_n(&o, ", ", 2);
 		if (flags & PF_SYS_VERBOSE)
 			pf_out_printf(&o, 256, "%s ", m->types[i]);
-		pf_out_printf(&o, 256, v < 10 ? "%s: %llu" : "%s: 0x%llx",
-			      m->args[i], (unsigned long long)v);
+		sys_put_name(&o, m->args[i]);
+		pf_puts_n(&o, ": ", 2);
+		if (v < 10)
+			pf_put_udec(&o, v);
+		else
+			pf_put_hex(&o, v, 1);
 		if (!(m->user_mask & (1u << i)))
 			continue;
 		if ((r = sys_user_data(&e, m, args_off, &k, &p, &len)) < 0)

@@ -352,15 +352,27 @@ static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 	struct pf_sysmeta pm;
 	unsigned flags = 0;
 	char out[4096];
-	int i;
+	int i, n;
 
 	if (!m) {
 		th_sb_printf(b, "%s: (no syscall metadata)\n", e->name);
 		return;
 	}
 	if (e->kind == TH_EVK_SYS_EXIT) {
-		th_sb_printf(b, "%s -> 0x%lx\n", m->name,
-			     th_get_ul(t->ent, t->len, 16));
+		/* "%s -> 0x%lx\n", half the lines of a syscall trace: no
+		 * printf */
+		ulong v = th_get_ul(t->ent, t->len, 16);
+		char d[24];
+		int k = sizeof(d);
+
+		d[--k] = '\n';
+		do {
+			d[--k] = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		th_sb_put(b, m->name, strlen(m->name));
+		th_sb_put(b, " -> 0x", 6);
+		th_sb_put(b, d + k, sizeof(d) - k);
 		return;
 	}
 	memset(&pm, 0, sizeof(pm));
@@ -379,12 +391,14 @@ static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 		flags |= PF_SYS_OPENAT;
 	if (th_tflag(t, "TRACE_ITER_VERBOSE_BIT"))
 		flags |= PF_SYS_VERBOSE;
-	if (pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags, &th_pfc,
-			     out, sizeof(out)) < 0) {
+	n = pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags, &th_pfc,
+			     out, sizeof(out));
+	if (n < 0) {
 		th_sb_printf(b, "%s: (%s)\n", m->name, out);
 		return;
 	}
-	th_sb_printf(b, "%s\n", out);
+	out[n] = '\n';
+	th_sb_put(b, out, n + 1);
 }
 
 /*
