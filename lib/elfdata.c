@@ -139,8 +139,6 @@ const unsigned char *ed_bytes(const struct ed_file *f, uint64_t addr,
 	struct ed_section t;
 	unsigned i;
 
-	if (!len)
-		return NULL;
 	for (i = 1; i < f->shnum; i++) {
 		if (ed_section(f, i, &t) || t.type != ED_SHT_PROGBITS ||
 		    !(t.flags & ED_SHF_ALLOC) || !t.bytes ||

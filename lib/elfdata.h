@@ -45,7 +45,8 @@ int ed_section(const struct ed_file *f, unsigned i, struct ed_section *s);
  * The file's bytes of the addresses [ADDR, ADDR + LEN): the allocated
  * PROGBITS section holding all of them, *S when S is not NULL.  Returns a
  * pointer into the caller's buffer, or NULL when no such section holds the
- * whole range (a debuginfo-only file has NOBITS sections instead).
+ * whole range (a debuginfo-only file has NOBITS sections instead).  An
+ * empty range is in a section from its start to its end, inclusive.
  */
 const unsigned char *ed_bytes(const struct ed_file *f, uint64_t addr,
 			      uint64_t len, struct ed_section *s);

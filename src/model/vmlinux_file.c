@@ -83,6 +83,18 @@ static const unsigned char *thv_bytes(ulong addr, long len,
 	return NULL;
 }
 
+const unsigned char *th_vmlinux_file_bytes(ulong addr, ulong len)
+{
+	const unsigned char *p;
+	int i;
+
+	thv_load();
+	for (i = 0; i < thv.n; i++)
+		if ((p = ed_bytes(&thv.f[i], addr, len, NULL)))
+			return p;
+	return NULL;
+}
+
 const unsigned char *th_vmlinux_bytes(ulong addr, long len)
 {
 	const struct ed_file *from;

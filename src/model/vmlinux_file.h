@@ -8,6 +8,11 @@
 
 #include "model/model.h"
 
+/* The vmlinux file's bytes of its (link-time) addresses [ADDR, ADDR +
+ * LEN), in any allocated PROGBITS section (init sections too: the text
+ * check reads the patch tables there), or NULL. */
+const unsigned char *th_vmlinux_file_bytes(ulong addr, ulong len);
+
 /* The vmlinux file's bytes of the kernel image's addresses [ADDR, ADDR +
  * LEN) (dump addresses: the KASLR offset is taken off), or NULL: no file
  * bytes there (a debuginfo-only file, an init section, not the image). */

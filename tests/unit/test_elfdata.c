@@ -83,7 +83,9 @@ static void one_layout(int b, int w64)
 	CHECK(ed_bytes(&f, 0x1000, 16, NULL) == img + 0x100);
 	CHECK(ed_bytes(&f, 0x1001, 16, NULL) == NULL);
 	CHECK(ed_bytes(&f, 0xfff, 2, NULL) == NULL);
-	CHECK(ed_bytes(&f, 0x1000, 0, NULL) == NULL);
+	CHECK(ed_bytes(&f, 0x1000, 0, NULL) == img + 0x100);
+	CHECK(ed_bytes(&f, 0x1010, 0, NULL) == img + 0x110);
+	CHECK(ed_bytes(&f, 0x1011, 0, NULL) == NULL);
 	/* NOBITS and unallocated sections give no bytes */
 	CHECK(ed_bytes(&f, 0x2000, 4, NULL) == NULL);
 	CHECK(ed_bytes(&f, 0x3000, 4, NULL) == NULL);
