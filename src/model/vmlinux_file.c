@@ -9,7 +9,6 @@
  */
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "model/vmlinux_file.h"
 #include "elfdata.h"
@@ -23,22 +22,24 @@ static struct {
 /* Map PATH and keep it when it is ELF. */
 static void thv_map(const char *path)
 {
-	struct stat st;
+	off_t size;
 	void *p;
 	int fd;
 
 	if (!path || !*path || thv.n >= 2 || (fd = open(path, O_RDONLY)) < 0)
 		return;
-	p = fstat(fd, &st) == 0 && st.st_size > 0 ?
-		mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) :
+	/* (the size by lseek(): fstat() is a symbol of glibc 2.33+ only,
+	 * and the extension built here also loads into bullseye's crash) */
+	size = lseek(fd, 0, SEEK_END);
+	p = size > 0 ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) :
 		MAP_FAILED;
 	close(fd);
 	if (p == MAP_FAILED)
 		return;
-	if (ed_open(&thv.f[thv.n], p, st.st_size) == 0)
+	if (ed_open(&thv.f[thv.n], p, size) == 0)
 		thv.n++;
 	else
-		munmap(p, st.st_size);
+		munmap(p, size);
 }
 
 static void thv_load(void)
@@ -141,7 +142,8 @@ int th_static_check(const char *object, ulong addr,
 	for (i = 0; i < n; i++) {
 		const struct th_static_field *f = &fields[i];
 
-		if (!thv_field(object, addr, f, &file, &dump))
+		if (!thv_field(object, addr, f, &file, &dump) ||
+		    (f->ptr == TH_STATIC_SET && !file))
 			continue;
 		want = f->ptr && file ? file + thv_delta() : file;
 		if (dump == want)

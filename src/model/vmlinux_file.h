@@ -24,8 +24,12 @@ struct th_static_field {
 	const char *name;	/* for the warning */
 	long off;		/* in the object; < 0: the kernel has none */
 	int size;		/* 1, 2, 4 or 8 */
-	int ptr;		/* an address the KASLR relocation moved */
+	int ptr;		/* 1: an address the KASLR relocation moved;
+				 * TH_STATIC_SET: the same, and the kernel may
+				 * set it where the initializer left NULL */
 };
+
+#define TH_STATIC_SET	2
 
 /* Each field of the object at ADDR (vmlinux's own) that differs from the
  * file's initial bytes is a th_damaged(OBJECT, ADDR) warning; their
