@@ -196,7 +196,7 @@ clean:
 #                        crash with the runtime preloaded (fuzz/san/crash);
 #                        the run fails on any sanitizer report (give its own
 #                        SO: a plain .so at the same path is not relinked)
-FUZZ_TARGETS ?= ringbuf insn printfmt bprint walk btf
+FUZZ_TARGETS ?= ringbuf insn printfmt bprint walk btf elfdata
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \

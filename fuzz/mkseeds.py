@@ -10,6 +10,10 @@
   bprint    the fixture modules' trace_printk formats, arguments packed as
             vbin_printf() packs them
   walk      memory images: chains, cycles, garbage and NULL pointers
+  elfdata   ELF files: one built here per class and byte order (and one
+            with extended section numbering), and the bookworm vmlinux's
+            headers and section table with each allocated section cut to
+            its first 64 bytes, each with an address and length to look up
   btf       a small BTF cut from the sid kernel's own (the functions of
             the funcargs scenario, their parameters' types), both byte
             orders; a small base and two split BTFs on it cut from the
@@ -482,8 +486,97 @@ def btf():
                 + struct.pack("<I", len(b)) + b + btf_bytes(snew, stab, big))
 
 
+def elf_image(is64, big, sections, xnum=False):
+    """An ELF file: header, then SECTIONS [(name, type, flags, addr,
+    bytes)] (a NULL section and .shstrtab added), then the headers."""
+    e = ">" if big else "<"
+    names = b"\0"
+    secs = [(0, 0, 0, 0, b"")]
+    for name, typ, flags, addr, data in sections:
+        secs.append((len(names), typ, flags, addr, data))
+        names += name.encode() + b"\0"
+    secs.append((len(names), 3, 0, 0, names))
+    names += b".shstrtab\0"
+    secs[-1] = secs[-1][:4] + (names,)
+    ehsize, shsize = (64, 64) if is64 else (52, 40)
+    body, offs = b"", []
+    for s in secs:
+        offs.append(ehsize + len(body))
+        body += s[4]
+    shoff = ehsize + len(body)
+    shoff += -shoff % 8
+    body += bytes(shoff - ehsize - len(body))
+    shnum, strndx = len(secs), len(secs) - 1
+    ident = b"\x7fELF" + bytes([2 if is64 else 1, 2 if big else 1, 1]) + \
+        bytes(9)
+    if is64:
+        hdr = ident + struct.pack(e + "HHIQQQIHHHHHH", 2, 62, 1, 0, 0, shoff,
+                                  0, 64, 0, 0, 64, 0 if xnum else shnum,
+                                  0xffff if xnum else strndx)
+    else:
+        hdr = ident + struct.pack(e + "HHIIIIIHHHHHH", 2, 3, 1, 0, 0, shoff,
+                                  0, 52, 0, 0, 40, 0 if xnum else shnum,
+                                  0xffff if xnum else strndx)
+    tab = b""
+    for i, (nm, typ, flags, addr, data) in enumerate(secs):
+        size = len(data) if i or not xnum else shnum
+        link = strndx if i == 0 and xnum else 0
+        if is64:
+            tab += struct.pack(e + "IIQQQQIIQQ", nm, typ, flags, addr,
+                               offs[i], size, link, 0, 1, 0)
+        else:
+            tab += struct.pack(e + "IIIIIIIIII", nm, typ, flags, addr,
+                               offs[i], size, link, 0, 1, 0)
+    return hdr + body + tab
+
+
+def vmlinux_cut(path):
+    """The vmlinux at PATH as a small ELF: its sections' names, types,
+    flags and addresses, each allocated PROGBITS section's first 64
+    bytes, the others empty."""
+    with open(path, "rb") as f:
+        head = f.read(64)
+        shoff, = struct.unpack_from("<Q", head, 0x28)
+        shnum, strndx = struct.unpack_from("<HH", head, 0x3c)
+        f.seek(shoff)
+        tab = f.read(64 * shnum)
+        sh = [struct.unpack_from("<IIQQQQIIQQ", tab, 64 * i)
+              for i in range(shnum)]
+        f.seek(sh[strndx][4])
+        strs = f.read(sh[strndx][5])
+        out = []
+        for i, (nm, typ, flags, addr, off, size, _, _, _, _) in \
+                enumerate(sh[1:], 1):
+            name = strs[nm:strs.index(b"\0", nm)].decode()
+            data = b""
+            if typ == 1 and flags & 2:
+                f.seek(off)
+                data = f.read(min(size, 64))
+            if i != strndx:
+                out.append((name, typ, flags, addr, data))
+    return out
+
+
+def elfdata():
+    def put_elf(name, img, addr, n):
+        put("elfdata", name, struct.pack("<QI", addr, n) + img)
+    data = (".data", 1, 3, 0x1000, bytes(range(0x10, 0x30)))
+    bss = (".bss", 8, 3, 0x2000, b"")
+    for is64 in (True, False):
+        for big in (False, True):
+            put_elf("%d%s" % (64 if is64 else 32, "be" if big else "le"),
+                    elf_image(is64, big, [data, bss]), 0x1008, 8)
+    put_elf("xnum", elf_image(True, False, [data, bss], xnum=True),
+            0x1000, 32)
+    d, man = fixture("modules")
+    secs = vmlinux_cut(man["vmlinux"])
+    at = [s[3] for s in secs if s[0] == ".data"][0]
+    put_elf("vmlinux-cut", elf_image(True, False, secs), at + 8, 16)
+
+
 def main():
-    which = sys.argv[1:] or ["ringbuf", "printfmt", "bprint", "walk", "btf"]
+    which = sys.argv[1:] or ["ringbuf", "printfmt", "bprint", "walk", "btf",
+                             "elfdata"]
     if "ringbuf" in which or "insn" in which:
         ringbuf_and_insn()
     if "printfmt" in which:
@@ -494,6 +587,8 @@ def main():
         walk()
     if "btf" in which:
         btf()
+    if "elfdata" in which:
+        elfdata()
 
 
 if __name__ == "__main__":

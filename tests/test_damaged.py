@@ -11,6 +11,7 @@ TRACEHUNT_DAMAGE_SCENARIO picks another scenario's ELF dump."""
 import importlib.util
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -212,3 +213,72 @@ def test_damage_campaign(key):
     silent = {c: s["table"][c]["silent"] for c in sl["strict"]
               if c in s["table"] and s["table"][c]["silent"]}
     assert not silent, "silent changes %s\n%s" % (silent, report)
+
+
+# ---- static objects the kernel never writes (issue 27) -------------------
+#
+# A static object of the kernel image whose fields the kernel never writes
+# after it is built must hold the vmlinux file's initial bytes (pointers
+# moved by the KASLR offset: src/model/vmlinux_file.c).  Each case damages
+# one such field of the modules ELF dump as the campaign did (copies 30,
+# 92 and 120) and wants a warning naming the object, in the text and in
+# the JSON "warnings" list, where the undamaged dump has none.
+STATIC_CASES = {
+    # the clock of the global array: in_ns 1 -> 0 makes the trace print
+    # raw counts instead of seconds
+    "trace-clock-in-ns": ("&trace_clocks[global_trace.clock_id].in_ns",
+                          bytes(4), ["ftrace cat trace", "ftrace trace -j"],
+                          r"trace_clocks\[\d+\] at [0-9a-f]+: in_ns 0 "
+                          r"differs from the vmlinux file's initial 0x1"),
+    # nop allows instances: 1 -> 0
+    "tracer-allow-instances": ("&nop_trace.allow_instances", bytes(1),
+                               ["ftrace tracers -v", "ftrace tracers -j"],
+                               r"tracer at [0-9a-f]+: allow_instances 0 "
+                               r"differs from the vmlinux file's initial "
+                               r"0x1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STATIC_CASES))
+def test_static_object_differs_from_vmlinux(case, tmp_path):
+    import re
+    expr, data, cmds, want = STATIC_CASES[case]
+    man = dm.load_manifest(dm.fixture_dir(SCENARIO))
+    man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
+    res = dm.crash_batch(man, [("v", "p/x (unsigned long)(%s)" % expr)])
+    m = re.search(r"\$\d+ = (0x[0-9a-f]+)", res.get("v", ""))
+    assert m, "no address for %s: %r" % (expr, res)
+    va = int(m.group(1), 16)
+    pa = dm.damage.parse_vtop(dm.crash_batch(
+        man, [("p", "vtop %x" % va)])["p"])
+    assert dm.damage.peek(man["vmcore"], pa, len(data)) != data, \
+        "%s already holds %r" % (expr, data)
+    clean = dm.Run(man["vmlinux"], man["vmcore"], cmds, SO)
+    copy = str(tmp_path / "vmcore")
+    subprocess.run(["cp", "--sparse=always", man["vmcore"], copy],
+                   check=True)
+    os.chmod(copy, 0o600)
+    dm.damage.patch(copy, pa, data)
+    run = dm.Run(man["vmlinux"], copy, cmds, SO)
+    try:
+        for c in cmds:
+            assert not re.search(want, clean.out(c) or ""), \
+                "the undamaged dump warns in '%s'" % c
+            out = run.out(c) or ""
+            assert re.search(want, out), "'%s' on %s damaged:\n%s" % (
+                c, expr, out[:2000])
+            if c.endswith("-j"):
+                # one document, or one per line (ftrace trace -j)
+                import json
+                try:
+                    docs = [json.loads(out)]
+                except ValueError:
+                    docs = [json.loads(l) for l in out.splitlines()
+                            if l.strip()]
+                warns = [w for d in docs if isinstance(d, dict)
+                         for w in d.get("warnings", [])]
+                assert [w for w in warns if re.search(want, w)], \
+                    "no JSON warning in '%s': %r" % (c, warns)
+    finally:
+        clean.cleanup()
+        run.cleanup()

@@ -12,7 +12,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "fuzz-test")
-TARGETS = ["ringbuf", "insn", "printfmt", "bprint", "walk", "bpfinsn", "btf"]
+TARGETS = ["ringbuf", "insn", "printfmt", "bprint", "walk", "bpfinsn", "btf",
+           "elfdata"]
 SMOKE_SECONDS = int(os.environ.get("TRACEHUNT_FUZZ_SMOKE", "2"))
 
 

@@ -179,3 +179,24 @@ def test_so_exports_nothing_but_what_crash_needs():
     # _init/_fini are the linker's, on toolchains that still emit them
     extra = [s for s in exported if s not in ("_init", "_fini")]
     assert not extra, "exported: %s" % " ".join(extra)
+
+
+# The oldest glibc a suite's crash runs on (bullseye's 2.31): the extension
+# built on the host for another suite (make CRASH_INCLUDE=<chroot>/...)
+# links against the host's glibc, so it may use no symbol version newer
+# than that one (fstat() and stat() are GLIBC_2.33 symbols).
+OLDEST_GLIBC = (2, 31)
+
+
+def test_so_needs_no_newer_glibc_than_the_oldest_suite():
+    if not os.path.exists(thlib.SO):
+        pytest.skip("no %s" % thlib.SO)
+    p = subprocess.run(["objdump", "-T", thlib.SO], capture_output=True,
+                       text=True, check=True)
+    newer = sorted({"%s (GLIBC_%s)" % (l.split()[-1], m.group(1))
+                    for l in p.stdout.splitlines()
+                    for m in [re.search(r"\(GLIBC_([\d.]+)\)", l)]
+                    if m and tuple(int(x) for x in m.group(1).split(".")
+                                   [:2]) > OLDEST_GLIBC})
+    assert not newer, "symbols bullseye's glibc %d.%d lacks: %s" % (
+        OLDEST_GLIBC + (", ".join(newer),))

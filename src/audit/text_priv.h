@@ -11,6 +11,7 @@
 #include <libelf.h>
 #include <gelf.h>
 #include "model/ftrace_ops.h"
+#include "model/vmlinux_file.h"
 #include "audit/textcheck.h"
 
 #define TX_CHUNK	(1UL << 20)	/* dump text read per readmem */
@@ -91,8 +92,6 @@ struct tx_run {
 
 /* text_vmlinux.c */
 void tx_load(void);
-const unsigned char *tx_file_bytes(ulong addr, ulong len,
-				   const char **secname);
 
 /* text_tables.c */
 void tx_tables(const ulong *val);

@@ -292,7 +292,7 @@ static int tx_verbatim(const unsigned char *m, int mlen, ulong a,
 static int tx_alternative_ok(struct tx_run *r, const struct tx_site *s,
 			     const unsigned char *m, ulong a)
 {
-	const unsigned char *repl = tx_file_bytes(s->aux, s->rlen, NULL);
+	const unsigned char *repl = th_vmlinux_file_bytes(s->aux, s->rlen);
 
 	if (tx_same_shape(r, m, s->len, a, tx_vml.disk +
 			  (s->start - tx_vml.text), s->len, s->start, 0) ||
@@ -307,7 +307,8 @@ static int tx_alternative_ok(struct tx_run *r, const struct tx_site *s,
 	 * the replacement's instructions as far as the site reaches,
 	 * then padding.
 	 */
-	repl = s->rlen < s->len ? tx_file_bytes(s->aux, s->len, NULL) : NULL;
+	repl = s->rlen < s->len ? th_vmlinux_file_bytes(s->aux, s->len) :
+		NULL;
 	if (repl && tx_same_shape(r, m, s->len, a, repl, s->len, s->aux, 1))
 		return TRUE;
 	tx_why(r, "alternative at %lx holds neither its original nor "

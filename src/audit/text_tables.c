@@ -62,7 +62,7 @@ static const unsigned char *tx_table(const ulong *val, int a, int b,
 		return NULL;
 	if (val[b] == val[a])
 		return NULL;
-	p = tx_file_bytes(val[a], val[b] - val[a], NULL);
+	p = th_vmlinux_file_bytes(val[a], val[b] - val[a]);
 	if (!p)
 		return NULL;
 	*n = (val[b] - val[a]) / esz;

@@ -2,7 +2,9 @@
  * tracehunt: the text check's reader of the vmlinux file (libelf): the
  * .text section, the STT_FUNC symbols inside it and the symbols that
  * bound the kernel's patch tables, in pc->namelist and, for the symbols of
- * a separate debuginfo file, pc->namelist_debug.
+ * a separate debuginfo file, pc->namelist_debug.  The bytes of .text and
+ * of the tables come from model/vmlinux_file.c (lib/elfdata.c), the one
+ * reader of the file's initial bytes.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -36,47 +38,6 @@ static int tx_elf_open(const char *path, struct tx_elf *f)
 		}
 	}
 	return TRUE;
-}
-
-/**
- * tx_file_bytes - bytes of the vmlinux file
- * @addr: file (link-time) address
- * @len: how many
- * @secname: the PROGBITS section holding them, when not NULL
- *
- * Returns NULL when no allocated PROGBITS section holds them all.
- */
-const unsigned char *tx_file_bytes(ulong addr, ulong len,
-				   const char **secname)
-{
-	int i;
-
-	for (i = 0; i < tx_vml.nf; i++) {
-		Elf_Scn *scn = NULL;
-		GElf_Shdr sh;
-		size_t shstr;
-
-		if (elf_getshdrstrndx(tx_vml.f[i].e, &shstr))
-			continue;
-		while ((scn = elf_nextscn(tx_vml.f[i].e, scn))) {
-			Elf_Data *d;
-
-			if (!gelf_getshdr(scn, &sh) ||
-			    sh.sh_type != SHT_PROGBITS ||
-			    !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
-			    addr + len > sh.sh_addr + sh.sh_size)
-				continue;
-			d = elf_getdata(scn, NULL);
-			if (!d || !d->d_buf || d->d_size != sh.sh_size)
-				continue;
-			if (secname)
-				*secname = elf_strptr(tx_vml.f[i].e, shstr,
-						      sh.sh_name);
-			return (const unsigned char *)d->d_buf +
-				(addr - sh.sh_addr);
-		}
-	}
-	return NULL;
 }
 
 static const char *const tx_symnames[S_NSYM] = {
@@ -281,7 +242,7 @@ void tx_load(void)
 			 pc->namelist);
 		return;
 	}
-	tx_vml.disk = tx_file_bytes(tx_vml.text, tx_vml.text_size, NULL);
+	tx_vml.disk = th_vmlinux_file_bytes(tx_vml.text, tx_vml.text_size);
 	if (!tx_vml.disk) {
 		snprintf(tx_vml.err, sizeof(tx_vml.err), "the vmlinux %s holds "
 			 "no .text bytes (a debuginfo-only file?)",

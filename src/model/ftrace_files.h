@@ -119,6 +119,9 @@ uint64_t th_top_level_flags(void);
 int th_trace_clocks(char names[][64], int max);
 /* trace_clocks[ID].in_ns: 1, 0, -1 when unknown */
 int th_trace_clock_in_ns(int id);
+/* trace_clocks[ID] (-1: every entry) against the vmlinux file's initial
+ * bytes: a th_damaged() warning for each field that differs */
+void th_trace_clock_check(int id);
 
 /* ----------------------------------------------------- event_files.c --- */
 

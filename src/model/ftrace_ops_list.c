@@ -6,6 +6,7 @@
  */
 #include "model/ftrace_ops.h"
 #include "model/ftrace_files.h"
+#include "model/vmlinux_file.h"
 
 #define THF_MAX_OPS	4096
 #define THF_MAX_SUBOPS	1024
@@ -251,6 +252,65 @@ static void thf_ops_private_check(ulong addr, ulong priv)
 		}
 }
 
+/*
+ * An ops of the kernel image keeps its initializer's func (the file's),
+ * except a trace array's (ftrace_init_array_ops() gives global_ops the
+ * tracer's function) and one filtered by pid (__register_ftrace_function()
+ * swaps in ftrace_pid_func()); a NULL initializer (a function graph subop)
+ * is not compared.
+ */
+static void thf_ops_static_check(ulong addr, ulong flags)
+{
+	const struct th_static_field f[] = {
+		{ "func", thf_ops_off()->func, sizeof(ulong), TH_STATIC_SET },
+	};
+	ulong pid = thf_ops_flag("PID");
+	struct th_tr *trs;
+	int i, n;
+
+	/* (crash's is_kernel_text() takes 7.2's kprobe_ftrace_ops for text) */
+	if ((th_region(addr) != TH_R_IMAGE && th_region(addr) != TH_R_TEXT) ||
+	    (pid && (flags & pid)))
+		return;
+	n = th_trace_arrays(&trs);
+	for (i = 0; i < n; i++)
+		if (th_tr_ops(trs[i].addr) == addr)
+			return;
+	th_static_check("ftrace_ops", addr, f, 1);
+}
+
+/* Is FUNC perf's ftrace callback (a perf_event's ftrace_ops)? */
+static int thf_ops_perf(ulong func)
+{
+	static ulong perf_func = 1;
+
+	if (perf_func == 1)
+		perf_func = th_symbol("perf_ftrace_function_call");
+	return perf_func && func == perf_func;
+}
+
+/*
+ * A perf event's ops keeps a CPU number in private, no pointer:
+ * perf_ftrace_function_register() stores nr_cpu_ids, TRACE_REG_PERF_ADD
+ * the CPU the event was added on, TRACE_REG_PERF_DEL nr_cpu_ids again
+ * (kernel/trace/trace_event_perf.c), and perf_ftrace_function_call()
+ * compares it with smp_processor_id().
+ */
+static void thf_perf_private_check(ulong addr, ulong priv)
+{
+	static unsigned int nr_cpu_ids;
+	ulong sym;
+
+	if (!nr_cpu_ids && (!(sym = th_symbol("nr_cpu_ids")) ||
+			    !th_read_uint(sym, &nr_cpu_ids, "nr_cpu_ids") ||
+			    !nr_cpu_ids))
+		nr_cpu_ids = MAX(kt->cpus, 1);
+	if (priv > nr_cpu_ids)
+		th_damaged("ftrace_ops", addr, "private %lx of a perf event's "
+			   "ops is neither a CPU nor nr_cpu_ids (%u)", priv,
+			   nr_cpu_ids);
+}
+
 /**
  * thf_ops_read - one struct ftrace_ops and its hashes
  * @addr: the ops
@@ -275,6 +335,7 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 	 * an ops ftrace_ops_init() marked INITIALIZED; a zeroed ops is */
 	if (op->func || !thf_ops_initialized(op->flags))
 		th_check_func("ftrace_ops", addr, op->func, "func");
+	thf_ops_static_check(addr, op->flags);
 	if (o->trampoline >= 0 &&
 	    th_read_ulong(addr + o->trampoline, &op->trampoline,
 			  "ftrace_ops.trampoline") && op->trampoline)
@@ -301,11 +362,14 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 			   op->trampoline);
 	if (o->private_data >= 0 &&
 	    th_read_ulong(addr + o->private_data, &op->private_data,
-			  "ftrace_ops.private") &&
-	    (!op->private_data ||
-	     th_check_ptr("ftrace_ops", addr, op->private_data,
-			  TH_M_DATA | TH_M_CODE, "private")))
-		thf_ops_private_check(addr, op->private_data);
+			  "ftrace_ops.private")) {
+		if (thf_ops_perf(op->func))
+			thf_perf_private_check(addr, op->private_data);
+		else if (!op->private_data ||
+			 th_check_ptr("ftrace_ops", addr, op->private_data,
+				      TH_M_DATA | TH_M_CODE, "private"))
+			thf_ops_private_check(addr, op->private_data);
+	}
 	thf_ops_hashes(addr, &op->func_hash, &filter, &notrace);
 	thf_hash_read(filter, &op->filter);
 	thf_hash_read(notrace, &op->notrace);

@@ -23,9 +23,10 @@ void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
 	/* trace_clocks[] elements are { func, name, in_ns } */
 	if (clocks && clock < 32 &&
 	    th_read_int(clocks + clock * 3 * sizeof(ulong) + 2 * sizeof(ulong),
-			&in_ns, "trace_clocks[].in_ns"))
+			&in_ns, "trace_clocks[].in_ns")) {
 		o->in_ns = in_ns;
-	else
+		th_trace_clock_check(clock);
+	} else
 		o->in_ns = 1;
 	strcpy(o->tracer, "nop");
 	cur = th_tr_current_tracer(tr);

@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "model/ftrace_files.h"
 #include "model/tracearray.h"
+#include "model/vmlinux_file.h"
 
 static struct th_tracer_off {
 	int read;
@@ -135,6 +136,27 @@ int ff_tracer_ok(struct th_tr *tr, ulong t)
 	return th_tracer_allows_instances(t);
 }
 
+/*
+ * The fields of a tracer the kernel never writes: register_tracer() sets
+ * next, and flags and set_flag when the tracer has none; the tracer's
+ * users count ref.  A tracer of the kernel image (all of them:
+ * register_tracer() is __init) holds its initializer's name, init and
+ * flags, as the vmlinux file does.
+ */
+static void th_tracer_static_check(ulong t)
+{
+	const struct th_tracer_off *o = th_tracer_off();
+	const struct th_static_field f[] = {
+		{ "name", o->name, sizeof(ulong), TRUE },
+		{ "init", o->init, sizeof(ulong), TRUE },
+		{ "allow_instances", o->allow_instances, 1, FALSE },
+		{ "use_max_tr", o->use_max_tr, 1, FALSE },
+		{ "print_max", o->print_max, 1, FALSE },
+	};
+
+	th_static_check("tracer", t, f, sizeof(f) / sizeof(f[0]));
+}
+
 /**
  * ff_tracers - every tracer on trace_types, in list order, bounded and
  * cycle-safe
@@ -169,6 +191,7 @@ int ff_tracers(ulong *out, int max)
 				return n;
 			}
 		out[n++] = t;
+		th_tracer_static_check(t);
 		if (!th_read_ulong(t + o_next, &seen, "tracer.next")) {
 			th_damaged("trace_types", t, "unreadable tracer");
 			return n;
@@ -429,6 +452,7 @@ int th_trace_clocks(char names[][64], int max)
 	n = ff_array_info("trace_clocks", &stride);
 	if (!clocks || n <= 0 || stride < (long)(2 * sizeof(ulong)))
 		return -1;
+	th_trace_clock_check(-1);
 	for (i = 0; i < n && i < max; i++) {
 		/* { u64 (*func)(void); const char *name; int in_ns; } */
 		if (!th_read_ulong(clocks + i * stride + sizeof(ulong), &np,
@@ -459,5 +483,37 @@ int th_trace_clock_in_ns(int id)
 	    !th_read_int(clocks + id * stride + 2 * sizeof(ulong), &in_ns,
 			 "trace_clocks.in_ns"))
 		return -1;
+	th_trace_clock_check(id);
 	return in_ns != 0;
+}
+
+/**
+ * th_trace_clock_check - trace_clocks[ID] against the vmlinux file: the
+ * kernel never writes the array (trace.c's initializer), and a damaged
+ * in_ns changes how every timestamp of the trace is printed
+ * @id: the clock (trace_array.clock_id); -1: every clock
+ */
+void th_trace_clock_check(int id)
+{
+	static long n, stride;
+	/* { u64 (*func)(void); const char *name; int in_ns; } */
+	static const struct th_static_field f[] = {
+		{ "func", 0, sizeof(ulong), TRUE },
+		{ "name", sizeof(ulong), sizeof(ulong), TRUE },
+		{ "in_ns", 2 * sizeof(ulong), sizeof(int), FALSE },
+	};
+	ulong clocks = th_symbol("trace_clocks");
+	char what[48];
+	long i;
+
+	if (!n)
+		n = ff_array_info("trace_clocks", &stride);
+	if (!clocks || n <= 0 || id >= n ||
+	    stride < (long)(2 * sizeof(ulong) + sizeof(int)))
+		return;
+	for (i = id < 0 ? 0 : id; i < n && (id < 0 || i == id); i++) {
+		snprintf(what, sizeof(what), "trace_clocks[%ld]", i);
+		th_static_check(what, clocks + i * stride, f,
+				sizeof(f) / sizeof(f[0]));
+	}
 }

@@ -1,0 +1,40 @@
+/*
+ * tracehunt: the vmlinux file's initial bytes of the kernel's static
+ * objects (model/vmlinux_file.c over lib/elfdata.c), and the check of a
+ * static object's fields the kernel never writes against them.
+ */
+#ifndef TRACEHUNT_MODEL_VMLINUX_FILE_H
+#define TRACEHUNT_MODEL_VMLINUX_FILE_H
+
+#include "model/model.h"
+
+/* The vmlinux file's bytes of its (link-time) addresses [ADDR, ADDR +
+ * LEN), in any allocated PROGBITS section (init sections too: the text
+ * check reads the patch tables there), or NULL. */
+const unsigned char *th_vmlinux_file_bytes(ulong addr, ulong len);
+
+/* The vmlinux file's bytes of the kernel image's addresses [ADDR, ADDR +
+ * LEN) (dump addresses: the KASLR offset is taken off), or NULL: no file
+ * bytes there (a debuginfo-only file, an init section, not the image). */
+const unsigned char *th_vmlinux_bytes(ulong addr, long len);
+
+/* One field of a static object the kernel never writes once it is built
+ * (a constant of its initializer). */
+struct th_static_field {
+	const char *name;	/* for the warning */
+	long off;		/* in the object; < 0: the kernel has none */
+	int size;		/* 1, 2, 4 or 8 */
+	int ptr;		/* 1: an address the KASLR relocation moved;
+				 * TH_STATIC_SET: the same, and the kernel may
+				 * set it where the initializer left NULL */
+};
+
+#define TH_STATIC_SET	2
+
+/* Each field of the object at ADDR (vmlinux's own) that differs from the
+ * file's initial bytes is a th_damaged(OBJECT, ADDR) warning; their
+ * number (0 when the file gives nothing to compare). */
+int th_static_check(const char *object, ulong addr,
+		    const struct th_static_field *fields, int n);
+
+#endif
