@@ -72,7 +72,7 @@ static inline void pf_put_hex(struct out *o, uint64_t v, int hex0x)
 	if (hex0x)
 		pf_puts_n(o, "0x", 2);
 	do {
-		d[n++] = "0123456789abcdef"[v & 15];
+		d[n++] = pf_hexdig[v & 15];
 		v >>= 4;
 	} while (v);
 	while (n)

@@ -722,18 +722,25 @@ SUBBUF_COUNTS = ("ftrace trace -n 1", "ftrace trace -n 50",
                  "ftrace cat trace")
 
 
-def data_pages_read(sess, cmd, tmp):
-    """Sub-buffers CMD reads from the dump (one session, read log on)."""
-    log = os.path.join(tmp, "readlog.txt")
+def logged_run(sess, cmd, tmp, var):
+    """The lines of the log the extension writes to $VAR while CMD runs
+    (one session: src/model/plausible.c's read log, core.c's look-ups)."""
+    log = os.path.join(tmp, var.lower() + ".txt")
     if os.path.exists(log):
         os.unlink(log)
-    os.environ["TRACEHUNT_READLOG"] = log
+    os.environ[var] = log
     try:
         sess.run(cmd)
     finally:
-        del os.environ["TRACEHUNT_READLOG"]
+        del os.environ[var]
     with open(log) as f:
-        return sum(1 for l in f if l.rstrip().endswith(" buffer_data_page"))
+        return f.read().splitlines()
+
+
+def data_pages_read(sess, cmd, tmp):
+    """Sub-buffers CMD reads from the dump (one session, read log on)."""
+    return sum(1 for l in logged_run(sess, cmd, tmp, "TRACEHUNT_READLOG")
+               if l.rstrip().endswith(" buffer_data_page"))
 
 
 def lookup_cost(sess, cmd, tmp):
@@ -741,20 +748,8 @@ def lookup_cost(sess, cmd, tmp):
     command of a session, which its type cache did not answer, and their
     time (TRACEHUNT_LOOKUPLOG, src/model/core.c): the fixed cost of a
     first command."""
-    log = os.path.join(tmp, "lookuplog.txt")
-    if os.path.exists(log):
-        os.unlink(log)
-    os.environ["TRACEHUNT_LOOKUPLOG"] = log
-    try:
-        sess.run(cmd)
-    finally:
-        del os.environ["TRACEHUNT_LOOKUPLOG"]
-    n, ms = 0, 0.0
-    with open(log) as f:
-        for l in f:
-            n += 1
-            ms += float(l.split()[0])
-    return n, ms / 1e3
+    lines = logged_run(sess, cmd, tmp, "TRACEHUNT_LOOKUPLOG")
+    return len(lines), sum(float(l.split()[0]) for l in lines) / 1e3
 
 
 def bench_subbuf(a, tmp):

@@ -15,31 +15,30 @@ static int th_savedcmd_read;
  * inflated) per miss.  An array that cannot be read whole is read entry
  * by entry as before.
  */
+static void *th_savedcmd_read_whole(ulong addr, size_t len, const char *what)
+{
+	void *p = malloc(len);
+
+	if (p && !th_read(addr, p, len, what)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
 static void th_savedcmd_copy(struct th_savedcmd *c)
 {
 	if (c->pid_max <= 1 || !c->num || c->num > c->pid_max - 1)
 		return;
-	c->to_pid_copy = malloc(c->num * sizeof(*c->to_pid_copy));
-	c->pid_map_copy = malloc(c->pid_max * sizeof(*c->pid_map_copy));
-	c->comms_copy = malloc((size_t)c->num * TASK_COMM_LEN);
-	if (c->to_pid_copy &&
-	    !th_read(c->to_pid, c->to_pid_copy, c->num * sizeof(unsigned int),
-		     "map_cmdline_to_pid")) {
-		free(c->to_pid_copy);
-		c->to_pid_copy = NULL;
-	}
-	if (c->pid_map_copy &&
-	    !th_read(c->pid_map, c->pid_map_copy,
-		     c->pid_max * sizeof(unsigned int), "map_pid_to_cmdline")) {
-		free(c->pid_map_copy);
-		c->pid_map_copy = NULL;
-	}
-	if (c->comms_copy &&
-	    !th_read(c->comms, c->comms_copy, (long)c->num * TASK_COMM_LEN,
-		     "saved_cmdlines")) {
-		free(c->comms_copy);
-		c->comms_copy = NULL;
-	}
+	c->to_pid_copy = th_savedcmd_read_whole(c->to_pid, c->num *
+						sizeof(unsigned int),
+						"map_cmdline_to_pid");
+	c->pid_map_copy = th_savedcmd_read_whole(c->pid_map, c->pid_max *
+						 sizeof(unsigned int),
+						 "map_pid_to_cmdline");
+	c->comms_copy = th_savedcmd_read_whole(c->comms, (size_t)c->num *
+					       TASK_COMM_LEN,
+					       "saved_cmdlines");
 }
 
 /* trace_save_cmdline() writes both maps together: the slot a pid's entry

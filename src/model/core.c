@@ -590,13 +590,14 @@ static void th_enum_cache_one(const char *ename, long v, void *arg)
 {
 	struct th_enum_want *w = arg;
 	char key[134];
+	long known;
 
 	snprintf(key, sizeof(key), "enum:%s", ename);
 	if (!th_tc_get(key, &v))
 		th_tc_put(key, v);
 	/* its whole enum is known: th_enum_beside() */
 	snprintf(key, sizeof(key), "enumset:%s", ename);
-	if (!th_tc_get(key, &v))
+	if (!th_tc_get(key, &known))
 		th_tc_put(key, 1);
 	if (strcmp(ename, w->name) == 0) {
 		*w->val = v;
