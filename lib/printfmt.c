@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include "printfmt_parse.h"
+#include "printfmt_eval.h"
 
 static const struct {
 	const char *name;
@@ -940,6 +941,7 @@ struct pf_fmt *pf_parse_ctx(const char *print_fmt,
 		pf_perr(&ps, "%d conversions for %d arguments", want, f->nargs);
 		goto fail;
 	}
+	pf_fold(f, ctx);
 	return f;
 fail:
 	pf_free(f);

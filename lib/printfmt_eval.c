@@ -580,3 +580,64 @@ int pf_eval(struct ev *e, int ni, struct val *v)
 	e->depth--;
 	return r;
 }
+
+/* A node whose value needs no record: a number, or an operator or cast
+ * over such nodes (a ?: only when its condition and the branch it takes
+ * are). */
+static int fold_ready(const struct pf_fmt *f, const struct node *nd)
+{
+	const struct node *N = f->nodes;
+
+	switch (nd->kind) {
+	case N_UNARY:
+	case N_CAST:
+		return N[nd->a].kind == N_NUM;
+	case N_BINARY:
+		return N[nd->a].kind == N_NUM && N[nd->b].kind == N_NUM;
+	case N_TERNARY:
+		if (N[nd->a].kind != N_NUM)
+			return 0;
+		return N[N[nd->a].v ? nd->b : nd->c].kind == N_NUM;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * pf_fold - fold the constant integer expressions of a compiled print_fmt
+ * @f: the compiled format, its nodes rewritten in place
+ * @ctx: the kernel's context (endianness, long size), as for printing
+ *
+ * The kernel's print_fmts spell masks as expressions: sched_switch's
+ * prev_state test is a dozen ORs, shifts and additions of constants,
+ * evaluated again for every record.  Each such node becomes the number
+ * pf_eval() gives it (so the value is the printer's own, with its
+ * width and sign); a node whose evaluation fails (a division by zero)
+ * is left for the record's evaluation to report.
+ */
+void pf_fold(struct pf_fmt *f, const struct pf_ctx *ctx)
+{
+	struct ev *e = malloc(sizeof(*e));
+	struct val v;
+	int i, pass, changed = 1;
+
+	if (!e)
+		return;		/* slower, not wrong */
+	for (pass = 0; changed && pass <= 4 * PF_MAX_DEPTH; pass++) {
+		changed = 0;
+		for (i = 0; i < f->nnodes; i++) {
+			struct node *nd = &f->nodes[i];
+
+			if (nd->ty.kind != TY_INT || !fold_ready(f, nd))
+				continue;
+			pf_ev_init(e, f, NULL, 0, ctx, NULL, 0);
+			if (pf_eval(e, i, &v) < 0 || v.kind != TY_INT)
+				continue;
+			nd->kind = N_NUM;
+			nd->v = v.v;
+			nd->a = nd->b = nd->c = -1;
+			changed = 1;
+		}
+	}
+	free(e);
+}

@@ -46,6 +46,8 @@ void pf_out_printf(struct out *o, int room, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Evaluate node NI into V; 0 or a negative PF_E* code. */
 int pf_eval(struct ev *e, int ni, struct val *v);
+/* Fold F's constant integer expressions into numbers. */
+void pf_fold(struct pf_fmt *f, const struct pf_ctx *ctx);
 /* Ready E for one record REC of RECLEN bytes. */
 void pf_ev_init(struct ev *e, const struct pf_fmt *f,
 		const unsigned char *rec, size_t reclen,
