@@ -19,6 +19,7 @@ tests/test_damaged.py runs this matrix under pytest.
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -708,6 +709,18 @@ WARNED = "tracehunt: warning:"
 SLOW_FLOOR = 0.5	# a clean time below this is timing noise
 
 
+def warned(out):
+    """A warning line in the text, or a -j document's "warnings" list (its
+    items without the text's prefix) not empty."""
+    if WARNED in out:
+        return True
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and bool(doc.get("warnings"))
+
+
 def read_log(path):
     """{label: sorted [(addr, len)]} of a TRACEHUNT_READLOG file."""
     sites = {}
@@ -824,7 +837,7 @@ def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
             if out is None:
                 continue
             v["changed"] = out != clean.outputs[c]
-            v["warned"] = WARNED in out
+            v["warned"] = warned(out)
             if v["changed"] and not v["warned"]:
                 v["diff"] = first_diff(clean.outputs[c], out)
         if keep and not (res["died"] or res["hung"] or any(

@@ -677,12 +677,16 @@ static void hk_take_tmpfile(char *note, size_t notesz)
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0])
 			continue;
-		if (note && !note[0] && strncmp(line, "tracehunt: warning: ",
-						20))
+		if (note && !note[0] && strncmp(line, TH_WARN_PREFIX,
+						strlen(TH_WARN_PREFIX)))
 			snprintf(note, notesz, "%s", line);
 		else if (hk_nwarn < HK_NWARN)
+			/* without the prefix, as every -j document's
+			 * warnings (render/json.c) */
 			snprintf(hk_warn[hk_nwarn++], sizeof(hk_warn[0]), "%s",
-				 line);
+				 strncmp(line, TH_WARN_PREFIX,
+					 strlen(TH_WARN_PREFIX)) ? line :
+				 line + strlen(TH_WARN_PREFIX));
 	}
 }
 

@@ -48,6 +48,18 @@ static void th_savedcmd_cross(const struct th_savedcmd *c)
 	const unsigned int *to = c->to_pid_copy, *map = c->pid_map_copy;
 	unsigned int i, pid;
 
+	if (map) {
+		/* an entry names a slot or none (NO_CMDLINE_MAP) */
+		for (i = 0; i < (unsigned int)c->pid_max; i++)
+			if (map[i] != UINT_MAX && map[i] >= c->num) {
+				th_damaged("saved_cmdlines_buffer", c->addr,
+					   "map_pid_to_cmdline[%u] is %u, "
+					   "beyond cmdline_num %u; printed as "
+					   "the kernel would print it", i,
+					   map[i], c->num);
+				break;
+			}
+	}
 	if (!to || !map)
 		return;
 	for (i = 0; i < c->num; i++) {
@@ -133,6 +145,12 @@ const struct th_savedcmd *th_savedcmd(void)
 		th_damage_replay("cmdlines");
 	}
 	return &th_savedcmd_buf;
+}
+
+void th_savedcmd_rewarn(void)
+{
+	if (th_savedcmd_read)
+		th_damage_replay("cmdlines");
 }
 
 /* map_cmdline_to_pid[SLOT] (SLOT < cmdline_num) */

@@ -30,6 +30,11 @@ const struct th_savedcmd *th_savedcmd(void);
 /* __trace_find_cmdline(): "<idle>" for 0, "<XXX>", "<...>" when not
  * saved; COMM holds TASK_COMM_LEN bytes. */
 void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm);
+/* The saved cmdlines' warnings again in this command when an earlier one
+ * read them: the names of a trace's tasks come from caches that outlive a
+ * command (here, and trace_line.c's columns), so a later trace names them
+ * without reading the maps again.  Nothing when they were sound. */
+void th_savedcmd_rewarn(void);
 /* th_savedcmd_find() through a cache of the answers (the same few pids
  * name millions of entries). */
 void th_find_cmdline(int pid, char *comm);

@@ -134,6 +134,8 @@ ulong th_percpu_ptr(ulong ptr, int cpu);
 
 /* ------------------------------------------------------- plausible.c --- */
 
+/* What begins each warning in the text (not in a -j document's list). */
+#define TH_WARN_PREFIX "tracehunt: warning: "
 /* Print a one-line "tracehunt: warning: " line through fp (once per
  * command) and record that this command saw damage. */
 void th_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -323,7 +323,7 @@ static void th_dmg_emit(const char *line)
 		if (th_warn_fn)
 			th_warn_fn(more, th_warn_arg);
 		else
-			fprintf(fp, "tracehunt: warning: %s\n", more);
+			fprintf(fp, TH_WARN_PREFIX "%s\n", more);
 		return;
 	} else
 		return;
@@ -331,7 +331,7 @@ static void th_dmg_emit(const char *line)
 		th_warn_fn(line, th_warn_arg);
 		return;
 	}
-	fprintf(fp, "tracehunt: warning: %s\n", line);
+	fprintf(fp, TH_WARN_PREFIX "%s\n", line);
 }
 
 void th_warn_to(void (*fn)(const char *msg, void *arg), void *arg)

@@ -6,6 +6,7 @@
 #include "render/trace_priv.h"
 #include "model/trace_entries.h"
 #include "model/trace_opts.h"
+#include "model/cmdlines.h"
 #include "model/ftrace_files.h"
 
 /* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
@@ -166,6 +167,9 @@ int th_tctx_init(struct th_tctx *t, ulong tr)
 		       (th_tflag(t, "TRACE_ITER_SYM_ADDR_BIT") ? 2 : 0);
 	t->fn_args_len = th_fn_args_min(FALSE);
 	th_tctx_last_boot(t);
+	/* the task names of this trace may come from earlier commands'
+	 * caches: their damage is said again */
+	th_savedcmd_rewarn();
 	return TRUE;
 }
 
