@@ -3,7 +3,8 @@
  * Input: bytes 0-7 an address, 8-11 a length (both little-endian), then
  * the file.  Every section is read with ed_section(), then the range is
  * looked up with ed_bytes(): what it returns must lie inside the file and
- * inside the section it names.
+ * inside the section it names.  The symbol tables are searched for a
+ * symbol at the address.
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -52,5 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		  p != s.bytes + (addr - s.addr) ||
 		  len > (uint64_t)(data + size - p)))
 		__builtin_trap();
+	/* the symbol tables: every name read stays inside the file (the
+	 * sanitizers see to that); the address picks one */
+	{
+		uint64_t sz;
+
+		(void)ed_symbol_size(&f, "trace_clocks", addr, &sz);
+		(void)ed_symbol_size(&f, "", addr, &sz);
+	}
 	return 0;
 }

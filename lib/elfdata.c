@@ -11,6 +11,8 @@
 #define ED_SHDR64	64	/* sizeof(Elf64_Shdr) */
 #define ED_SHDR32	40
 #define ED_SHT_PROGBITS	1
+#define ED_SHT_SYMTAB	2
+#define ED_SHT_STRTAB	3
 #define ED_SHF_ALLOC	2
 #define ED_SHN_XINDEX	0xffff
 
@@ -150,4 +152,40 @@ const unsigned char *ed_bytes(const struct ed_file *f, uint64_t addr,
 		return t.bytes + (addr - t.addr);
 	}
 	return NULL;
+}
+
+int ed_symbol_size(const struct ed_file *f, const char *name, uint64_t addr,
+		   uint64_t *size)
+{
+	struct ed_section s, t;
+	uint64_t off, toff, ent = f->is64 ? 24 : 16, n, i;
+	uint32_t nm, link, tnm, tlink;
+	size_t nlen = strlen(name);
+	int w = f->is64 ? 8 : 4;
+	unsigned k;
+
+	if (!f->buf)
+		return -1;
+	for (k = 1; k < f->shnum; k++) {
+		if (ed_shdr(f, k, &nm, &s, &off, &link) ||
+		    s.type != ED_SHT_SYMTAB || !ed_inside(f, off, s.size) ||
+		    ed_shdr(f, link, &tnm, &t, &toff, &tlink) ||
+		    t.type != ED_SHT_STRTAB || !ed_inside(f, toff, t.size))
+			continue;
+		n = s.size / ent;
+		/* Elf64_Sym: name, info, other, shndx, value, size;
+		 * Elf32_Sym: name, value, size, info, other, shndx */
+		for (i = 1; i < n; i++) {
+			const unsigned char *p = f->buf + off + i * ent;
+			uint64_t so = ed_uint(f, p, 4);
+
+			if (ed_uint(f, p + (f->is64 ? 8 : 4), w) != addr ||
+			    so >= t.size || t.size - so <= nlen ||
+			    memcmp(f->buf + toff + so, name, nlen + 1))
+				continue;
+			*size = ed_uint(f, p + (f->is64 ? 16 : 8), w);
+			return 0;
+		}
+	}
+	return -1;
 }

@@ -1,7 +1,7 @@
 /*
  * tracehunt: the initial bytes an ELF file (a vmlinux) gives a range of
  * addresses: the allocated PROGBITS section holding the range, and the
- * bytes of the file there.  Knows nothing of crash or libelf: it reads the
+ * bytes of the file there; and the size of a symbol.  Knows nothing of crash or libelf: it reads the
  * ELF and section headers from the bytes it is given (32- or 64-bit, either
  * byte order, as the header says), so it is unit-tested and fuzzed on
  * constructed files.
@@ -50,6 +50,15 @@ int ed_section(const struct ed_file *f, unsigned i, struct ed_section *s);
  */
 const unsigned char *ed_bytes(const struct ed_file *f, uint64_t addr,
 			      uint64_t len, struct ed_section *s);
+
+/*
+ * The size (st_size) of the symbol NAME whose value is ADDR in the file's
+ * symbol tables (SHT_SYMTAB, their names in the string table sh_link
+ * names): 0 and *SIZE, or -1 when no such symbol is there (a stripped
+ * file).  The value picks among static symbols of the same name.
+ */
+int ed_symbol_size(const struct ed_file *f, const char *name, uint64_t addr,
+		   uint64_t *size);
 
 /* An unsigned integer of SIZE bytes (1, 2, 4 or 8) in the file's byte
  * order, from P. */

@@ -437,6 +437,34 @@ uint64_t th_top_level_flags(void)
 	       th_iter_bit("RECORD_CMD") | th_iter_bit("PROF_TEXT_OFFSET");
 }
 
+/*
+ * trace_clocks[]'s entries and their stride.  The array's element is an
+ * anonymous struct { u64 (*func)(void); const char *name; int in_ns; }
+ * (kernel/trace/trace.c), two pointers and an int padded to a pointer's
+ * alignment, read at those offsets below; the entries are the size the
+ * vmlinux file's symbol table gives the array over that.  gdb would
+ * expand all of trace.c to tell its type (some 50 ms of a session's
+ * first trace command); it is asked only when the file has no symbol
+ * table or the sizes disagree.
+ */
+static long th_trace_clocks_n(long *stride)
+{
+	static long n, st;
+	long sz;
+
+	if (!n) {
+		st = (2 * sizeof(ulong) + sizeof(int) + sizeof(ulong) - 1) &
+			~(sizeof(ulong) - 1);
+		sz = th_vmlinux_symbol_size("trace_clocks");
+		if (sz > 0 && sz % st == 0 && sz / st <= 64)
+			n = sz / st;
+		else
+			n = ff_array_info("trace_clocks", &st);
+	}
+	*stride = st;
+	return n;
+}
+
 /**
  * th_trace_clocks - the names of trace_clocks[] (at most 64)
  * @names: the names ("?" when unreadable)
@@ -449,7 +477,7 @@ int th_trace_clocks(char names[][64], int max)
 	ulong clocks = th_symbol("trace_clocks"), np;
 	long stride, n, i;
 
-	n = ff_array_info("trace_clocks", &stride);
+	n = th_trace_clocks_n(&stride);
 	if (!clocks || n <= 0 || stride < (long)(2 * sizeof(ulong)))
 		return -1;
 	th_trace_clock_check(-1);
@@ -476,7 +504,7 @@ int th_trace_clock_in_ns(int id)
 	long stride, n;
 	int in_ns;
 
-	n = ff_array_info("trace_clocks", &stride);
+	n = th_trace_clocks_n(&stride);
 	/* { u64 (*func)(void); const char *name; int in_ns; } */
 	if (!clocks || id < 0 || id >= n ||
 	    stride < (long)(2 * sizeof(ulong) + sizeof(int)) ||
@@ -495,7 +523,7 @@ int th_trace_clock_in_ns(int id)
  */
 void th_trace_clock_check(int id)
 {
-	static long n, stride;
+	long n, stride;
 	/* { u64 (*func)(void); const char *name; int in_ns; } */
 	static const struct th_static_field f[] = {
 		{ "func", 0, sizeof(ulong), TRUE },
@@ -506,8 +534,7 @@ void th_trace_clock_check(int id)
 	char what[48];
 	long i;
 
-	if (!n)
-		n = ff_array_info("trace_clocks", &stride);
+	n = th_trace_clocks_n(&stride);
 	if (!clocks || n <= 0 || id >= n ||
 	    stride < (long)(2 * sizeof(ulong) + sizeof(int)))
 		return;

@@ -8,6 +8,7 @@
  * finds the file's bytes, this file maps the files and compares.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "model/vmlinux_file.h"
@@ -101,6 +102,22 @@ const unsigned char *th_vmlinux_bytes(ulong addr, long len)
 	const struct ed_file *from;
 
 	return thv_bytes(addr, len, &from);
+}
+
+long th_vmlinux_symbol_size(const char *name)
+{
+	ulong addr = th_symbol(name);
+	uint64_t size;
+	int i;
+
+	if (!addr)
+		return -1;
+	thv_load();
+	for (i = 0; i < thv.n; i++)
+		if (ed_symbol_size(&thv.f[i], name, addr - thv_delta(),
+				   &size) == 0)
+			return size > (uint64_t)LONG_MAX ? -1 : (long)size;
+	return -1;
 }
 
 /* The value of the field F of the object at ADDR in the file (*FILE) and

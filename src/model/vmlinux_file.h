@@ -17,6 +17,10 @@ const unsigned char *th_vmlinux_file_bytes(ulong addr, ulong len);
  * LEN) (dump addresses: the KASLR offset is taken off), or NULL: no file
  * bytes there (a debuginfo-only file, an init section, not the image). */
 const unsigned char *th_vmlinux_bytes(ulong addr, long len);
+/* The size the vmlinux file's symbol table gives the kernel symbol NAME
+ * (the one at its dump address, KASLR taken off), or -1 (no symbol
+ * table, no such symbol). */
+long th_vmlinux_symbol_size(const char *name);
 
 /* One field of a static object the kernel never writes once it is built
  * (a constant of its initializer). */

@@ -4,7 +4,7 @@
 #include "unit.h"
 #include "elfdata.h"
 
-static unsigned char img[1024];
+static unsigned char img[2048];
 static int big, is64;
 
 static void put(size_t off, uint64_t v, int size)
@@ -96,6 +96,61 @@ static void one_layout(int b, int w64)
 	CHECK(ed_bytes(&f, UINT64_MAX - 1, 4, NULL) == NULL);
 }
 
+/* build()'s file with two more sections: .symtab (5) at 0x600, its names
+ * in .strtab (6) at 0x700: "tc" at 0x1000 (24 bytes) and at 0x1008 (8:
+ * a static of another unit), "fn" at 0x1000 (16). */
+static void symtab_layout(int b, int w64)
+{
+	static const char str[] = "\0tc\0fn\0tcx";
+	int ent = w64 ? 24 : 16, w = w64 ? 8 : 4;
+	size_t sh5 = 0x200 + 5 * (w64 ? 64 : 40);
+	size_t sh6 = 0x200 + 6 * (w64 ? 64 : 40);
+	struct ed_file f;
+	uint64_t size = 0;
+	const struct { uint32_t name; uint64_t value, size; } sym[] = {
+		{ 0, 0, 0 }, { 1, 0x1000, 24 }, { 1, 0x1008, 8 },
+		{ 4, 0x1000, 16 }, { 7, 0x1010, 4 },
+	};
+	unsigned i;
+
+	build(b, w64);
+	put(w64 ? 0x3c : 0x30, 7, 2);
+	shdr(5, 0, 2, 0, 0, 0x600, sizeof(sym) / sizeof(sym[0]) * ent);
+	put(sh5 + 8 + 4 * w, 6, 4);	/* sh_link: .strtab */
+	shdr(6, 0, 3, 0, 0, 0x700, sizeof(str));
+	memcpy(img + 0x700, str, sizeof(str));
+	for (i = 0; i < sizeof(sym) / sizeof(sym[0]); i++) {
+		size_t p = 0x600 + i * ent;
+
+		put(p, sym[i].name, 4);
+		put(p + (w64 ? 8 : 4), sym[i].value, w);
+		put(p + (w64 ? 16 : 8), sym[i].size, w);
+	}
+	CHECK(ed_open(&f, img, sizeof(img)) == 0 && f.shnum == 7);
+	CHECK(ed_symbol_size(&f, "tc", 0x1000, &size) == 0 && size == 24);
+	CHECK(ed_symbol_size(&f, "tc", 0x1008, &size) == 0 && size == 8);
+	CHECK(ed_symbol_size(&f, "fn", 0x1000, &size) == 0 && size == 16);
+	/* a name that only begins alike, an address no symbol has */
+	CHECK(ed_symbol_size(&f, "tcx", 0x1000, &size) == -1);
+	CHECK(ed_symbol_size(&f, "t", 0x1000, &size) == -1);
+	CHECK(ed_symbol_size(&f, "tc", 0x1004, &size) == -1);
+	CHECK(ed_symbol_size(&f, "tcx", 0x1010, &size) == 0 && size == 4);
+	/* a symbol table reaching past the file, a name past the names, a
+	 * link to a section that holds no names: nothing, no read outside */
+	shdr(5, 0, 2, 0, 0, sizeof(img) - 8, 5 * ent);
+	put(sh5 + 8 + 4 * w, 6, 4);
+	CHECK(ed_symbol_size(&f, "tc", 0x1000, &size) == -1);
+	shdr(5, 0, 2, 0, 0, 0x600, 5 * ent);
+	put(sh5 + 8 + 4 * w, 1, 4);
+	CHECK(ed_symbol_size(&f, "tc", 0x1000, &size) == -1);
+	put(sh5 + 8 + 4 * w, 6, 4);
+	put(0x600 + ent, 500, 4);
+	CHECK(ed_symbol_size(&f, "tc", 0x1000, &size) == -1);
+	put(sh5 + 8 + 4 * w, 9, 4);
+	CHECK(ed_symbol_size(&f, "fn", 0x1000, &size) == -1);
+	(void)sh6;
+}
+
 int main(void)
 {
 	struct ed_file f;
@@ -105,6 +160,10 @@ int main(void)
 	one_layout(1, 1);
 	one_layout(0, 0);
 	one_layout(1, 0);
+	symtab_layout(0, 1);
+	symtab_layout(1, 1);
+	symtab_layout(0, 0);
+	symtab_layout(1, 0);
 
 	/* not ELF, truncated, section headers outside the file */
 	build(0, 1);
