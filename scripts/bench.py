@@ -579,10 +579,10 @@ def bench_cpus(a, so, tmp, scenario):
     # stamps' few ms do not count
     n = max(1, min(200, int(0.5 / max(r["cat"]["again"] or 0.005,
                                       0.0025))))
-    # in 3 sessions: a session's layout (ASLR: where its stack falls
-    # against its buffers) can make all of its decoding up to half again
-    # slower, the next session not; the fastest session is the code's
-    # cost, the median what a user may see
+    # in 3 sessions: on this VM a whole session can run up to half again
+    # slower than the next, in stretches of time (the machine, not the
+    # code: the profile keeps its shape); the fastest session is the
+    # code's cost, the median what a user may see
     pes = []
     for i in range(3):
         tr, tc = sess.blocks(["ftrace trace -R", "ftrace cat trace"], n)
