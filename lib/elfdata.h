@@ -1,10 +1,10 @@
 /*
  * tracehunt: the initial bytes an ELF file (a vmlinux) gives a range of
  * addresses: the allocated PROGBITS section holding the range, and the
- * bytes of the file there; and the size of a symbol.  Knows nothing of crash or libelf: it reads the
- * ELF and section headers from the bytes it is given (32- or 64-bit, either
- * byte order, as the header says), so it is unit-tested and fuzzed on
- * constructed files.
+ * bytes of the file there; and the size of a symbol.  Knows nothing of
+ * crash or libelf: it reads the ELF and section headers from the bytes it
+ * is given (32- or 64-bit, either byte order, as the header says), so it
+ * is unit-tested and fuzzed on constructed files.
  */
 #ifndef TRACEHUNT_ELFDATA_H
 #define TRACEHUNT_ELFDATA_H

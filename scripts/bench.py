@@ -153,7 +153,6 @@ class Session:
                 "cmd": cmds[0], "again": cmds[1:], "cpu": cpus[0],
                 "hwm_kb": hwm, "loadavg": la}
 
-
     def blocks(self, cmds, n, rounds=3):
         """Seconds a command of CMDS takes, each the median over ROUNDS
         blocks of N runs in one session, stamped around the block only:

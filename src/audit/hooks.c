@@ -670,23 +670,23 @@ static int hk_nwarn;
  * line to NOTE (when NOTE is given; else every line is a warning). */
 static void hk_take_tmpfile(char *note, size_t notesz)
 {
+	const size_t plen = strlen(TH_WARN_PREFIX);
 	char line[256];
+	int warned;
 
 	rewind(pc->tmpfile);
 	while (fgets(line, sizeof(line), pc->tmpfile)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0])
 			continue;
-		if (note && !note[0] && strncmp(line, TH_WARN_PREFIX,
-						strlen(TH_WARN_PREFIX)))
+		warned = !strncmp(line, TH_WARN_PREFIX, plen);
+		if (note && !note[0] && !warned)
 			snprintf(note, notesz, "%s", line);
 		else if (hk_nwarn < HK_NWARN)
 			/* without the prefix, as every -j document's
 			 * warnings (render/json.c) */
 			snprintf(hk_warn[hk_nwarn++], sizeof(hk_warn[0]), "%s",
-				 strncmp(line, TH_WARN_PREFIX,
-					 strlen(TH_WARN_PREFIX)) ? line :
-				 line + strlen(TH_WARN_PREFIX));
+				 warned ? line + plen : line);
 	}
 }
 

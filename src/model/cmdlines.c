@@ -189,8 +189,9 @@ void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm)
 	else if (!th_read_uint(c->pid_map + ((pid & (c->pid_max - 2)) * 4),
 			       &map, "map_pid_to_cmdline"))
 		map = UINT_MAX;
-	if (map != UINT_MAX && map >= c->num)
-		/* the kernel prints "<...>" too: faithful, and warned */
+	if (map != UINT_MAX && map >= c->num && !c->pid_map_copy)
+		/* the kernel prints "<...>" too: faithful, and warned (a
+		 * map read whole was checked at once: th_savedcmd_cross()) */
 		th_damaged("saved_cmdlines_buffer", c->addr, "a "
 			   "map_pid_to_cmdline entry exceeds cmdline_num %u; "
 			   "printed as the kernel would print it", c->num);
