@@ -1,15 +1,17 @@
 /*
- * Fuzz target: lib/btf.c.  Input: byte 0 (bit 0: 4-byte long, bits 1-3:
- * the number of argument registers, bits 4-5: output size, bit 6: split
- * BTF), byte 1: how many of the BTF's functions to print (up to 64, from
- * the one it selects), then six 8-byte argument registers, then the BTF;
- * split: a little-endian u32 N, then a base BTF of N bytes and a split
- * BTF on top of it (the rest).  Every type is read (a split BTF's from
- * id 0: the base's too) and its modifiers skipped; each function chosen
- * is found again by its name, as bpf_find_btf_id() would in the base,
- * then the split BTF, and its arguments printed.
+ * Fuzz target: lib/btf.c and lib/btf_types.c.  Input: byte 0 (bit 0:
+ * 4-byte long, bits 1-3: the number of argument registers, bits 4-5:
+ * output size, bit 6: split BTF), byte 1: how many of the BTF's
+ * functions to print (up to 64, from the one it selects), then six
+ * 8-byte argument registers, then the BTF; split: a little-endian u32 N,
+ * then a base BTF of N bytes and a split BTF on top of it (the rest).
+ * Every type is read (a split BTF's from id 0: the base's too) and its
+ * modifiers skipped; each function chosen is found again by its name, as
+ * bpf_find_btf_id() would in the base, then the split BTF, and its
+ * arguments printed.  Not split: the types by name too (run_types()).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,53 @@ static void check_text(const char *out, size_t olen, size_t n)
 		__builtin_trap();
 	if (n >= olen && strlen(out) != olen - 1)
 		__builtin_trap();
+}
+
+/* lib/btf_types.c on B (a base): every named struct and union found
+ * again by name, its first member looked up alone and as a path through
+ * itself, every type's size, every enumerator found by name. */
+static void run_types(const struct bt_btf *b, int ls)
+{
+	struct bt_names n;
+	struct bt_member m;
+	struct bt_enumerator_ref ref;
+	struct bt_type t;
+	uint32_t id, i, found;
+	const char *name, *en;
+	char path[256];
+	int64_t v;
+
+	if (bt_names_open(&n, b) < 0)
+		return;
+	for (id = 1; id < b->nr; id++) {
+		if (!bt_type(b, id, &t))
+			__builtin_trap();
+		bt_type_size(b, id, ls);
+		name = bt_name(b, t.name_off);
+		if ((t.kind == BT_KIND_STRUCT || t.kind == BT_KIND_UNION) &&
+		    name && *name) {
+			if (!bt_find_tags(&n, name, &found, 1))
+				__builtin_trap();
+			if (t.vlen) {
+				const char *mn = bt_name(b,
+					bt_extra_u32(b, &t, 0));
+
+				if (mn && *mn && strlen(mn) < 100) {
+					bt_member(b, id, mn, &m);
+					snprintf(path, sizeof(path), "%s.%s",
+						 mn, mn);
+					bt_member(b, id, path, &m);
+				}
+			}
+		}
+		if (t.kind != BT_KIND_ENUM && t.kind != BT_KIND_ENUM64)
+			continue;
+		for (i = 0; i < t.vlen && i < 64; i++)
+			if (bt_enumerator(b, id, i, &en, &v) != 0 && en &&
+			    *en && !bt_find_enumerators(&n, en, &ref, 1))
+				__builtin_trap();
+	}
+	bt_names_close(&n);
 }
 
 /* Every type of B and of its bases read; the functions chosen printed. */
@@ -94,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		}
 		run(&b, all + 1, 1, data, size, args, ls, max, olen, count);
+		run_types(&b, ls);
 		bt_close(&b);
 		return 0;
 	}

@@ -81,9 +81,10 @@ static const struct bt_btf *bt_layout_of(const struct bt_btf *b)
 	return b;
 }
 
-/* The type section indexed: B->off, B->nr, B->funcs; -1 with B->err.
- * A base's entry 0 is void; a split BTF's is its first type. */
-static int bt_index(struct bt_btf *b)
+/* The type section indexed: B->off, B->nr, and with FUNCS B->funcs; -1
+ * with B->err.  A base's entry 0 is void; a split BTF's is its first
+ * type. */
+static int bt_index(struct bt_btf *b, int funcs)
 {
 	const struct bt_btf *lay = bt_layout_of(b);
 	uint32_t pos = 0, cap = 1024, nf = 0, n = 0;
@@ -122,6 +123,8 @@ static int bt_index(struct bt_btf *b)
 		pos += 12 + extra;
 	}
 	b->nr = b->start_id + n;
+	if (!funcs)
+		return 0;
 	b->funcs = malloc((nf ? nf : 1) * sizeof(*b->funcs));
 	if (!b->funcs)
 		return b->err = "no memory", -1;
@@ -184,8 +187,8 @@ static int bt_header(struct bt_btf *b, const unsigned char *p, size_t len)
 	return 0;
 }
 
-int bt_open_split(struct bt_btf *b, const struct bt_btf *base,
-		  const void *data, size_t len)
+static int bt_open_as(struct bt_btf *b, const struct bt_btf *base,
+		      const void *data, size_t len, int funcs)
 {
 	const char *err;
 
@@ -216,7 +219,7 @@ int bt_open_split(struct bt_btf *b, const struct bt_btf *base,
 		b->start_id = base->nr;
 		b->start_str_off = base->start_str_off + base->strs_len;
 	}
-	if (bt_index(b) < 0)
+	if (bt_index(b, funcs) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -226,9 +229,20 @@ fail:
 	return -1;
 }
 
+int bt_open_split(struct bt_btf *b, const struct bt_btf *base,
+		  const void *data, size_t len)
+{
+	return bt_open_as(b, base, data, len, 1);
+}
+
 int bt_open(struct bt_btf *b, const void *data, size_t len)
 {
-	return bt_open_split(b, NULL, data, len);
+	return bt_open_as(b, NULL, data, len, 1);
+}
+
+int bt_open_types(struct bt_btf *b, const void *data, size_t len)
+{
+	return bt_open_as(b, NULL, data, len, 0);
 }
 
 void bt_close(struct bt_btf *b)

@@ -80,6 +80,9 @@ int bt_open(struct bt_btf *b, const void *data, size_t len);
  */
 int bt_open_split(struct bt_btf *b, const struct bt_btf *base,
 		  const void *data, size_t len);
+/* bt_open() without the functions' index (bt_open_types(): for look-ups
+ * of types by name only, bt_names_open(); bt_find_func() finds none). */
+int bt_open_types(struct bt_btf *b, const void *data, size_t len);
 void bt_close(struct bt_btf *b);
 
 /* Type ID into *T, the base's when below B's own (btf_type_by_id()): id
@@ -123,5 +126,80 @@ const struct bt_btf *bt_find_func_in(const struct bt_btf *const *btfs,
 size_t bt_func_args(const struct bt_btf *b, const char *name,
 		    const uint64_t *args, int max_args, int long_size,
 		    char *out, size_t len);
+
+/*
+ * Types by name (lib/btf_types.c), for the debuginfo look-ups gdb is slow
+ * at: the named types a C name can denote (STRUCT, UNION, ENUM, ENUM64,
+ * FWD, TYPEDEF, INT, FLOAT) and every enumerator of one BTF (not its
+ * bases'), in id order, each in a hash table by name.  Open until
+ * bt_names_close(); B must stay open as long.
+ */
+struct bt_named {
+	const char *name;
+	uint32_t id;
+	unsigned kind;
+};
+
+struct bt_enumerator_ref {
+	const char *name;
+	uint32_t id;			/* the ENUM or ENUM64 */
+	uint32_t i;			/* its index there */
+};
+
+struct bt_names {
+	struct bt_named *tags;
+	uint32_t ntags;
+	struct bt_enumerator_ref *enums;
+	uint32_t nenums;
+	/* open addressing: index + 1 of an entry, 0 empty; mask + 1 slots */
+	uint32_t *tag_slot, tag_mask;
+	uint32_t *enum_slot, enum_mask;
+};
+
+/* 0, or -1 when out of memory. */
+int bt_names_open(struct bt_names *n, const struct bt_btf *b);
+void bt_names_close(struct bt_names *n);
+/* The types named NAME: how many there are, the first MAX of them (ids
+ * ascending) into OUT. */
+size_t bt_find_named(const struct bt_names *n, const char *name,
+		     struct bt_named *out, size_t max);
+/* The same of the STRUCTs and UNIONs only (never a FWD): their ids. */
+size_t bt_find_tags(const struct bt_names *n, const char *name,
+		    uint32_t *ids, size_t max);
+/* The same of the enumerators named NAME. */
+size_t bt_find_enumerators(const struct bt_names *n, const char *name,
+			   struct bt_enumerator_ref *out, size_t max);
+
+/* Where bt_member() found a member. */
+struct bt_member {
+	uint64_t bit_off;		/* from the start of the outer type */
+	uint32_t bitfield;		/* its width in bits, 0: not one */
+	uint32_t type;			/* its type id */
+};
+
+/*
+ * The member PATH ("a", or "a.b.c" through the members' types) of the
+ * STRUCT or UNION ID (modifiers skipped), each name looked for as gdb
+ * does (crash's get_member_data(), gdb's search_struct_field()): the
+ * members in order, an anonymous member's own members in its place.
+ * 1 and *M; 0 when there is no such member; -1 when the path goes
+ * through a type that is not a STRUCT or UNION, or the BTF is broken.
+ */
+int bt_member(const struct bt_btf *b, uint32_t id, const char *path,
+	      struct bt_member *m);
+/* gdb's TYPE_LENGTH of type ID (modifiers skipped, an array's elements
+ * times their size, a pointer PTR_SIZE): -1 for a type of no size
+ * (void, a function, a FWD) or a broken one. */
+int64_t bt_type_size(const struct bt_btf *b, uint32_t id, int ptr_size);
+/*
+ * Enumerator I of the ENUM or ENUM64 ID: its name and value.  1; 0 when
+ * I is out of range; -1 when the value cannot be told for certain: a
+ * 32-bit ENUM's value with bit 31 set and no sign flag (pahole before
+ * 1.24 set none: -1 or 4294967295?), an ENUM of 8 bytes (a 64-bit enum
+ * cut to 32 bits by --skip_encoding_btf_enum64), an unsigned ENUM64
+ * value above INT64_MAX.
+ */
+int bt_enumerator(const struct bt_btf *b, uint32_t id, uint32_t i,
+		  const char **name, int64_t *val);
 
 #endif

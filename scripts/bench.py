@@ -87,6 +87,7 @@ class Session:
         self.suite = fixture.Suite(manifest.get("crash_suite") or
                                    manifest["suite"])
         self.flags = []
+        self.env = None      # crash's environment when not ours
 
     def argv(self, args):
         binds = [os.path.dirname(self.so), os.path.dirname(self.vmlinux),
@@ -97,7 +98,8 @@ class Session:
         """crash on the dump with the command file CMDS (Popen)."""
         return subprocess.Popen(self.argv(["-s", self.vmlinux,
                                            self.m["vmcore"], "-i", cmds]),
-                                stdin=subprocess.DEVNULL, **kw)
+                                stdin=subprocess.DEVNULL, env=self.env,
+                                **kw)
 
     def run(self, cmd, out="/dev/null", repeat=1):
         """Times of CMD run REPEAT times in one session (the first pays
@@ -592,6 +594,13 @@ def bench_cpus(a, so, tmp, scenario):
                   "pe": pes[0][0], "pe_med": pes[1][0],
                   "pe_all": [p[0] for p in pes]}
     r["n50"] = measure(sess, "ftrace trace -n 50", a.runs, repeat=2)
+    # the same first commands with every type look-up asked of gdb, as
+    # before the vmlinux BTF answered them (src/model/btf_types.h)
+    gdb = Session(m, so, tmp)
+    gdb.env = dict(os.environ, TRACEHUNT_NOBTF="1")
+    r["cat_gdb"], r["n50_gdb"] = (
+        measure(gdb, c, a.format_runs or 3, repeat=2) for c in
+        ("ftrace cat trace", "ftrace trace -n 50"))
     r["noop"] = measure(sess, None, 1)
     r["lookups"] = [(c, lookup_cost(sess, c, tmp)) for c in
                     ("ftrace trace -R", "ftrace cat trace",
@@ -646,14 +655,19 @@ def write_cpus(w, C, R, entries, row, row2, base_name="the big fixture"):
          "< 2x raw again = %.3f" % (2 * C["raw"]["again"]))
     row("`ftrace trace -n 50`, first command", C["n50"], "< 0.2")
     row2("`ftrace trace -n 50`, again", C["n50"], "< 0.2")
+    if C.get("cat_gdb"):
+        row("`ftrace cat trace`, first command, every type look-up by "
+            "gdb (TRACEHUNT_NOBTF=1)", C["cat_gdb"])
+        row("`ftrace trace -n 50`, first command, the same",
+            C["n50_gdb"], "< 0.2")
     w("")
     w("- `cat trace` / raw read, median of the pairs' ratios: first "
       "command %.2fx (CPU %.2fx), again %.2fx"
       % (C["cat"]["pair_ratio"], C["cat"]["pair_ratio_cpu"],
          C["cat"]["pair_ratio_again"]))
     if C.get("lookups"):
-        w("- the first command's debuginfo look-ups (gdb; "
-          "TRACEHUNT_LOOKUPLOG, one session each): " + "; ".join(
+        w("- the first command's debuginfo look-ups the vmlinux BTF left "
+          "to gdb (TRACEHUNT_LOOKUPLOG, one session each): " + "; ".join(
               "`%s` %d in %.3f s" % (c, n, t) for c, (n, t) in
               C["lookups"]))
 
@@ -809,8 +823,8 @@ def data_pages_read(sess, cmd, tmp):
 def lookup_cost(sess, cmd, tmp):
     """(look-ups, seconds): the debuginfo look-ups of CMD as the first
     command of a session, which its type cache did not answer, and their
-    time (TRACEHUNT_LOOKUPLOG, src/model/core.c): the fixed cost of a
-    first command."""
+    time (TRACEHUNT_LOOKUPLOG, src/model/types.c): what the vmlinux
+    BTF did not answer of a first command's fixed cost."""
     lines = logged_run(sess, cmd, tmp, "TRACEHUNT_LOOKUPLOG")
     return len(lines), sum(float(l.split()[0]) for l in lines) / 1e3
 

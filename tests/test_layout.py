@@ -25,7 +25,8 @@ MAY_INCLUDE = {
 }
 
 # The type probes of model/model.h: only the model asks gdb for a layout.
-PROBES = re.compile(r"\bth_(member|member_any|member_path|size|enum|enum_exists|"
+PROBES = re.compile(r"\bth_(member|member_any|member_path|member_size|"
+                    r"member_ptr|size|enum|enum_exists|"
                     r"enum_cached)\s*\(")
 MEMBER = re.compile(r'\bth_member(?:_path)?\s*\(\s*"(\w+)"\s*,\s*'
                     r'"([\w.]+)"\s*\)')
@@ -108,6 +109,26 @@ def test_only_the_model_probes_kernel_types():
                 bad.append("%s:%d: %s" % (os.path.relpath(path, thlib.ROOT),
                                           n, line.strip()))
     assert not bad, ("type probes outside src/model/:\n" + "\n".join(bad))
+
+
+# crash's own look-ups of a type: only model/types.c asks them, behind its
+# cache and the vmlinux BTF's answers (model/btf_types.h)
+CRASH_TYPE = re.compile(r"\b(MEMBER_OFFSET|MEMBER_SIZE|MEMBER_TYPE|"
+                        r"ANON_MEMBER_OFFSET|STRUCT_SIZE|datatype_info)\s*\(")
+
+
+def test_only_types_c_asks_crash_for_types():
+    bad = []
+    for path in sources(SRC, (".c",)):
+        if path.endswith(os.path.join("model", "types.c")):
+            continue
+        code = strip_comments(read(path))
+        for n, line in enumerate(code.splitlines(), 1):
+            if CRASH_TYPE.search(line):
+                bad.append("%s:%d: %s" % (os.path.relpath(path, thlib.ROOT),
+                                          n, line.strip()))
+    assert not bad, ("crash's type look-ups outside src/model/types.c "
+                     "(use th_member(), th_size(), ...):\n" + "\n".join(bad))
 
 
 def test_each_member_is_looked_up_in_one_file():

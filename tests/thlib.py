@@ -666,6 +666,7 @@ class Dump:
         self.id = "%s-%s-%s" % (self.suite, self.scenario, self.variant)
         self.outputs = None
         self.error = None
+        self.btfcheck = []     # TRACEHUNT_BTFCHECK lines of its sessions
         self.crash_flags = []
         self.log = ""
         self._lock = threading.Lock()   # one session per dump at a time
@@ -755,7 +756,7 @@ class Dump:
         m = self.manifest
         return m.get("crash_suite", m["suite"])
 
-    def _crash(self, args, binds, ncmds=0):
+    def _crash(self, args, binds, ncmds=0, env=None):
         global crash_sessions
         crash_sessions += 1
         fd, ru = tempfile.mkstemp(prefix="th-rusage-")
@@ -768,7 +769,7 @@ class Dump:
                                   stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT,
-                                  timeout=CRASH_TIMEOUT)
+                                  env=env, timeout=CRASH_TIMEOUT)
         except subprocess.TimeoutExpired:
             raise DumpError("crash did not finish on %s within %d s "
                             "(TRACEHUNT_CRASH_TIMEOUT)" % (self.id,
@@ -821,11 +822,17 @@ class Dump:
         with open(cmdfile, "w") as f:
             f.write("\n".join(lines) + "\nexit\n")
         flags = list(_crash_flags.get(self.crash_suite(), []))
+        # every look-up the vmlinux BTF answers is asked of gdb too, both
+        # answers logged (src/model/btf_types.h): test_btftypes.py
+        btfcheck = os.path.join(outdir, "btfcheck")
+        env = dict(os.environ, TRACEHUNT_BTFCHECK=btfcheck)
         while True:
+            if os.path.exists(btfcheck):
+                os.unlink(btfcheck)
             p = self._crash(flags + ["-s", vmlinux or self.vmlinux(),
                                      self.manifest["vmcore"], "-i",
                                      cmdfile], [SCRATCH, os.path.dirname(so)],
-                            len(cmds))
+                            len(cmds), env)
             self.log = p.stdout.decode(errors="replace")
             # A crash that cannot follow the kernel's struct module (crash
             # 9.0.2 on 7.2: "invalid structure member offset:
@@ -854,6 +861,11 @@ class Dump:
             raise DumpError("crash could not open %s with %s:\n%s"
                             % (self.manifest["vmcore"],
                                self.manifest["vmlinux"], tail))
+        try:
+            with open(btfcheck, errors="replace") as f:
+                self.btfcheck.extend(f.read().splitlines())
+        except OSError:
+            pass
         outputs = {}
         for c, path in files.items():
             if os.path.exists(path):

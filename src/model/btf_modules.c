@@ -37,7 +37,7 @@ static const struct th_btf_off *th_btf_off(void)
 	o->id = th_member("btf", "id");
 	o->kernel_btf = th_member("btf", "kernel_btf");
 	o->name = th_member("btf", "name");
-	o->name_size = o->name >= 0 ? MEMBER_SIZE("btf", "name") : -1;
+	o->name_size = o->name >= 0 ? th_member_size("btf", "name") : -1;
 	o->base_btf = th_member("btf", "base_btf");
 	o->start_id = th_member("btf", "start_id");
 	o->start_str_off = th_member("btf", "start_str_off");

@@ -119,13 +119,12 @@ static void th_savedcmd_load(struct th_savedcmd *c)
 	 * commit 44dc5c41b5b1 ("tracing: Fix wasted memory in
 	 * saved_cmdlines logic") (in v6.8, and in the 6.1.y stable kernels
 	 * of the fixtures). */
-	if (MEMBER_TYPE("saved_cmdlines_buffer", "saved_cmdlines") ==
-	    TYPE_CODE_ARRAY)
+	if (th_member_ptr("saved_cmdlines_buffer", "saved_cmdlines") == 0)
 		c->comms = c->addr + o_cmd;
 	else if (!th_read_ulong(c->addr + o_cmd, &c->comms, "saved_cmdlines"))
 		return;
 	c->pid_map = c->addr + o_map;
-	c->pid_max = MEMBER_SIZE("saved_cmdlines_buffer",
+	c->pid_max = th_member_size("saved_cmdlines_buffer",
 				 "map_pid_to_cmdline") / 4;
 	c->state = TH_SAVEDCMD_OK;
 	th_savedcmd_copy(c);

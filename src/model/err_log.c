@@ -25,15 +25,14 @@ static int th_err_log_off(void)
 		elo.list = th_member("tracing_log_err", "list");
 		elo.info = th_member("tracing_log_err", "info");
 		elo.loc = th_member("tracing_log_err", "loc");
-		elo.loc_size = MEMBER_SIZE("tracing_log_err", "loc");
+		elo.loc_size = th_member_size("tracing_log_err", "loc");
 		elo.cmd = th_member("tracing_log_err", "cmd");
-		elo.cmd_size = MEMBER_SIZE("tracing_log_err", "cmd");
-		elo.cmd_ptr = elo.cmd >= 0 &&
-			MEMBER_TYPE("tracing_log_err", "cmd") == TYPE_CODE_PTR;
+		elo.cmd_size = th_member_size("tracing_log_err", "cmd");
+		elo.cmd_ptr = th_member_ptr("tracing_log_err", "cmd") == 1;
 		elo.errs = th_member("err_info", "errs");
 		elo.type = th_member("err_info", "type");
 		elo.pos = th_member("err_info", "pos");
-		elo.pos_size = MEMBER_SIZE("err_info", "pos");
+		elo.pos_size = th_member_size("err_info", "pos");
 		elo.ts = th_member("err_info", "ts");
 	}
 	return elo.list >= 0 && elo.info >= 0 && elo.loc >= 0 &&

@@ -110,7 +110,7 @@ static const struct th_event_off *th_event_off(void)
 	th_event_ftypes();
 	evo.meta_name = th_member("syscall_metadata", "name");
 	evo.meta_nb_args = th_member("syscall_metadata", "nb_args");
-	evo.meta_nb_args_size = MEMBER_SIZE("syscall_metadata", "nb_args");
+	evo.meta_nb_args_size = th_member_size("syscall_metadata", "nb_args");
 	evo.meta_args = th_member("syscall_metadata", "args");
 	evo.meta_types = th_member("syscall_metadata", "types");
 	/* the user data the syscall events record, Linux kernel commit
@@ -120,7 +120,7 @@ static const struct th_event_off *th_event_off(void)
 	 * nb_args (011ea0501dae ("tracing: Display some syscall arrays as
 	 * strings")) */
 	evo.meta_user_mask = th_member("syscall_metadata", "user_mask");
-	evo.meta_user_mask_size = MEMBER_SIZE("syscall_metadata", "user_mask");
+	evo.meta_user_mask_size = th_member_size("syscall_metadata", "user_mask");
 	evo.meta_user_arg_size = th_member("syscall_metadata",
 					   "user_arg_size");
 	evo.meta_user_arg_is_str = th_member("syscall_metadata",

@@ -6,6 +6,7 @@
 #include "model/kprobes.h"
 #include "model/ftrace_ops.h"
 #include "model/slab.h"
+#include "model/vmlinux_file.h"
 #include "kplist.h"
 
 /* Offsets in the kprobe structs, -1 when absent; filled once. */
@@ -156,8 +157,8 @@ int th_kprobes_init(void)
 		kp_table.missing = "struct kprobe in the debuginfo";
 		return 0;
 	}
-	/* The bucket count is the array's own length. */
-	kp_table.table_size = get_array_length("kprobe_table", NULL, 0);
+	kp_table.table_size = th_vmlinux_array_len("kprobe_table",
+						   th_size("hlist_head"));
 	if (kp_table.table_size <= 0 || kp_table.table_size > 1 << 16)
 		kp_table.table_size = 64;
 	kp_table.aggr_pre_handler = th_symbol("aggr_pre_handler");

@@ -50,7 +50,7 @@ static void th_lb_off(void)
 	lbo.me_size = th_size("trace_mod_entry");
 	lbo.me_mod_addr = th_member("trace_mod_entry", "mod_addr");
 	lbo.me_mod_name = th_member("trace_mod_entry", "mod_name");
-	lbo.me_name_size = MEMBER_SIZE("trace_mod_entry", "mod_name");
+	lbo.me_name_size = th_member_size("trace_mod_entry", "mod_name");
 	lbo.md_delta = th_member("trace_module_delta", "delta");
 	lbo.fl_last_boot = th_enum("TRACE_ARRAY_FL_LAST_BOOT", -1);
 	lbo.flags_size = th_tr_off()->flags >= 0 ?

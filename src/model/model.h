@@ -66,6 +66,11 @@ static inline size_t th_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 	return n;
 }
+/* ----------------------------------------------------------- types.c ---
+ * The type probes: the vmlinux BTF's answers (btf_types.h), else gdb's;
+ * cached.  TRACEHUNT_LOOKUPLOG=FILE logs each one gdb answered, with its
+ * time; TRACEHUNT_NOBTF=1 asks gdb for all. */
+
 /* Offset of MEMBER in STRUCT, -1 when absent (cached). */
 long th_member(const char *sname, const char *mname);
 /* Offset of a nested member path "a.b" of STRUCT (also through anonymous
@@ -78,6 +83,10 @@ long th_array_len(const char *sym);
 /* Size of a member of a struct (an array's whole size), -1 when absent
  * (cached). */
 long th_member_size(const char *sname, const char *mname);
+/* 1 when MEMBER of STRUCT is a pointer (MEMBER_TYPE() == TYPE_CODE_PTR:
+ * a typedef of one is not), 0 when another type, -1 when absent
+ * (cached). */
+int th_member_ptr(const char *sname, const char *mname);
 /* First existing member of the NULL-terminated list of names, or -1. */
 long th_member_any(const char *sname, const char *const *names,
 		   const char **found);

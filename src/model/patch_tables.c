@@ -44,7 +44,7 @@ static void pt_off_fill(void)
 	pt_off.jump_code = th_member("jump_entry", "code");
 	pt_off.jump_target = th_member("jump_entry", "target");
 	pt_off.jump_code_size = pt_off.jump_code < 0 ? -1 :
-		MEMBER_SIZE("jump_entry", "code");
+		th_member_size("jump_entry", "code");
 	pt_off.size[TH_PATCH_STATIC_CALL] = th_size("static_call_site");
 	pt_off.sc_addr = th_member("static_call_site", "addr");
 	pt_off.sc_key = th_member("static_call_site", "key");

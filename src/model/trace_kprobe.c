@@ -46,7 +46,7 @@ static int tk_init(void)
 	 * ("kprobes: Optimize hot path by using percpu counter to collect
 	 * 'nhit' statistics") (in v4.6). */
 	tk_off.nhit_percpu = tk_off.tk_nhit >= 0 &&
-		MEMBER_TYPE((char *)tk, "nhit") == TYPE_CODE_PTR;
+		th_member_ptr(tk, "nhit") == 1;
 	tk_off.tk_symbol = th_member(tk, "symbol");
 	tk_off.tk_tp = strcmp(tk, "trace_probe") ? th_member(tk, "tp") : 0;
 	/* the event's system and name: model/events.c, the one reader of

@@ -154,7 +154,7 @@ static int th_rb_layout(char *err, size_t elen)
 	rbo.tb_ts_abs = th_member(ab->tb_struct, "time_stamp_abs");
 	rbo.tb_cpumask = th_member(ab->tb_struct, "cpumask");
 	rbo.tb_cpumask_ptr = rbo.tb_cpumask >= 0 &&
-		MEMBER_SIZE((char *)ab->tb_struct, "cpumask") == sizeof(ulong) &&
+		th_member_size(ab->tb_struct, "cpumask") == sizeof(ulong) &&
 		th_size("cpumask") > (long)sizeof(ulong);
 	rbo.local_size = sizeof(long);
 	if (ab->tr_ab < 0 || ab->ab_buffer < 0 || rbo.tb_buffers < 0 ||

@@ -49,7 +49,7 @@ static int tu_init(void)
 	 * (in v6.12) made it the per-CPU "nhits". */
 	tu_off.tu_nhit = th_member_any("trace_uprobe", nhit, &which);
 	tu_off.nhit_percpu = tu_off.tu_nhit >= 0 &&
-		MEMBER_TYPE("trace_uprobe", (char *)which) == TYPE_CODE_PTR;
+		th_member_ptr("trace_uprobe", which) == 1;
 	tu_off.tu_tp = th_member("trace_uprobe", "tp");
 	tu_off.tu_path = th_member("trace_uprobe", "path");
 	if (!tu_off.head || tu_off.tu_list < 0 || tu_off.tu_consumer < 0 ||

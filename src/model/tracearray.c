@@ -34,11 +34,11 @@ const struct th_tr_off *th_tr_off(void)
 	o->current_trace_flags = th_member("trace_array",
 					   "current_trace_flags");
 	o->trace_flags = th_member("trace_array", "trace_flags");
-	o->trace_flags_size = MEMBER_SIZE("trace_array", "trace_flags");
+	o->trace_flags_size = th_member_size("trace_array", "trace_flags");
 	/* Linux kernel commit 9a38a8856f5f ("tracing: Add a method to pass
 	 * in trace_array descriptor to option files") (in v4.2) */
 	o->trace_flags_index = th_member("trace_array", "trace_flags_index");
-	o->trace_flags_index_size = MEMBER_SIZE("trace_array",
+	o->trace_flags_index_size = th_member_size("trace_array",
 						"trace_flags_index");
 	o->clock_id = th_member("trace_array", "clock_id");
 	o->ops = th_member("trace_array", "ops");
@@ -63,7 +63,7 @@ const struct th_tr_off *th_tr_off(void)
 	/* a cpumask_var_t: with CONFIG_CPUMASK_OFFSTACK a pointer (its size
 	 * is not struct cpumask's), else struct cpumask[1] */
 	o->tracing_cpumask = th_member("trace_array", "tracing_cpumask");
-	o->tracing_cpumask_size = MEMBER_SIZE("trace_array",
+	o->tracing_cpumask_size = th_member_size("trace_array",
 					      "tracing_cpumask");
 	o->tracing_cpumask_ptr = o->tracing_cpumask >= 0 &&
 		o->tracing_cpumask_size == sizeof(ulong) &&
@@ -86,7 +86,7 @@ const struct th_tr_off *th_tr_off(void)
 	 * whose events have only format and id (trace_array_is_readonly(),
 	 * 7.x) */
 	o->flags = th_member("trace_array", "flags");
-	o->flags_size = MEMBER_SIZE("trace_array", "flags");
+	o->flags_size = th_member_size("trace_array", "flags");
 	/* TRACE_ARRAY_FL_RDONLY: asked by th_tr_readonly() */
 	/* boot-mapped arrays: Linux kernel commit e645535a954a ("tracing:
 	 * Add option to use memmapped memory for trace boot instance") (in

@@ -120,6 +120,33 @@ long th_vmlinux_symbol_size(const char *name)
 	return -1;
 }
 
+long th_vmlinux_array_len(const char *name, long elem)
+{
+	long size = th_vmlinux_symbol_size(name);
+
+	if (size > 0 && elem > 0 && size % elem == 0)
+		return size / elem;
+	return th_array_len(name);
+}
+
+const unsigned char *th_vmlinux_section(const char *name, size_t *len)
+{
+	struct ed_section s;
+	unsigned j;
+	int i;
+
+	thv_load();
+	for (i = 0; i < thv.n; i++)
+		for (j = 0; j < thv.f[i].shnum; j++)
+			if (ed_section(&thv.f[i], j, &s) == 0 && s.bytes &&
+			    s.type == 1 /* SHT_PROGBITS */ &&
+			    !strcmp(s.name, name)) {
+				*len = s.size;
+				return s.bytes;
+			}
+	return NULL;
+}
+
 /* The value of the field F of the object at ADDR in the file (*FILE) and
  * in the dump (*DUMP): FALSE when either cannot be read. */
 static int thv_field(const char *object, ulong addr,

@@ -22,6 +22,15 @@ const unsigned char *th_vmlinux_bytes(ulong addr, long len);
  * table, no such symbol). */
 long th_vmlinux_symbol_size(const char *name);
 
+/* The length of the kernel's array NAME of elements of ELEM bytes: its
+ * size in the file's symbol table over ELEM, else gdb's (th_array_len(),
+ * which expands the unit that defines it: 20-40 ms); -1 when unknown. */
+long th_vmlinux_array_len(const char *name, long elem);
+/* The bytes of the vmlinux file's PROGBITS section NAME (".BTF"), its
+ * length in *LEN; NULL when no file crash opened has it with its bytes
+ * (a debuginfo-only file's are NOBITS). */
+const unsigned char *th_vmlinux_section(const char *name, size_t *len);
+
 /* One field of a static object the kernel never writes once it is built
  * (a constant of its initializer). */
 struct th_static_field {

@@ -596,6 +596,154 @@ static void test_real_split(void)
 	bt_close(&base);
 }
 
+/*
+ * Types by name (lib/btf_types.c): tags and enumerators found by name,
+ * members found as gdb finds them (through anonymous members, along a
+ * path), sizes as gdb's TYPE_LENGTH, values BTF cannot tell refused.
+ */
+static void test_types(int swap)
+{
+	struct mk m;
+	struct bt_btf b;
+	struct bt_names n;
+	struct bt_member mb;
+	struct bt_enumerator_ref refs[4];
+	uint32_t ids[4];
+	const char *en;
+	int64_t v;
+	unsigned char *data;
+	size_t len;
+
+	mk_init(&m, swap, 24);
+	type(&m, "int", BT_KIND_INT, 0, 0, 4);			/* 1 */
+	w(&m, BT_INT_SIGNED << 24 | 32);
+	type(&m, "unsigned int", BT_KIND_INT, 0, 0, 4);		/* 2 */
+	w(&m, 32);
+	type(&m, "long", BT_KIND_INT, 0, 0, 8);			/* 3 */
+	w(&m, BT_INT_SIGNED << 24 | 64);
+	type(&m, "inner", BT_KIND_STRUCT, 2, 0, 8);		/* 4 */
+	w(&m, str(&m, "a")); w(&m, 1); w(&m, 0);
+	w(&m, str(&m, "b")); w(&m, 1); w(&m, 32);
+	type(&m, NULL, BT_KIND_PTR, 0, 0, 4);			/* 5 */
+	type(&m, NULL, BT_KIND_ARRAY, 0, 0, 0);			/* 6: int[4] */
+	w(&m, 1); w(&m, 1); w(&m, 4);
+	type(&m, NULL, BT_KIND_CONST, 0, 0, 5);			/* 7 */
+	type(&m, "ip_t", BT_KIND_TYPEDEF, 0, 0, 5);		/* 8 */
+	type(&m, NULL, BT_KIND_UNION, 2, 0, 8);			/* 9 */
+	w(&m, str(&m, "u1")); w(&m, 3); w(&m, 0);
+	w(&m, str(&m, "u2")); w(&m, 5); w(&m, 0);
+	/* 10: kflag: a bitfield's width in the offset's top byte */
+	type(&m, "outer", BT_KIND_STRUCT, 7, 1, 64);
+	w(&m, str(&m, "x")); w(&m, 1); w(&m, 0);
+	w(&m, 0); w(&m, 9); w(&m, 64);
+	w(&m, str(&m, "arr")); w(&m, 6); w(&m, 128);
+	w(&m, str(&m, "p")); w(&m, 7); w(&m, 256);
+	w(&m, str(&m, "t")); w(&m, 8); w(&m, 320);
+	w(&m, str(&m, "in")); w(&m, 4); w(&m, 384);
+	w(&m, str(&m, "bf")); w(&m, 1); w(&m, 3u << 24 | 448);
+	type(&m, "outer", BT_KIND_STRUCT, 1, 0, 4);		/* 11 */
+	w(&m, str(&m, "x")); w(&m, 1); w(&m, 0);
+	type(&m, "fwdonly", BT_KIND_FWD, 0, 0, 0);		/* 12 */
+	type(&m, "e", BT_KIND_ENUM, 3, 0, 4);			/* 13 */
+	w(&m, str(&m, "A")); w(&m, 0);
+	w(&m, str(&m, "B")); w(&m, 5);
+	w(&m, str(&m, "BIG")); w(&m, 0x80000000u);
+	type(&m, "s", BT_KIND_ENUM, 1, 1, 4);			/* 14 */
+	w(&m, str(&m, "NEG")); w(&m, (uint32_t)-1);
+	type(&m, "e64", BT_KIND_ENUM64, 2, 0, 8);		/* 15 */
+	w(&m, str(&m, "L")); w(&m, 0); w(&m, 1u << 8);
+	w(&m, str(&m, "H")); w(&m, 0xffffffffu); w(&m, 0xffffffffu);
+	type(&m, "cut", BT_KIND_ENUM, 1, 0, 8);			/* 16 */
+	w(&m, str(&m, "CUT")); w(&m, 1);
+	/* 17: no kflag: a bitfield is an INT of fewer bits (18) */
+	type(&m, "old", BT_KIND_STRUCT, 2, 0, 8);
+	w(&m, str(&m, "f")); w(&m, 18); w(&m, 33);
+	w(&m, str(&m, "g")); w(&m, 1); w(&m, 32);
+	type(&m, "int", BT_KIND_INT, 0, 0, 4);			/* 18 */
+	w(&m, 3);
+	type(&m, "B2", BT_KIND_ENUM, 1, 0, 4);			/* 19 */
+	w(&m, str(&m, "B")); w(&m, 6);
+	data = mk_done(&m, &len);
+	CHECK(bt_open_types(&b, data, len) == 0);
+	CHECK(b.nr == 20 && b.nfuncs == 0);
+	CHECK(bt_names_open(&n, &b) == 0);
+
+	/* tags: every STRUCT and UNION of the name, ids ascending */
+	CHECK(bt_find_tags(&n, "outer", ids, 4) == 2);
+	CHECK(ids[0] == 10 && ids[1] == 11);
+	CHECK(bt_find_tags(&n, "outer", ids, 1) == 2);
+	CHECK(bt_find_tags(&n, "inner", ids, 4) == 1 && ids[0] == 4);
+	CHECK(bt_find_tags(&n, "fwdonly", ids, 4) == 0);
+	CHECK(bt_find_tags(&n, "int", ids, 4) == 0);
+	CHECK(bt_find_tags(&n, "nope", ids, 4) == 0);
+	/* every named type a C name can denote */
+	{
+		struct bt_named nm[4];
+
+		CHECK(bt_find_named(&n, "int", nm, 4) == 2);
+		CHECK(nm[0].id == 1 && nm[1].id == 18 &&
+		      nm[1].kind == BT_KIND_INT);
+		CHECK(bt_find_named(&n, "ip_t", nm, 4) == 1 &&
+		      nm[0].kind == BT_KIND_TYPEDEF && nm[0].id == 8);
+		CHECK(bt_find_named(&n, "fwdonly", nm, 4) == 1 &&
+		      nm[0].kind == BT_KIND_FWD);
+		CHECK(bt_find_named(&n, "e", nm, 4) == 1 &&
+		      nm[0].kind == BT_KIND_ENUM);
+		CHECK(bt_find_named(&n, "outer", nm, 1) == 2 &&
+		      nm[0].id == 10);
+		CHECK(bt_find_named(&n, "nope", nm, 4) == 0);
+		CHECK(bt_find_named(&n, "A", nm, 4) == 0);
+	}
+
+	/* members: in an anonymous union, along a path, a bitfield */
+	CHECK(bt_member(&b, 10, "x", &mb) == 1 && mb.bit_off == 0);
+	CHECK(bt_member(&b, 10, "u1", &mb) == 1 && mb.bit_off == 64 &&
+	      mb.type == 3);
+	CHECK(bt_member(&b, 10, "u2", &mb) == 1 && mb.bit_off == 64 &&
+	      mb.type == 5);
+	CHECK(bt_member(&b, 10, "arr", &mb) == 1 && mb.bit_off == 128 &&
+	      bt_type_size(&b, mb.type, 8) == 16);
+	CHECK(bt_member(&b, 10, "in.b", &mb) == 1 && mb.bit_off == 384 + 32);
+	CHECK(bt_member(&b, 10, "in.c", &mb) == 0);
+	CHECK(bt_member(&b, 10, "nope", &mb) == 0);
+	CHECK(bt_member(&b, 10, "x.y", &mb) == -1);
+	CHECK(bt_member(&b, 10, "in.", &mb) == -1);
+	CHECK(bt_member(&b, 10, "bf", &mb) == 1 && mb.bitfield == 3 &&
+	      mb.bit_off == 448);
+	CHECK(bt_member(&b, 17, "f", &mb) == 1 && mb.bitfield == 3 &&
+	      mb.bit_off == 33);
+	CHECK(bt_member(&b, 17, "g", &mb) == 1 && mb.bitfield == 0);
+	CHECK(bt_member(&b, 3, "x", &mb) == -1);
+	CHECK(bt_member(&b, 99, "x", &mb) == -1);
+
+	/* sizes: modifiers and typedefs skipped, a pointer's given */
+	CHECK(bt_type_size(&b, 5, 8) == 8 && bt_type_size(&b, 5, 4) == 4);
+	CHECK(bt_type_size(&b, 7, 8) == 8 && bt_type_size(&b, 8, 8) == 8);
+	CHECK(bt_type_size(&b, 9, 8) == 8 && bt_type_size(&b, 10, 8) == 64);
+	CHECK(bt_type_size(&b, 13, 8) == 4 && bt_type_size(&b, 15, 8) == 8);
+	CHECK(bt_type_size(&b, 0, 8) == -1 && bt_type_size(&b, 12, 8) == -1);
+	CHECK(bt_type_size(&b, 99, 8) == -1);
+
+	/* enumerators: each enum holding the name, values told or refused */
+	CHECK(bt_find_enumerators(&n, "B", refs, 4) == 2);
+	CHECK(refs[0].id == 13 && refs[0].i == 1 && refs[1].id == 19);
+	CHECK(bt_find_enumerators(&n, "nope", refs, 4) == 0);
+	CHECK(bt_enumerator(&b, 13, 1, &en, &v) == 1 && v == 5);
+	CHECK_STR(en, "B");
+	CHECK(bt_enumerator(&b, 13, 2, &en, &v) == -1);
+	CHECK(bt_enumerator(&b, 13, 3, &en, &v) == 0);
+	CHECK(bt_enumerator(&b, 14, 0, &en, &v) == 1 && v == -1);
+	CHECK(bt_enumerator(&b, 15, 0, &en, &v) == 1 &&
+	      v == (int64_t)1 << 40);
+	CHECK(bt_enumerator(&b, 15, 1, &en, &v) == -1);
+	CHECK(bt_enumerator(&b, 16, 0, &en, &v) == -1);
+	CHECK(bt_enumerator(&b, 10, 0, &en, &v) == 0);
+
+	bt_names_close(&n);
+	bt_close(&b);
+	free(data);
+}
+
 int main(void)
 {
 	test_real();
@@ -606,5 +754,7 @@ int main(void)
 	test_bad();
 	test_split(0);
 	test_split(1);
+	test_types(0);
+	test_types(1);
 	return unit_done("btf");
 }
