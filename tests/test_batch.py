@@ -6,9 +6,11 @@ import json
 import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -162,3 +164,76 @@ def test_sshlogin_runs_jobs_on_the_hosts(dump, tmp_path):
     for l in lines:
         assert l["dump"] == dump.manifest["vmcore"]
         assert l["errors"] and l["verdicts"] is None, l
+
+
+def _sshd(tmp):
+    """An OpenSSH server (openssh-server: scripts/install-deps) on a free
+    port of 127.0.0.1, for this test only: its own host key, root's login
+    by a key made here, its log in TMP/sshd.log.  (Popen, the ssh command
+    for --sshlogin.)"""
+    sshd = shutil.which("sshd") or "/usr/sbin/sshd"
+    if not os.access(sshd, os.X_OK):
+        pytest.fail("sshd is missing (openssh-server: scripts/install-deps)")
+    for key in ("hostkey", "userkey"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                        os.path.join(tmp, key)], check=True)
+    shutil.copy(os.path.join(tmp, "userkey.pub"),
+                os.path.join(tmp, "authorized_keys"))
+    with socket.socket() as so:
+        so.bind(("127.0.0.1", 0))
+        port = so.getsockname()[1]
+    cfg = os.path.join(tmp, "sshd_config")
+    with open(cfg, "w") as f:
+        f.write("Port %d\nListenAddress 127.0.0.1\nHostKey %s\n"
+                "AuthorizedKeysFile %s\nPermitRootLogin prohibit-password\n"
+                "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                "UsePAM no\nStrictModes no\nPidFile none\n"
+                % (port, os.path.join(tmp, "hostkey"),
+                   os.path.join(tmp, "authorized_keys")))
+    os.makedirs("/run/sshd", exist_ok=True)     # its privilege separation
+    log = open(os.path.join(tmp, "sshd.log"), "w")
+    p = subprocess.Popen([sshd, "-D", "-e", "-f", cfg], stdout=log,
+                         stderr=subprocess.STDOUT)
+    log.close()
+    ssh = ("ssh -p %d -i %s -o StrictHostKeyChecking=no -o "
+           "UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR "
+           "127.0.0.1" % (port, os.path.join(tmp, "userkey")))
+    for _ in range(100):
+        with socket.socket() as so:
+            if so.connect_ex(("127.0.0.1", port)) == 0:
+                return p, ssh
+        if p.poll() is not None:
+            break
+        time.sleep(0.1)
+    p.kill()
+    with open(os.path.join(tmp, "sshd.log")) as f:
+        pytest.fail("sshd did not start:\n" + f.read())
+
+
+@thlib.background
+def test_sshlogin_through_sshd(dump, tmp_path):
+    """--sshlogin with a real OpenSSH server (this machine's, on a port of
+    its own: no second machine here): the job logs in with ssh, runs
+    there, and its line is the dump's own session's."""
+    if dump.scenario != "modules" or dump.variant != "kdump" or \
+            dump.suite != fixture.host_suite():
+        pytest.skip("one modules dump of the host suite")
+    if not shutil.which("parallel"):
+        pytest.fail("GNU parallel is missing (scripts/install-deps)")
+    tmp = str(tmp_path)
+    p, ssh = _sshd(tmp)
+    try:
+        pair = [dump.vmlinux(), dump.manifest["vmcore"]]
+        so = ["--so", thlib.so_for(dump.suite), "--crash",
+              _crash_wrapper(dump, tmp)]
+        noshell = {k: v for k, v in os.environ.items() if k != "SHELL"}
+        rc, lines = _lines(so + ["-j", "1", "--sshlogin", "1/" + ssh]
+                           + pair, env=noshell)
+    finally:
+        p.terminate()
+        p.wait()
+    with open(os.path.join(tmp, "sshd.log")) as f:
+        log = f.read()
+    assert "Accepted publickey for root" in log, log
+    assert rc == 0 and len(lines) == 1, lines
+    _is_the_dumps_line(lines[0], dump)
