@@ -801,7 +801,9 @@ SUBBUF_COUNTS = ("ftrace trace -n 1", "ftrace trace -n 50",
 
 def logged_run(sess, cmd, tmp, var):
     """The lines of the log the extension writes to $VAR while CMD runs
-    (one session: src/model/plausible.c's read log, core.c's look-ups)."""
+    (one session: src/model/plausible.c's read log, types.c's look-ups);
+    none when the extension had nothing to log (it opens the log at its
+    first line)."""
     log = os.path.join(tmp, var.lower() + ".txt")
     if os.path.exists(log):
         os.unlink(log)
@@ -810,6 +812,8 @@ def logged_run(sess, cmd, tmp, var):
         sess.run(cmd)
     finally:
         del os.environ[var]
+    if not os.path.exists(log):
+        return []
     with open(log) as f:
         return f.read().splitlines()
 
