@@ -7,10 +7,69 @@
 #include "walk.h"
 #include "insn.h"
 
+/*
+ * A few pages of dump memory copied for one command's small reads (a
+ * struct's fields read one by one, the events' names and formats, list
+ * nodes side by side): one read of the dump a page instead of one a
+ * field; on an ELF dump each is a seek and a read system call, on a
+ * compressed one a look-up of crash's cache.  The least recently used
+ * page goes first; all go when the next command starts (crash on a live
+ * kernel: its memory moves between commands).  The bytes are the dump's
+ * either way, and the read log still has every read.
+ */
+#define TH_RC_N		16
+#define TH_RC_SMALL	512	/* longer reads go to the dump directly */
+static struct {
+	ulong at;		/* the page, 0: none */
+	char *page;
+	unsigned long used;
+} th_rc[TH_RC_N];
+static ulong th_rc_cmd = (ulong)-1;
+static unsigned long th_rc_clock;
+
+/* The copy of the dump's PAGE, or NULL when it cannot be read whole. */
+static const char *th_rc_page(ulong page)
+{
+	int i, old = 0;
+
+	if (th_rc_cmd != pc->cmdgencur) {
+		th_rc_cmd = pc->cmdgencur;
+		for (i = 0; i < TH_RC_N; i++)
+			th_rc[i].at = 0;
+	}
+	for (i = 0; i < TH_RC_N; i++) {
+		if (th_rc[i].at == page) {
+			th_rc[i].used = ++th_rc_clock;
+			return th_rc[i].page;
+		}
+		if (th_rc[i].used < th_rc[old].used)
+			old = i;
+	}
+	th_rc[old].at = 0;
+	if (!th_rc[old].page && !(th_rc[old].page = malloc(PAGESIZE())))
+		return NULL;
+	if (!readmem(page, KVADDR, th_rc[old].page, PAGESIZE(), "page",
+		     RETURN_ON_ERROR | QUIET))
+		return NULL;
+	th_rc[old].at = page;
+	th_rc[old].used = ++th_rc_clock;
+	return th_rc[old].page;
+}
+
 int th_read(ulong addr, void *buf, long len, const char *what)
 {
+	ulong page = addr & ~((ulong)PAGESIZE() - 1);
+	const char *p;
+
 	if (!addr || len < 0)
 		return FALSE;
+	if (len <= TH_RC_SMALL && (addr + len - 1) / PAGESIZE() ==
+	    addr / PAGESIZE() && (p = th_rc_page(page))) {
+		memcpy(buf, p + (addr - page), len);
+		th_readlog(addr, len, what);
+		return TRUE;
+	}
+	/* (a page that cannot be read whole: the bytes asked for alone) */
 	if (!readmem(addr, KVADDR, buf, len, (char *)what,
 		     RETURN_ON_ERROR | QUIET))
 		return FALSE;
@@ -192,6 +251,19 @@ static int th_walk_read(void *ctx, uint64_t addr, uint64_t *val)
 	return 1;
 }
 
+/* The same through CTX, the walk's page copy: nodes in one page, as the
+ * static objects of a kind often are (the events of ftrace_events: 1,300
+ * on 6.1), cost one read of the dump. */
+static int th_walk_read_via(void *ctx, uint64_t addr, uint64_t *val)
+{
+	ulong v = 0;
+
+	if (!th_read_via(ctx, addr, &v, sizeof(v), "list entry"))
+		return 0;
+	*val = v;
+	return 1;
+}
+
 static int th_walk_valid(void *ctx, uint64_t addr)
 {
 	return th_kptr(addr);
@@ -199,11 +271,13 @@ static int th_walk_valid(void *ctx, uint64_t addr)
 
 static void th_walk(ulong start, ulong stop, long max, struct th_walk *w)
 {
+	struct th_pagecopy pc = { 0 };
 	struct lw_result r;
 
-	if (lw_walk(start, stop, max, th_walk_read, th_walk_valid, NULL,
+	if (lw_walk(start, stop, max, th_walk_read_via, th_walk_valid, &pc,
 		    &r) < 0 && !r.err)
 		r.err = "out of memory";
+	th_pagecopy_free(&pc);
 	w->ent = (ulong *)r.ent;
 	w->n = r.n;
 	w->err = r.err;
@@ -231,11 +305,13 @@ void th_hlist_walk(ulong first, long max, struct th_walk *w)
 
 void th_chain_walk(ulong first, long next_off, long max, struct th_walk *w)
 {
+	struct th_pagecopy pc = { 0 };
 	struct lw_result r;
 
-	if (lw_walk_at(first, 0, next_off, max, th_walk_read, th_walk_valid,
-		       NULL, &r) < 0 && !r.err)
+	if (lw_walk_at(first, 0, next_off, max, th_walk_read_via,
+		       th_walk_valid, &pc, &r) < 0 && !r.err)
 		r.err = "out of memory";
+	th_pagecopy_free(&pc);
 	w->ent = (ulong *)r.ent;
 	w->n = r.n;
 	w->err = r.err;

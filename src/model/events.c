@@ -475,6 +475,7 @@ static void th_events_load(void)
 {
 	const struct th_event_off *o = th_event_off();
 	ulong head = th_symbol("ftrace_events");
+	struct th_pagecopy pc = { 0 };
 	struct th_walk w;
 	long i;
 
@@ -491,8 +492,10 @@ static void th_events_load(void)
 		ulong call = w.ent[i] - o->call_list;
 		int type = 0;
 
-		if (!th_read_int(call + o->call_event + o->event_type, &type,
-				 "event.type") || type <= 0 || type > 65535)
+		/* (the events' own structs lie side by side: one read a page) */
+		if (!th_read_via(&pc, call + o->call_event + o->event_type,
+				 &type, sizeof(type), "event.type") ||
+		    type <= 0 || type > 65535)
 			continue;
 		e->type = type;
 		e->call = call;
@@ -504,6 +507,7 @@ static void th_events_load(void)
 		th_nevs++;
 	}
 	th_walk_free(&w);
+	th_pagecopy_free(&pc);
 }
 
 int th_events(struct th_event **evs)
