@@ -40,9 +40,9 @@ static const struct bt_btf *thb_get(void)
 	return &thb.btf;
 }
 
-/* The type ID stands for: its typedefs and qualifiers followed; 0 for a
- * broken chain. */
-static uint32_t thb_resolve(uint32_t id)
+/* The type ID stands for: its qualifiers followed, and with TYPEDEFS its
+ * typedefs; 0 for a broken chain. */
+static uint32_t thb_strip(uint32_t id, int typedefs)
 {
 	struct bt_type t;
 	int n;
@@ -52,6 +52,9 @@ static uint32_t thb_resolve(uint32_t id)
 			return 0;
 		switch (t.kind) {
 		case BT_KIND_TYPEDEF:
+			if (!typedefs)
+				return id;
+			/* fall through */
 		case BT_KIND_VOLATILE:
 		case BT_KIND_CONST:
 		case BT_KIND_RESTRICT:
@@ -87,7 +90,7 @@ static int thb_types(const char *sname, uint32_t *ids)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (nm[i].kind != BT_KIND_TYPEDEF ||
-		    !(ids[i] = thb_resolve(nm[i].id)) ||
+		    !(ids[i] = thb_strip(nm[i].id, TRUE)) ||
 		    !bt_type(&thb.btf, ids[i], &t) ||
 		    (t.kind != BT_KIND_STRUCT && t.kind != BT_KIND_UNION))
 			return -1;
@@ -101,22 +104,11 @@ static int thb_types(const char *sname, uint32_t *ids)
 static long thb_is_ptr(uint32_t id)
 {
 	struct bt_type t;
-	int n;
 
-	for (n = 0; n < 64; n++) {
-		if (!bt_type(&thb.btf, id, &t))
-			return -1;
-		switch (t.kind) {
-		case BT_KIND_VOLATILE:
-		case BT_KIND_CONST:
-		case BT_KIND_RESTRICT:
-		case BT_KIND_TYPE_TAG:
-			id = t.size_type;
-			continue;
-		}
-		return t.kind == BT_KIND_PTR;
-	}
-	return -1;
+	id = thb_strip(id, FALSE);
+	if (!id || !bt_type(&thb.btf, id, &t))
+		return -1;
+	return t.kind == BT_KIND_PTR;
 }
 
 /* MEMBER (a path with PATH) of the tag ID: 1 and its offset in *OFF and
