@@ -115,7 +115,9 @@ export SUITES SCENARIOS VARIANTS VARIANT_SCENARIOS
 # (MAKEFLAGS emptied: the builds the tests run are make processes of their
 # own, not part of a "make -j" jobserver)
 # The default "make check" (SUITES not chosen) also runs check-noftrace,
-# check-uevents and check-rhel7.
+# check-uevents and check-rhel7, those two without the tests marked
+# @pytest.mark.once (the same whatever SUITES selects: its main run ran
+# them; tests/conftest.py).
 ifeq ($(origin SUITES),file)
 CHECK_NOFTRACE ?= 1
 CHECK_UEVENTS ?= 1
@@ -139,8 +141,8 @@ check: $(SO) unit
 	MAKEFLAGS= TRACEHUNT_SO=$(abspath $(SO)) TRACEHUNT_OBJDIR=$(abspath $(OBJDIR)) \
 	  $(PYTEST) -q tests $(PYTEST_ARGS)
 	$(if $(filter 1,$(CHECK_NOFTRACE)),$(MAKE) check-noftrace)
-	$(if $(filter 1,$(CHECK_UEVENTS)),$(MAKE) check-uevents)
-	$(if $(filter 1,$(CHECK_RHEL7)),$(MAKE) check-rhel7)
+	$(if $(filter 1,$(CHECK_UEVENTS)),TRACEHUNT_ONCE_RAN=1 $(MAKE) check-uevents)
+	$(if $(filter 1,$(CHECK_RHEL7)),TRACEHUNT_ONCE_RAN=1 $(MAKE) check-rhel7)
 
 check-host:
 	$(MAKE) check SUITES="$(HOST_SUITE)"

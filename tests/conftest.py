@@ -155,13 +155,34 @@ def _build_order(keys):
 _order = []
 
 
-def pytest_collection_modifyitems(items):
-    """Order for the pipeline: first the tests that need no dump (they run
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "once: runs the same whatever SUITES selects (a fixed "
+        "fixture of the host suite, or none); TRACEHUNT_ONCE_RAN=1 leaves "
+        "it out (make check's later runs: check-uevents, check-rhel7)")
+
+
+def _drop_once(config, items):
+    """Under TRACEHUNT_ONCE_RAN=1 (make check's check-uevents and
+    check-rhel7, after its main run ran them), the @pytest.mark.once
+    tests are deselected: they would run the same again."""
+    if os.environ.get("TRACEHUNT_ONCE_RAN") != "1":
+        return
+    gone = [i for i in items if i.get_closest_marker("once")]
+    if gone:
+        items[:] = [i for i in items if not i.get_closest_marker("once")]
+        config.hook.pytest_deselected(items=gone)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Leave out what already ran (_drop_once()); then order for the
+    pipeline: first the tests that need no dump (they run
     in pytest's thread while the builders boot the first guests), then the
     tests of each dump in the order the dumps are built, last the ones
     whose work the pool does after every dump (@thlib.background, the
     damaged-dump matrix).  Stable: files and parameters keep their order
     inside each group."""
+    _drop_once(config, items)
     keys = []
     for item in items:
         k = _dump_key(item)

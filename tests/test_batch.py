@@ -31,6 +31,7 @@ def _lines(argv, **kw):
     return p.returncode, [json.loads(l) for l in p.stdout.splitlines()]
 
 
+@pytest.mark.once
 def test_unreadable_dumps_are_lines(tmp_path):
     """Dumps that cannot be opened each give a line with its error, in
     the order given, and the exit status says some had errors; in DIR, a

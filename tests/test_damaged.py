@@ -20,6 +20,10 @@ import pytest
 
 import thlib
 
+# The same whatever SUITES selects: make check runs these in its main run
+# only (conftest.py's _drop_once())
+pytestmark = pytest.mark.once
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _spec = importlib.util.spec_from_file_location(
     "damage_matrix", os.path.join(ROOT, "scripts", "damage-matrix.py"))

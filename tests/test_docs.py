@@ -11,6 +11,10 @@ import sys
 
 import pytest
 
+# The same whatever SUITES selects: make check runs these in its main run
+# only (conftest.py's _drop_once())
+pytestmark = pytest.mark.once
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 gen = __import__("gen-man")

@@ -10,6 +10,10 @@ import subprocess
 
 import pytest
 
+# The same whatever SUITES selects: make check runs these in its main run
+# only (conftest.py's _drop_once())
+pytestmark = pytest.mark.once
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "fuzz-test")
 TARGETS = ["ringbuf", "insn", "printfmt", "bprint", "walk", "bpfinsn", "btf",

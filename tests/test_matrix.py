@@ -51,12 +51,14 @@ def version_comparisons(root):
     return hits
 
 
+@pytest.mark.once
 def test_no_kernel_version_comparisons_in_src():
     hits = version_comparisons(thlib.ROOT)
     assert not hits, ("kernel version tests in src/ (feature-probe "
                       "instead):\n" + "\n".join(hits))
 
 
+@pytest.mark.once
 def test_version_grep_bites(tmp_path):
     """The grep finds what it is meant to find, and not in comments."""
     src = tmp_path / "src"

@@ -12,6 +12,10 @@ import pytest
 
 import thlib
 
+# The same whatever SUITES selects: make check runs these in its main run
+# only (conftest.py's _drop_once())
+pytestmark = pytest.mark.once
+
 FIXTURE = os.path.join(thlib.ROOT, "scripts", "fixture.py")
 PY = sys.executable
 
