@@ -104,7 +104,7 @@ static int sys_enter(const char *name, const struct pf_field *f, int nf,
 		     size_t outlen)
 {
 	struct pf_sysmeta m;
-	int i;
+	int i, r;
 
 	memset(&m, 0, sizeof(m));
 	m.name = name;
@@ -120,11 +120,15 @@ static int sys_enter(const char *name, const struct pf_field *f, int nf,
 	}
 	if (nf)
 		m.user_arg_is_str = f[0].is_signed;
-	return pf_syscall_enter(&m, rec, reclen, nf ? f[0].size & 0xff : 16,
-				((flags & 0x8) ? PF_SYS_USER : 0) |
-				((flags & 0x4) ? PF_SYS_OPENAT : 0) |
-				((flags & 0x1) ? PF_SYS_VERBOSE : 0),
-				cp, out, outlen);
+	r = pf_syscall_enter(&m, rec, reclen, nf ? f[0].size & 0xff : 16,
+			     ((flags & 0x8) ? PF_SYS_USER : 0) |
+			     ((flags & 0x4) ? PF_SYS_OPENAT : 0) |
+			     ((flags & 0x1) ? PF_SYS_VERBOSE : 0),
+			     cp, out, outlen);
+	/* the text holds no NUL (render/event_text.c relies on it) */
+	if (r >= 0 && strlen(out) != (size_t)r)
+		__builtin_trap();
+	return r;
 }
 
 /* pf_siphash()'s result, kept so that the call stays */

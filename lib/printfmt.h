@@ -205,7 +205,9 @@ enum {
  * pf_syscall_enter - print_syscall_enter() of the record REC (RECLEN
  * bytes; struct syscall_trace_enter: its args[] at ARGS_OFF, the user
  * data's offset/length words after them)
- * Returns the length or a negative PF_E* code (reason in out).
+ * Returns the length or a negative PF_E* code (reason in out).  The text
+ * holds no NUL before its end (a user string is cut at its first one):
+ * its length is strlen(out).
  */
 int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 		     size_t reclen, unsigned args_off, unsigned flags,

@@ -59,39 +59,46 @@ static inline void pf_put(struct out *o, char c)
 		o->buf[o->len++] = c;
 }
 
+/* pf_put() of each of the N bytes of S: as many as fit, in one copy */
 static inline void pf_puts_n(struct out *o, const char *s, size_t n)
 {
-	while (n--)
-		pf_put(o, *s++);
+	size_t room = o->len + 1 < o->cap ? o->cap - 1 - o->len : 0;
+
+	if (n > room)
+		n = room;
+	if (n) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	}
 }
 
 /* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf */
 static inline void pf_put_hex(struct out *o, uint64_t v, int hex0x)
 {
-	char d[16];
-	int n = 0;
+	char d[18];
+	int n = sizeof(d);
 
-	if (hex0x)
-		pf_puts_n(o, "0x", 2);
 	do {
-		d[n++] = pf_hexdig[v & 15];
+		d[--n] = pf_hexdig[v & 15];
 		v >>= 4;
 	} while (v);
-	while (n)
-		pf_put(o, d[--n]);
+	if (hex0x) {
+		d[--n] = 'x';
+		d[--n] = '0';
+	}
+	pf_puts_n(o, d + n, sizeof(d) - n);
 }
 
 static inline void pf_put_udec(struct out *o, uint64_t v)
 {
 	char d[20];
-	int n = 0;
+	int n = sizeof(d);
 
 	do {
-		d[n++] = (char)('0' + v % 10);
+		d[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (n)
-		pf_put(o, d[--n]);
+	pf_puts_n(o, d + n, sizeof(d) - n);
 }
 
 static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
@@ -100,6 +107,13 @@ static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 	uint64_t v = 0;
 	int i;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a little-endian record on a little-endian host: one load */
+	if (!e->big && size > 0) {
+		memcpy(&v, p, size < 8 ? (size_t)size : 8);
+		return v;
+	}
+#endif
 	for (i = 0; i < size && i < 8; i++)
 		v |= (uint64_t)p[e->big ? size - 1 - i : i] << (8 * i);
 	return v;

@@ -649,9 +649,9 @@ int pf_format(const struct pf_fmt *f, const unsigned char *rec,
 	      size_t reclen, const struct pf_ctx *ctx, char *out,
 	      size_t outlen)
 {
-	char err[256] = "";
+	char err[256];
 	struct out o = { out, outlen, 0 };
-	struct ev *e;
+	struct ev e;	/* on the stack: a call per record */
 	int r;
 
 	if (!out || !outlen)
@@ -661,14 +661,9 @@ int pf_format(const struct pf_fmt *f, const unsigned char *rec,
 		snprintf(out, outlen, "no compiled format");
 		return -PF_ESYNTAX;
 	}
-	e = malloc(sizeof(*e));
-	if (!e) {
-		snprintf(out, outlen, "out of memory");
-		return -PF_ENOMEM;
-	}
-	pf_ev_init(e, f, rec, reclen, ctx, err, sizeof(err));
-	r = do_format(e, &o);
-	free(e);
+	err[0] = 0;
+	pf_ev_init(&e, f, rec, reclen, ctx, err, sizeof(err));
+	r = do_format(&e, &o);
 	if (r < 0) {
 		snprintf(out, outlen, "%s", err[0] ? err : "format failed");
 		return r;

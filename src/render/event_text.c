@@ -375,12 +375,12 @@ static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 		th_sb_put(b, d + k, sizeof(d) - k);
 		return;
 	}
-	memset(&pm, 0, sizeof(pm));
+	/* every member set, without a memset() per record */
 	pm.name = m->name;
 	pm.nb_args = m->nb_args;
-	for (i = 0; i < m->nb_args && i < 6; i++) {
-		pm.args[i] = m->args[i];
-		pm.types[i] = m->types[i];
+	for (i = 0; i < 6; i++) {
+		pm.args[i] = i < m->nb_args ? m->args[i] : NULL;
+		pm.types[i] = i < m->nb_args ? m->types[i] : NULL;
 	}
 	pm.user_mask = m->user_mask;
 	pm.user_arg_size = m->user_arg_size;
@@ -389,8 +389,23 @@ static void th_print_syscall(struct th_tctx *t, struct th_event *e,
 		flags |= PF_SYS_USER;
 	if (m->openat_by_name)
 		flags |= PF_SYS_OPENAT;
-	if (th_tflag(t, "TRACE_ITER_VERBOSE_BIT"))
+	if (t->f_verbose)
 		flags |= PF_SYS_VERBOSE;
+	if (!b->grow && b->pos < b->len) {
+		/* straight into B, as th_sb_put() of the text and a newline
+		 * would put them (the text holds no NUL: lib/printfmt.h) */
+		size_t room = b->len - b->pos;
+
+		n = pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags,
+				     &th_pfc, b->buf + b->pos,
+				     room < sizeof(out) ? room : sizeof(out));
+		if (n >= 0) {
+			b->pos += n;
+			th_sb_put(b, "\n", 1);
+			return;
+		}
+		b->buf[b->pos] = '\0';
+	}
 	n = pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags, &th_pfc,
 			     out, sizeof(out));
 	if (n < 0) {
@@ -413,19 +428,18 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 	struct pf_field *pf;
 	int n = -1;
 
-	th_sb_printf(b, "%s: ", e->name);
+	th_sb_put(b, e->name, strlen(e->name));
+	th_sb_put(b, ": ", 2);
 	th_pfc.flags = th_pf_ptr_flags(t);
-	/* trace_event_printf() of a TP_printk() with nohash-ptr, where
-	 * trace_check_vprintf() scanned the copy trace_event_format() made
-	 * in its own buffer (a synthetic event prints by itself) */
-	if (!t->f_hash_ptr && e->kind != TH_EVK_SYNTH &&
-	    th_trace_iter_bit("TRACE_ITER_HASH_PTR_BIT") >= 0 &&
-	    th_trace_fmt_scan_in_place())
+	/* (a synthetic event prints by itself) */
+	if (t->first_s_empty && e->kind != TH_EVK_SYNTH)
 		th_pfc.flags |= PF_CTX_FIRST_S_EMPTY;
 	if (f->pf) {
 		n = pf_format(f->pf, t->ent, t->len, &th_pfc, out, 8192);
 		if (n >= 0) {
-			th_sb_printf(b, "%s\n", out);
+			/* "%s\n": the text up to a NUL it may hold */
+			th_sb_put(b, out, strlen(out));
+			th_sb_put(b, "\n", 1);
 			return;
 		}
 		snprintf(f->pf_err, sizeof(f->pf_err), "%.*s",

@@ -150,6 +150,12 @@ int th_tctx_init(struct th_tctx *t, ulong tr)
 	/* a kernel without the hash-ptr option (5.10) printed an event's
 	 * %p as the address itself (the bullseye options fixture) */
 	t->f_hash_ptr = th_tflag(t, "TRACE_ITER_HASH_PTR_BIT");
+	/* trace_event_printf() of a TP_printk() with nohash-ptr, where
+	 * trace_check_vprintf() scanned the copy trace_event_format() made
+	 * in its own buffer */
+	t->first_s_empty = !t->f_hash_ptr &&
+			   th_trace_iter_bit("TRACE_ITER_HASH_PTR_BIT") >= 0 &&
+			   th_trace_fmt_scan_in_place();
 	t->f_lat_fmt = th_tflag(t, "TRACE_ITER_LATENCY_FMT_BIT");
 	t->f_tgid = th_tflag(t, "TRACE_ITER_RECORD_TGID_BIT");
 	t->f_bin = th_tflag(t, "TRACE_ITER_BIN_BIT");

@@ -126,6 +126,8 @@ struct th_tctx {
 	/* bin, hex, raw (print_bin_fmt() & co.), verbose, fields */
 	int f_bin, f_hex, f_raw, f_verbose, f_fields;
 	int f_userobj;			/* sym-userobj */
+	/* an event's first %s printed nothing (th_print_tracepoint()) */
+	int first_s_empty;
 	/* latency format: the buffer's time_start and the time stamp of
 	 * the entry printed after this one (trace_find_next_entry()) */
 	uint64_t time_start, next_ts;
