@@ -7,6 +7,7 @@
 #include "model/ftrace_files.h"
 #include "model/tracearray.h"
 #include "model/trace_rb.h"
+#include "model/trace_globals.h"
 
 /* RB_BUFFER_OFF of ring_buffer.c: the bit tracing_off() sets */
 #define FF_RB_BUFFER_OFF	(1 << 20)
@@ -242,8 +243,7 @@ int ff_tracing_cpus(int *cpus, int max)
 		if (mask && ff_cpumask_var_is_ptr("tracing_buffer_mask") &&
 		    !th_read_ulong(mask, &mask, "tracing_buffer_mask"))
 			mask = 0;
-		if (!th_read_uint(th_symbol("nr_cpu_ids"), &nr, "nr_cpu_ids") ||
-		    nr > NR_CPUS)
+		if (!(nr = th_nr_cpu_ids()) || nr > NR_CPUS)
 			nr = NR_CPUS;
 		for (i = 0; mask && i < (int)nr; i++) {
 			if (!th_read_ulong(mask + (i / 64) * 8, &word,

@@ -163,6 +163,22 @@ static int th_savedcmd_pid(const struct th_savedcmd *c, unsigned int slot,
 	return th_read_uint(c->to_pid + slot * 4, pid, "map_cmdline_to_pid");
 }
 
+unsigned int *th_savedcmd_slots(const struct th_savedcmd *c)
+{
+	size_t len = (size_t)c->num * sizeof(unsigned int);
+	unsigned int *p = malloc(len + sizeof(unsigned int));
+
+	if (!p)
+		return NULL;
+	if (c->to_pid_copy)
+		memcpy(p, c->to_pid_copy, len);
+	else if (!th_read(c->to_pid, p, len, "map_cmdline_to_pid")) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
 void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm)
 {
 	unsigned int map = UINT_MAX, tpid = 0;

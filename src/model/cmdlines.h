@@ -27,6 +27,10 @@ enum { TH_SAVEDCMD_OK, TH_SAVEDCMD_NONE, TH_SAVEDCMD_UNREADABLE };
 
 /* The saved cmdlines: check ->state (NONE: no savedcmd in this dump). */
 const struct th_savedcmd *th_savedcmd(void);
+/* map_cmdline_to_pid[], cmdline_num entries (saved_cmdlines_start()
+ * walks it): a malloc'd copy the caller frees; NULL when it cannot be
+ * read. */
+unsigned int *th_savedcmd_slots(const struct th_savedcmd *c);
 /* __trace_find_cmdline(): "<idle>" for 0, "<XXX>", "<...>" when not
  * saved; COMM holds TASK_COMM_LEN bytes. */
 void th_savedcmd_find(const struct th_savedcmd *c, int pid, char *comm);

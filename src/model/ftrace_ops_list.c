@@ -7,6 +7,7 @@
 #include "model/ftrace_ops.h"
 #include "model/ftrace_files.h"
 #include "model/vmlinux_file.h"
+#include "model/trace_globals.h"
 
 #define THF_MAX_OPS	4096
 #define THF_MAX_SUBOPS	1024
@@ -298,12 +299,9 @@ static int thf_ops_perf(ulong func)
  */
 static void thf_perf_private_check(ulong addr, ulong priv)
 {
-	static unsigned int nr_cpu_ids;
-	ulong sym;
+	unsigned int nr_cpu_ids = th_nr_cpu_ids();
 
-	if (!nr_cpu_ids && (!(sym = th_symbol("nr_cpu_ids")) ||
-			    !th_read_uint(sym, &nr_cpu_ids, "nr_cpu_ids") ||
-			    !nr_cpu_ids))
+	if (!nr_cpu_ids)
 		nr_cpu_ids = MAX(kt->cpus, 1);
 	if (priv > nr_cpu_ids)
 		th_damaged("ftrace_ops", addr, "private %lx of a perf event's "

@@ -1,8 +1,8 @@
 /*
  * tracehunt: the tracing core's global settings and counters: the
  * variables behind tracing_thresh, max_graph_depth, stack_max_size,
- * dyn_ftrace_total_info, the stack tracer's maximum (stack_trace) and the
- * README text (readme_msg).  Each read at the size the debuginfo gives.
+ * dyn_ftrace_total_info, the stack tracer's maximum (stack_trace), the
+ * README text (readme_msg) and nr_cpu_ids.  Each read at the size the debuginfo gives.
  */
 #include "model/trace_globals.h"
 
@@ -89,6 +89,24 @@ int th_global(enum th_gval which, ulong *val)
 		return TRUE;
 	}
 	return th_read_ulong(addr, val, sym);
+}
+
+/**
+ * th_nr_cpu_ids - nr_cpu_ids, read once (the one reader of it)
+ */
+unsigned int th_nr_cpu_ids(void)
+{
+	static int done;
+	static unsigned int nr;
+	ulong sym;
+
+	if (!done) {
+		done = TRUE;
+		if (!(sym = th_symbol("nr_cpu_ids")) ||
+		    !th_read_uint(sym, &nr, "nr_cpu_ids"))
+			nr = 0;
+	}
+	return nr;
 }
 
 /**

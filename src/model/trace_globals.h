@@ -39,6 +39,10 @@ int th_stack_max_read(struct th_stack_max *s);
 void th_stack_max_free(struct th_stack_max *s);
 int th_stack_max_exists(void);
 
+/* nr_cpu_ids (an int, unsigned since 2.6.x), read once; 0 when the
+ * kernel has none (CONFIG_FORCE_NR_CPUS) or it cannot be read. */
+unsigned int th_nr_cpu_ids(void);
+
 /* readme_msg: malloc'd, *LEN its strlen(); NULL when absent/unreadable. */
 char *th_readme(size_t *len);
 

@@ -105,11 +105,9 @@ void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref)
 			"cmdline_num %u\n", c->num);
 		return;
 	}
-	pids = (unsigned int *)GETBUF(c->num * 4 + 4);
-	if (!th_read(c->to_pid, pids, c->num * 4, "map_cmdline_to_pid")) {
+	if (!(pids = th_savedcmd_slots(c))) {
 		fprintf(fp, "ftrace cat saved_cmdlines: cannot read "
 			"map_cmdline_to_pid at %lx\n", c->to_pid);
-		FREEBUF(pids);
 		return;
 	}
 	for (i = 0; i < c->num; i++) {
@@ -123,7 +121,7 @@ void th_cat_saved_cmdlines(struct th_tr *tr, const struct th_tref *ref)
 				   "would print it");
 		fprintf(fp, "%d %s\n", (int)pids[i], comm);
 	}
-	FREEBUF(pids);
+	free(pids);
 }
 
 /**

@@ -244,9 +244,8 @@ void th_cat_tracing_cpumask(struct th_tr *tr, const struct th_tref *ref)
 	if (th_cpumask_legacy(&l)) {
 		nbits = l.nbits;
 		len = l.file_len;
-	} else if (!th_read_uint(th_ksymbol("nr_cpu_ids"), &nbits,
-				 "nr_cpu_ids"))
-		nbits = 0;
+	} else
+		nbits = th_nr_cpu_ids();
 	if (!nbits || nbits > FF_MAX_CPUS) {
 		fprintf(fp, "ftrace cat: %s: nr_cpu_ids cannot be read\n",
 			ref->file);
