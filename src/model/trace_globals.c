@@ -1,8 +1,9 @@
 /*
  * tracehunt: the tracing core's global settings and counters: the
  * variables behind tracing_thresh, max_graph_depth, stack_max_size,
- * dyn_ftrace_total_info, the stack tracer's maximum (stack_trace), the
- * README text (readme_msg) and nr_cpu_ids.  Each read at the size the debuginfo gives.
+ * dyn_ftrace_total_info, the stack tracer's maximum (stack_trace) and the
+ * README text (readme_msg), each read at the size the debuginfo gives;
+ * and nr_cpu_ids, for every reader of the model.
  */
 #include "model/trace_globals.h"
 
