@@ -485,18 +485,24 @@ static void hk_kprobe(struct kp_probe *k, const ulong *tks, long ntk)
 	int krp = type == 'r' && th_kretprobe_of(k->kp, &r);
 	ulong h = k->pre;
 	char ev[256] = "";
+	const char *what = type == 'r' ? "the return handler" :
+			   type == 'j' ? "the jprobe entry" : "the pre handler";
 
 	f->target = k->addr;
 	th_ksym_pS(k->addr, f->target_str, sizeof(f->target_str));
-	if (krp)
+	if (krp && !r.handler && r.entry_handler) {
+		/* legal: the kernel calls each handler only if set, and
+		 * this kretprobe's code is its entry handler */
+		h = r.entry_handler;
+		what = "the entry handler (no return handler)";
+	} else if (krp)
 		h = r.handler;
 	else if (type == 'j')
 		/* The pre handler of a jprobe is always the core's
 		 * setjmp_pre_handler: the probe's code is jprobe.entry. */
 		th_jprobe_entry(k->kp, &h);
 	hk_kprobe_event(k->kp, tks, ntk, ev, sizeof(ev));
-	hk_judge(f, h, type == 'r' ? "the return handler" :
-		 type == 'j' ? "the jprobe entry" : "the pre handler");
+	hk_judge(f, h, what);
 	if (ev[0] && f->verdict == HK_OK)
 		snprintf(f->why, sizeof(f->why), "%s (kprobe_events)", ev);
 	if (k->post) {

@@ -242,6 +242,11 @@ int thf_hash_read(ulong addr, struct thf_hash *h)
 	}
 	if (o->flags >= 0)
 		th_read_ulong(addr + o->flags, &h->hflags, "ftrace_hash.flags");
+	/* FTRACE_HASH_FL_MOD is the one flag the kernel sets there */
+	if (h->hflags & ~THF_HASH_FL_MOD)
+		th_damaged("ftrace_hash", addr, "flags %lx: bits no kernel "
+			   "sets (FTRACE_HASH_FL_MOD is its only flag)",
+			   h->hflags);
 	/* alloc_ftrace_hash() bounds size_bits, empty or not */
 	if (h->size_bits > THF_MAX_HASH_BITS) {
 		h->err = "implausible ftrace_hash";
