@@ -315,3 +315,31 @@ def _damage_warns(expr, data, cmds, want, tmp_path):
     finally:
         clean.cleanup()
         run.cleanup()
+
+
+# A kretprobe's kprobe has pre_handler_kretprobe, and its rethook (or
+# kretprobe_holder) points back at the kretprobe: register_kretprobe()
+# sets both before it arms the probe.  th_visible's kretprobe (its address
+# from `kprobes -v` of the undamaged dump) gets a rethook whose back
+# pointer is NULL; each command that reads the kprobes warns.
+def test_kretprobe_back_pointer_damage_warns(tmp_path):
+    import re
+    man = dm.load_manifest(dm.fixture_dir(SCENARIO))
+    run = dm.Run(thlib.indexed_vmlinux(man["vmlinux"]), man["vmcore"],
+                 ["kprobes -v"], SO)
+    try:
+        out = run.out("kprobes -v") or ""
+    finally:
+        run.cleanup()
+    krps = re.findall(r"^kretprobe ([0-9a-f]+) +\[th_visible\]", out, re.M)
+    if not krps:
+        pytest.skip("no kretprobe of th_visible in %s's kprobes -v"
+                    % SCENARIO)
+    rh = "rethook" if "rethook pool" in out else None
+    if rh is None:
+        pytest.skip("%s's kretprobes have no rethook" % SCENARIO)
+    _damage_warns("&((struct kretprobe *)0x%s)->rh->data" % krps[0],
+                  bytes(8), ["kprobes -v", "hooks -j", "kprobes"],
+                  r"kretprobe at %s: its kprobe [0-9a-f]+ has "
+                  r"pre_handler_kretprobe, but its rethook [0-9a-f]+ does "
+                  r"not point back at it" % krps[0], tmp_path)

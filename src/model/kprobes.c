@@ -260,7 +260,8 @@ static long kp_bucket(long b, struct kp_probe **v, long n, long *cap)
  * Is the kprobe at KP the kp of a kretprobe?  Its kretprobe's rethook
  * points back at it (rethook_alloc(rp, ...) keeps rp in rethook.data), or
  * its kretprobe_holder does (kretprobe_holder.rp); a plain kprobe has no
- * such pointer behind it.  FALSE when the kernel keeps neither.
+ * such pointer behind it.  1 or 0 (*BACK the pointer to the rethook or
+ * holder); -1 when the kernel keeps neither or a pointer cannot be read.
  */
 static int kp_in_kretprobe(ulong kp, ulong *back)
 {
@@ -268,25 +269,27 @@ static int kp_in_kretprobe(ulong kp, ulong *back)
 	ulong krp, p, rp;
 	long via;
 
+	*back = 0;
 	if (o->krp_kp < 0)
-		return FALSE;
+		return -1;
 	krp = kp - o->krp_kp;
 	if (o->krp_rh >= 0 && o->rethook_data >= 0) {
 		if (!th_read_ulong(krp + o->krp_rh, &p, "kretprobe.rh"))
-			return FALSE;
+			return -1;
 		via = o->rethook_data;
 	} else if (o->krp_rph >= 0 && kp_off_holder_rp(&kp_off) >= 0) {
 		if (!th_read_ulong(krp + o->krp_rph, &p, "kretprobe.rph"))
-			return FALSE;
+			return -1;
 		via = o->holder_rp;
 	} else {
-		return FALSE;
+		return -1;
 	}
 	/* both are kzalloc'ed */
-	if (!th_ptr_in(p, TH_M(TH_R_DIRECT) | TH_M(TH_R_VMALLOC)) ||
-	    !th_read_ulong(p + via, &rp, "kretprobe back pointer"))
-		return FALSE;
 	*back = p;
+	if (!th_ptr_in(p, TH_M(TH_R_DIRECT) | TH_M(TH_R_VMALLOC)))
+		return 0;
+	if (!th_read_ulong(p + via, &rp, "kretprobe back pointer"))
+		return -1;
 	return rp == krp;
 }
 
@@ -359,13 +362,25 @@ static void kp_plausible(const struct kp_probe *k)
 		th_check_func("kprobe", k->kp, k->post, "post_handler");
 	/* register_kretprobe() sets its kprobe's pre_handler; a kretprobe
 	 * whose kprobe lacks it would be printed as a plain kprobe */
-	if (kp_table.pre_handler_kretprobe &&
-	    k->pre != kp_table.pre_handler_kretprobe &&
-	    kp_in_kretprobe(k->kp, &back))
+	if (!kp_table.pre_handler_kretprobe)
+		return;
+	if (k->pre != kp_table.pre_handler_kretprobe &&
+	    kp_in_kretprobe(k->kp, &back) == 1)
 		th_damaged("kprobe", k->kp, "pre_handler %lx: it is the kprobe "
 			   "of a kretprobe (%lx points back at it), whose "
 			   "pre_handler is pre_handler_kretprobe %lx", k->pre,
 			   back, kp_table.pre_handler_kretprobe);
+	/* and the converse: register_kretprobe() allocates the rethook (or
+	 * holder) pointing at the kretprobe before it arms the kprobe, and
+	 * unregister_kretprobes() unhooks the kprobe before it lets go of
+	 * them, so a hashed one with pre_handler_kretprobe has its own */
+	if (k->pre == kp_table.pre_handler_kretprobe &&
+	    kp_in_kretprobe(k->kp, &back) == 0)
+		th_damaged("kretprobe", k->kp - th_kprobe_off()->krp_kp,
+			   "its kprobe %lx has pre_handler_kretprobe, but its "
+			   "%s %lx does not point back at it", k->kp,
+			   th_kprobe_off()->krp_rh >= 0 ? "rethook" :
+			   "kretprobe_holder", back);
 }
 
 /* The fields of one probe; an aggregate child takes its site's address. */
