@@ -89,34 +89,39 @@ static ulong th_ks_off_walk(unsigned int idx)
 }
 
 /*
- * The offset of entry IDX in kallsyms_names.  The kernel walks from the
- * marker of its group of 256; a trace names thousands of symbols, each
- * walk 128 entries on average, so the offsets of all of them are found
- * in one pass the first time (each group from its own marker, as the
- * kernel would) and kept: 4 bytes a symbol.
+ * The offsets of all entries in kallsyms_names, each group of 256 walked
+ * from its own marker as the kernel walks it, kept (4 bytes a symbol):
+ * the kernel walks 128 entries on average for each name, and a trace
+ * names thousands of symbols.  Built once, by the check of the tables
+ * (th_ks_check()) in the same pass.
  */
-static ulong th_ks_off_of(unsigned int idx)
+static void th_ks_build_offs(void)
 {
 	unsigned int i;
+	ulong off = 0;
 
-	if (!ks_tab.offs && !ks_tab.offs_failed) {
-		ks_tab.offs = malloc(sizeof(*ks_tab.offs) * (size_t)ks_tab.num);
-		if (!ks_tab.offs || ks_tab.names_len > 0xffffffffUL) {
-			free(ks_tab.offs);
-			ks_tab.offs = NULL;
-			ks_tab.offs_failed = 1;
-		} else {
-			ulong off = 0;
-
-			for (i = 0; i < ks_tab.num; i++) {
-				if (!(i & 0xff))
-					off = MIN((ulong)ks_tab.markers[i >> 8],
-						  ks_tab.names_len);
-				ks_tab.offs[i] = off;
-				off = th_ks_next_off(off);
-			}
-		}
+	if (ks_tab.offs || ks_tab.offs_failed)
+		return;
+	ks_tab.offs = malloc(sizeof(*ks_tab.offs) * (size_t)ks_tab.num);
+	if (!ks_tab.offs || ks_tab.names_len > 0xffffffffUL) {
+		free(ks_tab.offs);
+		ks_tab.offs = NULL;
+		ks_tab.offs_failed = 1;
+		return;
 	}
+	for (i = 0; i < ks_tab.num; i++) {
+		if (!(i & 0xff))
+			off = MIN((ulong)ks_tab.markers[i >> 8],
+				  ks_tab.names_len);
+		ks_tab.offs[i] = off;
+		off = th_ks_next_off(off);
+	}
+}
+
+/* The offset of entry IDX in kallsyms_names. */
+static ulong th_ks_off_of(unsigned int idx)
+{
+	th_ks_build_offs();
 	if (ks_tab.offs && idx < ks_tab.num)
 		return ks_tab.offs[idx];
 	return th_ks_off_walk(idx);
@@ -321,10 +326,17 @@ static void th_ks_check(const struct th_ks_tables *t)
 	unsigned int g, i;
 	ulong off;
 
+	th_ks_build_offs();
 	for (g = 0; g + 1 < ks_tab.nmarkers; g++) {
-		off = MIN((ulong)ks_tab.markers[g], ks_tab.names_len);
-		for (i = 0; i < 256; i++)
-			off = th_ks_next_off(off);
+		if (ks_tab.offs && (g + 1) * 256UL <= ks_tab.num) {
+			/* the walk th_ks_build_offs() made, one entry on */
+			off = th_ks_next_off(ks_tab.offs[g * 256 + 255]);
+		} else {
+			off = MIN((ulong)ks_tab.markers[g],
+				  ks_tab.names_len);
+			for (i = 0; i < 256; i++)
+				off = th_ks_next_off(off);
+		}
 		if (off != ks_tab.markers[g + 1]) {
 			th_damaged("kallsyms_names", t->names, "symbols %u-%u "
 				   "end at offset %lu, kallsyms_markers says "
