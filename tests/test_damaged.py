@@ -234,6 +234,15 @@ STATIC_CASES = {
                           bytes(4), ["ftrace cat trace", "ftrace trace -j"],
                           r"trace_clocks\[\d+\] at [0-9a-f]+: in_ns 0 "
                           r"differs from the vmlinux file's initial 0x1"),
+    # an option's name (a string of .rodata, which trace_opts.c reads to
+    # find an option's bit): 'p' -> 'X' makes print-parent look unset
+    # (the campaign's copy 72 of 2026-11-29 21:25 poisoned another name:
+    # the trace's header vanished)
+    "trace-option-name": ("trace_options[0]", b"X",
+                          ["ftrace cat trace", "ftrace trace -j"],
+                          r"trace_options at [0-9a-f]+: option 0's name at "
+                          r"[0-9a-f]+ differs from the vmlinux file's "
+                          r"\\?\"print-parent\\?\""),
     # nop allows instances: 1 -> 0
     "tracer-allow-instances": ("&nop_trace.allow_instances", bytes(1),
                                ["ftrace tracers -v", "ftrace tracers -j"],

@@ -7,6 +7,7 @@
 #include "model/trace_opts.h"
 #include "model/tracearray.h"
 #include "model/ftrace_files.h"
+#include "model/vmlinux_file.h"
 #include "insn.h"
 
 void th_tr_opts_read(ulong tr, struct th_tr_opts *o)
@@ -52,6 +53,24 @@ unsigned th_tr_tracer_flags_val(ulong tr, unsigned def)
 }
 
 /*
+ * The names of trace_options[] are string constants of the kernel image,
+ * which nothing writes: the name read from the dump must be the vmlinux
+ * file's.  A damaged one would make the option it names look unset here
+ * (the kernel keeps the bits, not the names).
+ */
+static void th_opt_name_check(ulong slot, int n, ulong p, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	const unsigned char *f = th_vmlinux_bytes(p, (long)len);
+
+	if (f && memcmp(f, name, len) != 0)
+		th_damaged("trace_options", slot, "option %d's name at %lx "
+			   "differs from the vmlinux file's \"%.*s\": the "
+			   "option it names is not found", n, p,
+			   (int)strnlen((const char *)f, len), f);
+}
+
+/*
  * The bit of a trace option (enum trace_iterator_bits): its index in the
  * kernel's trace_options[] names, which trace.c builds from the same
  * TRACE_FLAGS list as the enum (C(a, b) gives TRACE_ITER_a_BIT there and
@@ -86,8 +105,12 @@ long th_trace_iter_bit(const char *bit)
 	unsigned i;
 	int j;
 
-	if (n < 0) {
+	if (n >= 0) {
+		/* a damaged name's warning, again in each command */
+		th_damage_replay("trace_options");
+	} else {
 		ulong arr = th_symbol("trace_options"), p;
+		const char *tag = th_damage_tag("trace_options");
 
 		for (n = 0; arr && n < 64; n++) {
 			if (!th_read_ulong(arr + n * sizeof(ulong), &p,
@@ -100,7 +123,10 @@ long th_trace_iter_bit(const char *bit)
 			if (!th_read_cstr(p, names[n], sizeof(names[n]),
 					  "trace_options[]"))
 				break;
+			th_opt_name_check(arr + n * sizeof(ulong), n, p,
+					  names[n]);
 		}
+		th_damage_tag(tag);
 	}
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (strcmp(opts[i].bit, bit) != 0)
