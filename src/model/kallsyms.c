@@ -92,8 +92,8 @@ static ulong th_ks_off_walk(unsigned int idx)
  * The offsets of all entries in kallsyms_names, each group of 256 walked
  * from its own marker as the kernel walks it, kept (4 bytes a symbol):
  * the kernel walks 128 entries on average for each name, and a trace
- * names thousands of symbols.  Built once, by the check of the tables
- * (th_ks_check()) in the same pass.
+ * names thousands of symbols.  Built once, by the first look-up: the
+ * check of the tables (th_ks_check()) at load.
  */
 static void th_ks_build_offs(void)
 {
@@ -326,17 +326,10 @@ static void th_ks_check(const struct th_ks_tables *t)
 	unsigned int g, i;
 	ulong off;
 
-	th_ks_build_offs();
 	for (g = 0; g + 1 < ks_tab.nmarkers; g++) {
-		if (ks_tab.offs && (g + 1) * 256UL <= ks_tab.num) {
-			/* the walk th_ks_build_offs() made, one entry on */
-			off = th_ks_next_off(ks_tab.offs[g * 256 + 255]);
-		} else {
-			off = MIN((ulong)ks_tab.markers[g],
-				  ks_tab.names_len);
-			for (i = 0; i < 256; i++)
-				off = th_ks_next_off(off);
-		}
+		/* past the group's last entry, walked from its marker (kept
+		 * by th_ks_build_offs(), or walked again without memory) */
+		off = th_ks_next_off(th_ks_off_of(g * 256 + 255));
 		if (off != ks_tab.markers[g + 1]) {
 			th_damaged("kallsyms_names", t->names, "symbols %u-%u "
 				   "end at offset %lu, kallsyms_markers says "
