@@ -243,6 +243,18 @@ STATIC_CASES = {
                           r"trace_options at [0-9a-f]+: option 0's name at "
                           r"[0-9a-f]+ differs from the vmlinux file's "
                           r"\\?\"print-parent\\?\""),
+    # the compressed symbol names and their tokens, constants of the
+    # image: a byte inside a name (not a length, so the names still end
+    # where kallsyms_markers says) changes a symbol's name; before it was
+    # compared with the vmlinux file's it was silent
+    "kallsyms-name-byte": ("&kallsyms_names[4000]", b"\xff",
+                           ["kprobes -v", "ftrace cat trace", "hooks -j"],
+                           r"kallsyms_names at [0-9a-f]+: byte 4000 differs "
+                           r"from the vmlinux file's"),
+    "kallsyms-token-byte": ("&kallsyms_token_table[300]", b"q",
+                            ["kprobes -v", "ftrace cat trace", "hooks -j"],
+                            r"kallsyms_token_table at [0-9a-f]+: byte 300 "
+                            r"differs from the vmlinux file's"),
     # nop allows instances: 1 -> 0
     "tracer-allow-instances": ("&nop_trace.allow_instances", bytes(1),
                                ["ftrace tracers -v", "ftrace tracers -j"],
