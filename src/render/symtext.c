@@ -54,130 +54,91 @@ int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset, int sym_addr)
 	return th_strlcpy(out, name, len);
 }
 
+/* ---------------------------------------------------------- th_txc --- */
+
+#define TH_TXC_CHUNK	(64 * 1024)
+
+/* C's index with twice the slots (4096 at first); 0 without memory. */
+static int th_txc_grow(struct th_txc *c)
+{
+	unsigned n = c->slots ? c->slots * 2 : 4096, i, h;
+	struct th_txc_ent **t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return 0;
+	for (i = 0; i < c->slots; i++) {
+		if (!c->slot[i])
+			continue;
+		for (h = c->slot[i]->h & (n - 1); t[h]; h = (h + 1) & (n - 1))
+			;
+		t[h] = c->slot[i];
+	}
+	free(c->slot);
+	c->slot = t;
+	c->slots = n;
+	return 1;
+}
+
+const char *th_txc_put(struct th_txc *c, unsigned h, ulong a, ulong b,
+		       unsigned mode, const char *text, size_t n)
+{
+	size_t need = (offsetof(struct th_txc_ent, text) + n + 1 + 7) & ~7UL;
+	struct th_txc_ent *e;
+	unsigned i, m;
+
+	if (c->n >= c->max || n > 0xffff || mode > 0xff)
+		return NULL;
+	/* at most half full: probes stay short and always end */
+	if ((c->n + 1) * 2 > c->slots && !th_txc_grow(c))
+		return NULL;
+	if (need > c->left) {
+		/* chunks are never freed: the texts live for the session;
+		 * the slack keeps TH_TXC_SLACK bytes readable after each */
+		size_t sz = MAX(need, (size_t)TH_TXC_CHUNK);
+		char *k = malloc(sz + TH_TXC_SLACK);
+
+		if (!k)
+			return NULL;
+		c->free = k;
+		c->left = sz;
+	}
+	e = (struct th_txc_ent *)c->free;
+	c->free += need;
+	c->left -= need;
+	e->a = a;
+	e->b = b;
+	e->h = h;
+	e->len = n;
+	e->mode = mode;
+	memcpy(e->text, text, n);
+	e->text[n] = '\0';
+	m = c->slots - 1;
+	for (i = h & m; c->slot[i]; i = (i + 1) & m)
+		;
+	c->slot[i] = e;
+	c->n++;
+	return e->text;
+}
+
 /*
  * A function trace names the same few thousand addresses millions of
  * times: the text th_ip_sym() and th_ksym_ps() give each one, kept for
- * the session (the dump does not change) in an open-addressing table
- * that grows up to a fixed bound; past it, the text is made anew each time.
+ * the session (the dump does not change), up to a fixed number; past it,
+ * the text is made anew each time.
  */
 #define TH_SYMC_MAX	(1U << 15)	/* entries, at most */
-#define TH_SYMC_CHUNK	(64 * 1024)
-
-/* One cache line a slot: the address, its mode and the text when short
- * (else a pointer into the arena). */
-#define TH_SYMC_INLINE	52
-struct th_symc {
-	ulong ip;
-	unsigned char tag;		/* mode + 1, 0: empty */
-	unsigned char pad;
-	unsigned short len;
-	char in[TH_SYMC_INLINE];	/* the text, or its address */
-} __attribute__((aligned(64)));
-static struct th_symc *th_symc;
-static unsigned th_symc_slots, th_symc_n;
-static char *th_symc_arena;
-static size_t th_symc_left;
+static struct th_txc th_symc = { .max = TH_SYMC_MAX };
 
 static unsigned th_symc_hash(ulong ip, unsigned mode)
 {
 	return (unsigned)(((ip ^ mode) * 0x9e3779b97f4a7c15UL) >> 32);
 }
 
-static const char *th_symc_text(const struct th_symc *e)
-{
-	const char *p;
-
-	if (e->len < TH_SYMC_INLINE)
-		return e->in;
-	memcpy(&p, e->in, sizeof(p));
-	return p;
-}
-
-/* A copy of S (N bytes, NUL added) in the cache's arena, or NULL. */
-static char *th_symc_store(const char *s, size_t n)
-{
-	char *p;
-
-	if (n + 1 > th_symc_left) {
-		th_symc_arena = malloc(TH_SYMC_CHUNK);
-		if (!th_symc_arena) {
-			th_symc_left = 0;
-			return NULL;
-		}
-		th_symc_left = TH_SYMC_CHUNK;
-	}
-	p = th_symc_arena;
-	memcpy(p, s, n);
-	p[n] = '\0';
-	th_symc_arena += n + 1;
-	th_symc_left -= n + 1;
-	return p;
-}
-
-/* Keep the text TMP (N bytes, NUL-terminated) in a cache slot's IN of
- * INL bytes: there when it fits, else a copy in the arena whose address
- * IN holds.  Where the text is kept; NULL when there is no memory. */
-const char *th_slot_keep(char *in, size_t inl, const char *tmp, size_t n)
-{
-	char *p;
-
-	if (n < inl) {
-		memcpy(in, tmp, n + 1);
-		return in;
-	}
-	p = th_symc_store(tmp, n);
-	if (p)
-		memcpy(in, &p, sizeof(p));
-	return p;
-}
-
-void *th_table_grow(void *tab, unsigned *slots, size_t esz,
-		    int (*slot_hash)(const void *slot, unsigned *h))
-{
-	unsigned n = *slots ? *slots * 2 : 4096, i, h;
-	char *t = aligned_alloc(esz, n * esz), *old = tab;
-
-	if (!t)
-		return NULL;
-	memset(t, 0, n * esz);
-	for (i = 0; i < *slots; i++) {
-		if (!slot_hash(old + i * esz, &h))
-			continue;
-		while (slot_hash(t + (h & (n - 1)) * esz, NULL))
-			h++;
-		memcpy(t + (h & (n - 1)) * esz, old + i * esz, esz);
-	}
-	free(old);
-	*slots = n;
-	return t;
-}
-
-/* th_table_grow() of the names' table (at most 2 x TH_SYMC_MAX slots) */
-static int th_symc_slot(const void *slot, unsigned *h)
-{
-	const struct th_symc *e = slot;
-
-	if (e->tag && h)
-		*h = th_symc_hash(e->ip, e->tag - 1);
-	return e->tag != 0;
-}
-
-static int th_symc_grow(void)
-{
-	struct th_symc *t = th_table_grow(th_symc, &th_symc_slots,
-					  sizeof(*th_symc), th_symc_slot);
-
-	if (t)
-		th_symc = t;
-	return t != NULL;
-}
-
 /* th_sym_cached() of an address not in the cache */
 static const char * __attribute__((noinline))
 th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
 {
-	unsigned h, m, tag = mode + 1;
-	struct th_symc *e;
+	const char *kept;
 	size_t n;
 
 	if (mode & TH_SYMC_PS)
@@ -187,22 +148,9 @@ th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
 			  mode & TH_SYMC_ADDR);
 	n = strlen(tmp);
 	*len = n;
-	if (th_symc_n >= TH_SYMC_MAX)
-		return tmp;
-	/* at most half full: probes stay short and always end */
-	if ((th_symc_n + 1) * 2 > th_symc_slots && !th_symc_grow())
-		return tmp;
-	m = th_symc_slots - 1;
-	for (h = th_symc_hash(ip, mode) & m; th_symc[h].tag; h = (h + 1) & m)
-		;
-	e = &th_symc[h];
-	if (!th_slot_keep(e->in, TH_SYMC_INLINE, tmp, n))
-		return tmp;
-	e->len = n;
-	e->ip = ip;
-	e->tag = tag;
-	th_symc_n++;
-	return th_symc_text(e);
+	kept = th_txc_put(&th_symc, th_symc_hash(ip, mode), ip, 0, mode,
+			  tmp, n);
+	return kept ? kept : tmp;
 }
 
 /* The text for IP in MODE (TH_SYMC_*), as a 512-byte buffer holds it;
@@ -210,15 +158,13 @@ th_sym_miss(ulong ip, unsigned mode, size_t *len, char *tmp)
 static inline const char *th_sym_cached(ulong ip, unsigned mode,
 					size_t *len, char *tmp)
 {
-	unsigned h, m = th_symc_slots - 1, tag = mode + 1;
+	const struct th_txc_ent *e = th_txc_find(&th_symc,
+						 th_symc_hash(ip, mode),
+						 ip, 0, mode);
 
-	if (th_symc_slots) {
-		for (h = th_symc_hash(ip, mode) & m; th_symc[h].tag;
-		     h = (h + 1) & m)
-			if (th_symc[h].ip == ip && th_symc[h].tag == tag) {
-				*len = th_symc[h].len;
-				return th_symc_text(&th_symc[h]);
-			}
+	if (e) {
+		*len = e->len;
+		return e->text;
 	}
 	return th_sym_miss(ip, mode, len, tmp);
 }

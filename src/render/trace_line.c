@@ -216,45 +216,15 @@ static void th_print_other(struct th_tctx *t, unsigned type);
  * is the same for a few thousand (ip, parent) pairs among millions of
  * entries: kept whole for the session, keyed by the pair and the
  * sym-offset/sym-addr/print-parent bits, one lookup and one copy an
- * entry.  Two cache lines a slot, the second read only for a text of
- * more than 44 bytes; a longer one than the slot holds lives in an arena.
+ * entry.
  */
 #define TH_FNC_MAX	(1U << 14)	/* entries, at most */
-#define TH_FNC_INLINE	108
-struct th_fnc {
-	ulong ip, parent;
-	unsigned short len;
-	unsigned char tag;		/* mode + 1, 0: empty */
-	unsigned char pad;
-	char in[TH_FNC_INLINE];		/* the text, or its address */
-} __attribute__((aligned(128)));
-static struct th_fnc *th_fnc;
-static unsigned th_fnc_slots, th_fnc_n;
+static struct th_txc th_fnc = { .max = TH_FNC_MAX };
 
 static inline unsigned th_fnc_hash(ulong ip, ulong parent, unsigned mode)
 {
 	return (unsigned)(((ip ^ (parent * 0xff51afd7ed558ccdUL) ^ mode) *
 			   0x9e3779b97f4a7c15UL) >> 32);
-}
-
-/* th_table_grow() of the pairs' table (at most 2 x TH_FNC_MAX slots) */
-static int th_fnc_slot(const void *slot, unsigned *h)
-{
-	const struct th_fnc *e = slot;
-
-	if (e->tag && h)
-		*h = th_fnc_hash(e->ip, e->parent, e->tag - 1);
-	return e->tag != 0;
-}
-
-static int th_fnc_grow(void)
-{
-	struct th_fnc *t = th_table_grow(th_fnc, &th_fnc_slots,
-					 sizeof(*th_fnc), th_fnc_slot);
-
-	if (t)
-		th_fnc = t;
-	return t != NULL;
 }
 
 /* th_fnc_text() of a pair not in the cache: made from the names'
@@ -263,10 +233,8 @@ static const char * __attribute__((noinline))
 th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
 {
 	static char t1[512];
-	struct th_fnc *e;
 	const char *s;
 	size_t l, n;
-	unsigned h, m;
 
 	s = th_sym_text(ip, mode & 3, &l, t1);
 	memcpy(tmp, s, l);
@@ -280,48 +248,23 @@ th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
 	tmp[n++] = '\n';
 	tmp[n] = '\0';
 	*len = n;
-	if (th_fnc_n >= TH_FNC_MAX ||
-	    ((th_fnc_n + 1) * 2 > th_fnc_slots && !th_fnc_grow()))
-		return tmp;
-	m = th_fnc_slots - 1;
-	for (h = th_fnc_hash(ip, parent, mode) & m; th_fnc[h].tag;
-	     h = (h + 1) & m)
-		;
-	e = &th_fnc[h];
-	s = th_slot_keep(e->in, TH_FNC_INLINE, tmp, n);
-	if (!s)
-		return tmp;
-	e->ip = ip;
-	e->parent = parent;
-	e->len = n;
-	e->tag = mode + 1;
-	th_fnc_n++;
-	return s;
+	s = th_txc_put(&th_fnc, th_fnc_hash(ip, parent, mode), ip, parent,
+		       mode, tmp, n);
+	return s ? s : tmp;
 }
 
 /* The text of (IP, PARENT) in MODE (sym_flags), its length in *LEN.  A
- * text of at most 96 bytes is followed by readable bytes up to 96. */
+ * text is followed by readable bytes up to TH_TXC_SLACK (TMP's 1040). */
 static inline const char *th_fnc_text(ulong ip, ulong parent, unsigned mode,
 				      size_t *len, char *tmp)
 {
-	unsigned h, m = th_fnc_slots - 1, tag = mode + 1;
+	const struct th_txc_ent *e = th_txc_find(&th_fnc,
+						 th_fnc_hash(ip, parent, mode),
+						 ip, parent, mode);
 
-	if (th_fnc_slots) {
-		for (h = th_fnc_hash(ip, parent, mode) & m; th_fnc[h].tag;
-		     h = (h + 1) & m) {
-			const struct th_fnc *e = &th_fnc[h];
-
-			if (e->ip == ip && e->parent == parent &&
-			    e->tag == tag) {
-				const char *p;
-
-				*len = e->len;
-				if (e->len < TH_FNC_INLINE)
-					return e->in;
-				memcpy(&p, e->in, sizeof(p));
-				return p;
-			}
-		}
+	if (e) {
+		*len = e->len;
+		return e->text;
 	}
 	return th_fnc_miss(ip, parent, mode, len, tmp);
 }

@@ -87,16 +87,49 @@ int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset, int sym_addr);
 const char *th_sym_text(ulong ip, unsigned mode, size_t *len, char *tmp);
 /* "%ps" of ADDR (th_ksym_ps) from the cache; *LEN set. */
 const char *th_ksym_ps_cached(ulong addr, size_t *len);
-/* Keep the text TMP (N bytes, NUL-terminated) in a cache slot's IN of
- * INL bytes: there when it fits, else a copy in the arena whose address
- * IN holds.  Where the text is kept; NULL when there is no memory. */
-const char *th_slot_keep(char *in, size_t inl, const char *tmp, size_t n);
-/* The open-addressing table TAB of *SLOTS slots of ESZ bytes (aligned to
- * ESZ) with twice the slots (4096 at first), the used ones moved over
- * (TAB freed); SLOT_HASH tells whether a slot is used and its hash (H
- * may be NULL).  NULL when there is no memory (TAB stays). */
-void *th_table_grow(void *tab, unsigned *slots, size_t esz,
-		    int (*slot_hash)(const void *slot, unsigned *h));
+/*
+ * A session's cache of texts by key (A, B, MODE), up to MAX of them: an
+ * index of pointers (open addressing, at most half full) over entries laid
+ * end to end in chunks.  A first command fills it with a few thousand
+ * texts; dense entries touch a few hundred KB of fresh memory where slots
+ * that held the texts touched megabytes (each fresh page is a page fault,
+ * about 20 us under some hypervisors).  Every kept text is followed by
+ * readable bytes up to TH_TXC_SLACK from its start.
+ */
+#define TH_TXC_SLACK	128
+struct th_txc_ent {
+	ulong a, b;
+	unsigned h;		/* the hash it was kept under */
+	unsigned short len;
+	unsigned char mode;
+	char text[];		/* NUL-terminated */
+};
+struct th_txc {
+	struct th_txc_ent **slot;
+	unsigned slots, n, max;
+	char *free;		/* the current chunk's unused bytes */
+	size_t left;
+};
+
+static inline const struct th_txc_ent *
+th_txc_find(const struct th_txc *c, unsigned h, ulong a, ulong b,
+	    unsigned mode)
+{
+	unsigned m = c->slots - 1;
+	const struct th_txc_ent *e;
+
+	if (!c->slots)
+		return NULL;
+	for (h &= m; (e = c->slot[h]); h = (h + 1) & m)
+		if (e->a == a && e->b == b && e->mode == mode)
+			return e;
+	return NULL;
+}
+
+/* Keep TEXT (N bytes and a NUL) under (A, B, MODE) of hash H, not there
+ * yet: the kept copy, or NULL (the cache is full, or no memory). */
+const char *th_txc_put(struct th_txc *c, unsigned h, ulong a, ulong b,
+		       unsigned mode, const char *text, size_t n);
 
 /* ----------------------------------------------------- trace_ctx.c --- */
 
