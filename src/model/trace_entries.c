@@ -8,6 +8,7 @@
 #define _GNU_SOURCE		/* memmem */
 #include "model/trace_entries.h"
 #include "model/ftrace_files.h"
+#include "model/trace_opts.h"
 #include <stddef.h>
 
 static struct th_entry_flags entry_flags;
@@ -95,7 +96,8 @@ static int th_rodata_has(const char *s)
 	static const ulong radius[] = { 64 << 10, 1 << 20 };
 	ulong start = th_ksymbol("__start_rodata");
 	ulong end = th_ksymbol("__end_rodata");
-	ulong opts = th_symbol("trace_options"), anchor = 0;
+	const struct th_core_opts *o = th_core_opts();
+	ulong anchor = o && o->n > 0 ? o->ptr[0] : 0;
 	size_t n = strlen(s);
 	char *buf;
 	int r;
@@ -107,8 +109,6 @@ static int th_rodata_has(const char *s)
 	buf = malloc(CHUNK);
 	if (!buf)
 		return -1;
-	if (opts)
-		th_read_ulong(opts, &anchor, "trace_options[0]");
 	for (i = 0; anchor >= start && anchor < end &&
 		    i < sizeof(radius) / sizeof(radius[0]); i++) {
 		ulong lo = anchor - start > radius[i] ? anchor - radius[i] :

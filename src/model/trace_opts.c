@@ -70,6 +70,46 @@ static void th_opt_name_check(ulong slot, int n, ulong p, const char *name)
 			   (int)strnlen((const char *)f, len), f);
 }
 
+const struct th_core_opts *th_core_opts(void)
+{
+	static struct th_core_opts o = { .n = -1 };
+	const char *tag;
+	ulong p;
+
+	if (o.n >= 0) {
+		/* a damaged name's warning, again in each command */
+		th_damage_replay("trace_options");
+		return o.arr ? &o : NULL;
+	}
+	o.n = 0;
+	o.unreadable = -1;
+	o.arr = th_symbol("trace_options");
+	if (!o.arr)
+		return NULL;
+	tag = th_damage_tag("trace_options");
+	for (; o.n < TH_CORE_OPTS_MAX; o.n++) {
+		if (!th_read_ulong(o.arr + o.n * sizeof(ulong), &p,
+				   "trace_options[]")) {
+			o.unreadable = o.n;
+			break;
+		}
+		if (!p) {
+			o.whole = o.n > 0;
+			break;
+		}
+		o.ptr[o.n] = p;
+		if (!th_read_cstr(p, o.name[o.n], sizeof(o.name[o.n]),
+				  "trace_options[]")) {
+			snprintf(o.name[o.n], sizeof(o.name[o.n]), "?");
+			continue;
+		}
+		th_opt_name_check(o.arr + o.n * sizeof(ulong), o.n, p,
+				  o.name[o.n]);
+	}
+	th_damage_tag(tag);
+	return &o;
+}
+
 /*
  * The bit of a trace option (enum trace_iterator_bits): its index in the
  * kernel's trace_options[] names, which trace.c builds from the same
@@ -100,45 +140,21 @@ long th_trace_iter_bit(const char *bit)
 		{ "TRACE_ITER_SYM_USEROBJ_BIT", "sym-userobj" },
 		{ "TRACE_ITER_FIELDS_BIT", "fields" },
 	};
-	static char names[64][32];
-	static int n = -1, whole;	/* whole: read up to its NULL */
+	const struct th_core_opts *o = th_core_opts();
 	unsigned i;
 	int j;
 
-	if (n >= 0) {
-		/* a damaged name's warning, again in each command */
-		th_damage_replay("trace_options");
-	} else {
-		ulong arr = th_symbol("trace_options"), p;
-		const char *tag = th_damage_tag("trace_options");
-
-		for (n = 0; arr && n < 64; n++) {
-			if (!th_read_ulong(arr + n * sizeof(ulong), &p,
-					   "trace_options[]"))
-				break;
-			if (!p) {
-				whole = n > 0;
-				break;
-			}
-			if (!th_read_cstr(p, names[n], sizeof(names[n]),
-					  "trace_options[]"))
-				break;
-			th_opt_name_check(arr + n * sizeof(ulong), n, p,
-					  names[n]);
-		}
-		th_damage_tag(tag);
-	}
-	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+	for (i = 0; o && i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (strcmp(opts[i].bit, bit) != 0)
 			continue;
-		for (j = 0; j < n; j++)
-			if (strcmp(names[j], opts[i].opt) == 0)
+		for (j = 0; j < o->n; j++)
+			if (strcmp(o->name[j], opts[i].opt) == 0)
 				return j;
 		/* trace_options[] names every bit of the kernel's
 		 * TRACE_FLAGS (one C(a, b) gives both): an option it
 		 * lacks is a bit the kernel lacks, not asked of gdb (a
 		 * missing enumerator is a scan of all the debuginfo) */
-		if (whole)
+		if (o->whole)
 			return -1;
 		break;
 	}

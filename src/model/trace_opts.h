@@ -17,6 +17,22 @@ struct th_tr_opts {
 	char tracer[64];		/* current_trace->name */
 };
 void th_tr_opts_read(ulong tr, struct th_tr_opts *o);
+/*
+ * trace_options[], the core options' names (a NULL-terminated array of
+ * string constants), read once a session: its one reader.  Each name is
+ * checked against the vmlinux file's bytes, the warning said again at
+ * each call.  NULL when the kernel has no trace_options[].
+ */
+#define TH_CORE_OPTS_MAX	64
+struct th_core_opts {
+	ulong arr;			/* &trace_options[0] */
+	int n;				/* names read */
+	int whole;			/* read up to its NULL */
+	int unreadable;			/* the slot not read, or -1 */
+	ulong ptr[TH_CORE_OPTS_MAX];
+	char name[TH_CORE_OPTS_MAX][32];	/* "?": unreadable */
+};
+const struct th_core_opts *th_core_opts(void);
 /* The bit of a trace option (enum trace_iterator_bits, by the name of
  * its enumerator, "TRACE_ITER_SYM_OFFSET_BIT"), -1 when unknown. */
 long th_trace_iter_bit(const char *bit);

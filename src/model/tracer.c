@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "model/ftrace_files.h"
 #include "model/tracearray.h"
+#include "model/trace_opts.h"
 #include "model/vmlinux_file.h"
 
 static struct th_tracer_off {
@@ -391,24 +392,17 @@ int th_tr_tracers_flags(struct th_tr *tr, ulong *tflags, int max)
  */
 int th_core_options(char names[][32], int max)
 {
-	ulong arr = th_symbol("trace_options"), p;
+	const struct th_core_opts *o = th_core_opts();
 	int n;
 
-	if (!arr)
+	if (!o)
 		return -1;
-	for (n = 0; n < max; n++) {
-		if (!th_read_ulong(arr + n * sizeof(ulong), &p,
-				   "trace_options[]")) {
-			th_warn("trace_options[%d]: unreadable at %lx; the "
-				"core options from it on are not shown", n,
-				arr + n * sizeof(ulong));
-			break;
-		}
-		if (!p)
-			break;
-		if (!th_read_cstr(p, names[n], 32, "trace_options[]"))
-			snprintf(names[n], 32, "?");
-	}
+	for (n = 0; n < o->n && n < max; n++)
+		memcpy(names[n], o->name[n], sizeof(o->name[n]));
+	if (o->unreadable >= 0 && o->unreadable < max)
+		th_warn("trace_options[%d]: unreadable at %lx; the core "
+			"options from it on are not shown", o->unreadable,
+			o->arr + o->unreadable * sizeof(ulong));
 	return n;
 }
 
