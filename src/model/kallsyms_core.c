@@ -328,15 +328,16 @@ static int th_ks_names(const struct th_ks_tables *t)
 	return ks_tab.token_table != NULL;
 }
 
-/* The addresses ascend, as the kernel's table is sorted. */
-static int th_ks_ascending(void)
+/* The first symbol whose address is below the one before it; ks_tab.num
+ * when they ascend, as the kernel's sorted table does. */
+static unsigned int th_ks_first_descent(void)
 {
 	unsigned int i;
 
 	for (i = 1; i < ks_tab.num; i++)
 		if (th_ks_addr(i) < th_ks_addr(i - 1))
-			return FALSE;
-	return TRUE;
+			return i;
+	return ks_tab.num;
 }
 
 /* kallsyms_offsets (CONFIG_KALLSYMS_BASE_RELATIVE) and how to read them. */
@@ -356,7 +357,7 @@ static int th_ks_offsets(const struct th_ks_tables *t)
 		 * relative to _text.  The table is sorted by address, so the
 		 * decoding that comes out sorted is the right one. */
 		ks_tab.how = TH_KS_PLACE;
-		if (th_ks_ascending())
+		if (th_ks_first_descent() == ks_tab.num)
 			return 1;
 		ks_tab.how = TH_KS_RELATIVE;
 		ks_tab.base = th_ksymbol("_text");
@@ -426,15 +427,12 @@ static void th_ks_check(const struct th_ks_tables *t)
 			break;
 		}
 	}
-	for (i = 1; i < ks_tab.num; i++)
-		if (th_ks_addr(i) < th_ks_addr(i - 1)) {
-			th_damaged("kallsyms_offsets", t->offsets ? t->offsets :
-				   t->addresses, "symbol %u's address %lx is "
-				   "below the previous one's %lx: symbol "
-				   "names may be wrong", i, th_ks_addr(i),
-				   th_ks_addr(i - 1));
-			break;
-		}
+	i = th_ks_first_descent();
+	if (i < ks_tab.num)
+		th_damaged("kallsyms_offsets", t->offsets ? t->offsets :
+			   t->addresses, "symbol %u's address %lx is below the "
+			   "previous one's %lx: symbol names may be wrong", i,
+			   th_ks_addr(i), th_ks_addr(i - 1));
 }
 
 /*

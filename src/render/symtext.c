@@ -58,21 +58,28 @@ int th_ip_sym(char *out, size_t len, ulong ip, int sym_offset, int sym_addr)
 
 #define TH_TXC_CHUNK	(64 * 1024)
 
+/* E into the first free slot of the index SLOT (N slots) from its hash. */
+static void th_txc_link(struct th_txc_ent **slot, unsigned n,
+			struct th_txc_ent *e)
+{
+	unsigned i;
+
+	for (i = e->h & (n - 1); slot[i]; i = (i + 1) & (n - 1))
+		;
+	slot[i] = e;
+}
+
 /* C's index with twice the slots (4096 at first); 0 without memory. */
 static int th_txc_grow(struct th_txc *c)
 {
-	unsigned n = c->slots ? c->slots * 2 : 4096, i, h;
+	unsigned n = c->slots ? c->slots * 2 : 4096, i;
 	struct th_txc_ent **t = calloc(n, sizeof(*t));
 
 	if (!t)
 		return 0;
-	for (i = 0; i < c->slots; i++) {
-		if (!c->slot[i])
-			continue;
-		for (h = c->slot[i]->h & (n - 1); t[h]; h = (h + 1) & (n - 1))
-			;
-		t[h] = c->slot[i];
-	}
+	for (i = 0; i < c->slots; i++)
+		if (c->slot[i])
+			th_txc_link(t, n, c->slot[i]);
 	free(c->slot);
 	c->slot = t;
 	c->slots = n;
@@ -84,7 +91,6 @@ const char *th_txc_put(struct th_txc *c, unsigned h, ulong a, ulong b,
 {
 	size_t need = (offsetof(struct th_txc_ent, text) + n + 1 + 7) & ~7UL;
 	struct th_txc_ent *e;
-	unsigned i, m;
 
 	if (c->n >= c->max || n > 0xffff || mode > 0xff)
 		return NULL;
@@ -112,10 +118,7 @@ const char *th_txc_put(struct th_txc *c, unsigned h, ulong a, ulong b,
 	e->mode = mode;
 	memcpy(e->text, text, n);
 	e->text[n] = '\0';
-	m = c->slots - 1;
-	for (i = h & m; c->slot[i]; i = (i + 1) & m)
-		;
-	c->slot[i] = e;
+	th_txc_link(c->slot, c->slots, e);
 	c->n++;
 	return e->text;
 }
