@@ -184,6 +184,9 @@ struct pf_sysmeta {
 	 * array is printed as a string */
 	unsigned user_mask;
 	int user_arg_size, user_arg_is_str;
+	/* strlen() of name and of each args[i] when known, else 0 (then
+	 * pf_syscall_enter() measures them itself) */
+	unsigned name_len, arg_len[6];
 };
 /* pf_syscall_enter()'s flags: what the kernel's print_syscall_enter() does */
 enum {

@@ -189,6 +189,13 @@ static int do_flags(struct ev *e, const struct node *nd, struct val *v)
 
 const char pf_hexdig[] = "0123456789abcdef";
 
+#define PF_H2(h) #h "0" #h "1" #h "2" #h "3" #h "4" #h "5" #h "6" #h "7" \
+	#h "8" #h "9" #h "a" #h "b" #h "c" #h "d" #h "e" #h "f"
+const char pf_hexdig2[] = PF_H2(0) PF_H2(1) PF_H2(2) PF_H2(3) PF_H2(4)
+	PF_H2(5) PF_H2(6) PF_H2(7) PF_H2(8) PF_H2(9) PF_H2(a) PF_H2(b)
+	PF_H2(c) PF_H2(d) PF_H2(e) PF_H2(f);
+#undef PF_H2
+
 /* trace_print_hex_seq(), trace_print_array_seq() */
 static int do_hex_array(struct ev *e, const struct node *nd, struct val *v)
 {

@@ -37,6 +37,7 @@ struct ev {
 };
 
 extern const char pf_hexdig[];	/* "0123456789abcdef" */
+extern const char pf_hexdig2[];	/* "000102".."ff": a byte's two digits */
 
 /* Set E's error text (the first one wins); returns -CODE. */
 int pf_everr(struct ev *e, int code, const char *fmt, ...)
@@ -72,12 +73,32 @@ static inline void pf_puts_n(struct out *o, const char *s, size_t n)
 	}
 }
 
-/* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf */
+/* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf: the
+ * hex digits two at a time straight into O when they fit */
 static inline void pf_put_hex(struct out *o, uint64_t v, int hex0x)
 {
-	char d[18];
-	int n = sizeof(d);
+	int nd = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	size_t need = (size_t)nd + (hex0x ? 2 : 0);
+	char d[18], *p;
+	int n;
 
+	if (o->len + need < o->cap) {
+		p = o->buf + o->len + need;
+		o->len += need;
+		for (; nd >= 2; nd -= 2, v >>= 8) {
+			p -= 2;
+			memcpy(p, pf_hexdig2 + (v & 0xff) * 2, 2);
+		}
+		if (nd)
+			*--p = pf_hexdig[v & 15];
+		if (hex0x) {
+			*--p = 'x';
+			*--p = '0';
+		}
+		return;
+	}
+	/* cut at O's end, as pf_puts_n() cuts */
+	n = sizeof(d);
 	do {
 		d[--n] = pf_hexdig[v & 15];
 		v >>= 4;

@@ -273,12 +273,12 @@ static int sys_openat(struct ev *e, struct out *o, const struct pf_sysmeta *m,
 	return 0;
 }
 
-/* an argument's name as "%s" through a 256-byte room printed it */
-static void sys_put_name(struct out *o, const char *name)
+/* argument I's name as "%s" through a 256-byte room printed it */
+static void sys_put_name(struct out *o, const struct pf_sysmeta *m, int i)
 {
-	size_t n = strlen(name);
+	size_t n = m->arg_len[i] ? m->arg_len[i] : strlen(m->args[i]);
 
-	pf_puts_n(o, name, n < 255 ? n : 255);
+	pf_puts_n(o, m->args[i], n < 255 ? n : 255);
 }
 
 int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
@@ -306,7 +306,9 @@ int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 			return -PF_EEVAL;
 		}
 	pf_ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
-	pf_puts_n(&o, m->name ? m->name : "", m->name ? strlen(m->name) : 0);
+	if (m->name)
+		pf_puts_n(&o, m->name,
+			  m->name_len ? m->name_len : strlen(m->name));
 	pf_put(&o, '(');
 	if ((flags & (PF_SYS_OPENAT | PF_SYS_VERBOSE)) == PF_SYS_OPENAT) {
 		r = sys_openat(&e, &o, m, args_off);
@@ -321,7 +323,7 @@ int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 			 * room cut it: a name is shorter) */
 			if (flags & PF_SYS_VERBOSE)
 				pf_out_printf(&o, 256, "%s ", m->types[i]);
-			sys_put_name(&o, m->args[i]);
+			sys_put_name(&o, m, i);
 			pf_puts_n(&o, ": ", 2);
 			pf_put_hex(&o, v, 0);
 			if (i != m->nb_args - 1)
@@ -332,7 +334,7 @@ int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 			pf_puts_n(&o, ", ", 2);
 		if (flags & PF_SYS_VERBOSE)
 			pf_out_printf(&o, 256, "%s ", m->types[i]);
-		sys_put_name(&o, m->args[i]);
+		sys_put_name(&o, m, i);
 		pf_puts_n(&o, ": ", 2);
 		if (v < 10)
 			pf_put_udec(&o, v);

@@ -64,7 +64,7 @@ static int th_pf_ident(void *priv, const char *name, int64_t *val)
 	return th_event_enum(name, val) ? 0 : -1;
 }
 
-static struct pf_ctx th_pfc = {
+struct pf_ctx th_pfc = {
 	.long_size = sizeof(long),
 	.sym = th_pf_sym,
 	.read_str = th_pf_str,
@@ -180,15 +180,6 @@ static struct th_evfmt *th_event_detail(struct th_event *e)
 }
 
 /* ------------------------------------------------------- printers --- */
-
-static ulong th_get_ul(const unsigned char *ent, uint32_t len, unsigned off)
-{
-	ulong v = 0;
-
-	if (off + sizeof(ulong) <= len)
-		memcpy(&v, ent + off, sizeof(ulong));
-	return v;
-}
 
 static char *th_bp_sym(uint64_t addr, char conv, char *buf, size_t len,
 		       void *arg)
@@ -339,84 +330,6 @@ static void th_print_eprobe(struct th_tctx *t, struct th_event *e,
 }
 
 /*
- * print_syscall_enter() and print_syscall_exit()
- * (kernel/trace/trace_syscalls.c): the enter line from the event's
- * struct syscall_metadata by lib/printfmt's pf_syscall_enter(), in the
- * form the kernel's metadata says it prints (user data, sys_openat by
- * its own printer) and with types under the "verbose" option.
- */
-static void th_print_syscall(struct th_tctx *t, struct th_event *e,
-			     struct th_sb *b)
-{
-	const struct th_syscall_meta *m = th_event_syscall(e);
-	struct pf_sysmeta pm;
-	unsigned flags = 0;
-	char out[4096];
-	int i, n;
-
-	if (!m) {
-		th_sb_printf(b, "%s: (no syscall metadata)\n", e->name);
-		return;
-	}
-	if (e->kind == TH_EVK_SYS_EXIT) {
-		/* "%s -> 0x%lx\n", half the lines of a syscall trace: no
-		 * printf */
-		ulong v = th_get_ul(t->ent, t->len, 16);
-		char d[24];
-		int k = sizeof(d);
-
-		d[--k] = '\n';
-		do {
-			d[--k] = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		th_sb_put(b, m->name, strlen(m->name));
-		th_sb_put(b, " -> 0x", 6);
-		th_sb_put(b, d + k, sizeof(d) - k);
-		return;
-	}
-	/* every member set, without a memset() per record */
-	pm.name = m->name;
-	pm.nb_args = m->nb_args;
-	for (i = 0; i < 6; i++) {
-		pm.args[i] = i < m->nb_args ? m->args[i] : NULL;
-		pm.types[i] = i < m->nb_args ? m->types[i] : NULL;
-	}
-	pm.user_mask = m->user_mask;
-	pm.user_arg_size = m->user_arg_size;
-	pm.user_arg_is_str = m->user_arg_is_str;
-	if (m->has_user)
-		flags |= PF_SYS_USER;
-	if (m->openat_by_name)
-		flags |= PF_SYS_OPENAT;
-	if (t->f_verbose)
-		flags |= PF_SYS_VERBOSE;
-	if (!b->grow && b->pos < b->len) {
-		/* straight into B, as th_sb_put() of the text and a newline
-		 * would put them (the text holds no NUL: lib/printfmt.h) */
-		size_t room = b->len - b->pos;
-
-		n = pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags,
-				     &th_pfc, b->buf + b->pos,
-				     room < sizeof(out) ? room : sizeof(out));
-		if (n >= 0) {
-			b->pos += n;
-			th_sb_put(b, "\n", 1);
-			return;
-		}
-		b->buf[b->pos] = '\0';
-	}
-	n = pf_syscall_enter(&pm, t->ent, t->len, m->args_off, flags, &th_pfc,
-			     out, sizeof(out));
-	if (n < 0) {
-		th_sb_printf(b, "%s: (%s)\n", m->name, out);
-		return;
-	}
-	out[n] = '\n';
-	th_sb_put(b, out, n + 1);
-}
-
-/*
  * A tracepoint: "name: " and its print_fmt as trace_raw_output_*() prints
  * it; when the interpreter cannot, its fields one by one and a note.
  */
@@ -517,7 +430,7 @@ static void th_print_user_stack(struct th_tctx *t, struct th_sb *b)
 }
 
 /* TRACE_RAW_DATA (trace_marker_raw), -1 when the kernel has none */
-static long th_raw_data_type(void)
+long th_raw_data_type(void)
 {
 	static long type = -2;
 

@@ -182,15 +182,6 @@ static ulong *th_set_sorted(struct th_set *s)
 
 /* --------------------------------------------------------- pre-pass --- */
 
-static ulong th_get_ul(const unsigned char *ent, uint32_t len, int off)
-{
-	ulong v = 0;
-
-	if (off >= 0 && (uint32_t)off + sizeof(ulong) <= len)
-		memcpy(&v, ent + off, sizeof(ulong));
-	return v;
-}
-
 static void th_refs_event(struct th_refs *r, const unsigned char *ent,
 			  uint32_t len)
 {

@@ -511,8 +511,17 @@ th_print_other(struct th_tctx *t, unsigned type)
 	p = th_ob_reserve(TH_CTX + TH_TEXT);
 	if (t->f_context && t->f_lat_fmt)
 		p = th_lat_context(t, p);
-	else if (t->f_context)
+	else if (t->f_context) {
 		p = th_context_cols(t, p);
+		/* a system call's line, most of a syscall trace: straight
+		 * into the line (th_by_fields() and th_adjust() leave such
+		 * an entry alone without these) */
+		if (!t->f_fields && !t->lb &&
+		    (line = th_syscall_text_at(t, type, p)) != NULL) {
+			th_ob_commit(line);
+			return;
+		}
+	}
 	th_event_text(t, p, TH_TEXT);
 	/* fputs() of the text: up to its first NUL */
 	th_ob_commit(p + strlen(p));

@@ -205,6 +205,18 @@ static inline int th_ent_pid(const unsigned char *ent)
 	return pid;
 }
 
+/* The unsigned long at OFF of an entry of LEN bytes; 0 past its end (or
+ * at a negative OFF: a member the kernel lacks). */
+static inline ulong th_get_ul(const unsigned char *ent, uint32_t len,
+			      long off)
+{
+	ulong v = 0;
+
+	if (off >= 0 && (ulong)off + sizeof(ulong) <= len)
+		memcpy(&v, ent + off, sizeof(ulong));
+	return v;
+}
+
 /* ------------------------------------------------------- fn_args.c --- */
 
 /* The length from which a function (GRAPH 0) or function_graph entry
@@ -224,6 +236,22 @@ size_t th_fn_args_text(ulong func, const unsigned char *ent, uint32_t len,
 /* The event's text as the kernel's funcs->trace prints it, without the
  * context columns, into BUF. */
 void th_event_text(struct th_tctx *t, char *buf, size_t len);
+/* The print_fmt interpreter's context (%p's hashing, symbols, strings
+ * and enumerators from the dump). */
+struct pf_ctx;
+extern struct pf_ctx th_pfc;
+/* TRACE_RAW_DATA's type value; -1 where the kernel has none. */
+long th_raw_data_type(void);
+
+/* --------------------------------------------------- syscall_text.c --- */
+
+/* print_syscall_enter() or print_syscall_exit() of T's entry of event E
+ * into B (th_syscall_text_at()'s long way). */
+void th_print_syscall(struct th_tctx *t, struct th_event *e,
+		      struct th_sb *b);
+/* T's entry of TYPE, when a system call's enter or exit, written at P
+ * (TH_TEXT bytes of room); its end, or NULL for th_event_text(). */
+char *th_syscall_text_at(struct th_tctx *t, unsigned type, char *p);
 
 /* -------------------------------------------------- trace_rawfmt.c --- */
 

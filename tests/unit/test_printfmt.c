@@ -714,6 +714,32 @@ static void test_fallback_syscalls(void)
 	CHECK(pf_syscall_enter(&rd, R, 39, 16, 0, NULL, out, sizeof(out)) ==
 	      -PF_ERANGE);
 	{
+		/* the names' lengths given (render/event_text.c): the same
+		 * text; every room cuts it where printing byte by byte
+		 * would (the hex digits written two at a time) */
+		struct pf_sysmeta rl = rd;
+		char want[512], cut[64];
+		size_t room;
+
+		rl.name_len = 8;
+		rl.arg_len[0] = 2;
+		rl.arg_len[1] = 3;
+		rl.arg_len[2] = 5;
+		put_le(24, 0xfedcba9876543210ULL, 8);
+		CHECK(pf_syscall_enter(&rd, R, 40, 16, PF_SYS_USER, NULL, want,
+				       sizeof(want)) > 0);
+		CHECK_STR(want, "sys_read(fd: 3, buf: 0xfedcba9876543210, "
+			  "count: 0x340)");
+		for (room = 1; room <= strlen(want) + 1; room++) {
+			memset(cut, 'Z', sizeof(cut));
+			pf_syscall_enter(&rl, R, 40, 16, PF_SYS_USER, NULL,
+					 cut, room);
+			CHECK(!strncmp(cut, want, room - 1) &&
+			      cut[room - 1] == '\0' && cut[room] == 'Z');
+		}
+		put_le(24, 0x7ffc1234, 8);
+	}
+	{
 		/* v6.19: the user string of an argument follows it; openat
 		 * by its own printer */
 		static const struct pf_sysmeta op = {
