@@ -45,12 +45,29 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 		else if (!is_zero)
 			fw--;
 	}
-	do {
-		int d = (int)(num % sp.base);
+	/* (the two common bases by constants: no division instruction) */
+	if (sp.base == 10) {
+		do {
+			tmp[i++] = (char)('0' + num % 10);
+			num /= 10;
+		} while (num);
+	} else if (sp.base == 16) {
+		const char *dig = locase ? "0123456789abcdef" :
+			"0123456789ABCDEF";
 
-		tmp[i++] = d < 10 ? '0' + d : (locase ? 'a' : 'A') + d - 10;
-		num /= sp.base;
-	} while (num);
+		do {
+			tmp[i++] = dig[num & 15];
+			num >>= 4;
+		} while (num);
+	} else {
+		do {
+			int d = (int)(num % sp.base);
+
+			tmp[i++] = d < 10 ? '0' + d :
+				(locase ? 'a' : 'A') + d - 10;
+			num /= sp.base;
+		} while (num);
+	}
 	if (i > prec)
 		prec = i;
 	fw -= prec;

@@ -133,14 +133,16 @@ static const struct th_event_off *th_event_off(void)
 	 * TRACE_CUSTOM_EVENT() macro") (in v5.18): absent before, 0 */
 	evo.fl_custom = th_enum("TRACE_EVENT_FL_CUSTOM", 0);
 	evo.fl_ignore_enable = th_enum("TRACE_EVENT_FL_IGNORE_ENABLE", 0);
-	evo.print_kprobe = th_symbol("print_kprobe_event");
-	evo.print_kretprobe = th_symbol("print_kretprobe_event");
-	evo.print_sys_enter = th_symbol("print_syscall_enter");
-	evo.print_sys_exit = th_symbol("print_syscall_exit");
-	evo.print_uprobe = th_symbol("print_uprobe_event");
-	evo.print_eprobe = th_symbol("print_eprobe_event");
-	evo.print_synth = th_symbol("print_synth_event");
-	evo.print_user = th_symbol("user_event_print_trace");
+	/* (printers of kernel/trace/, built into the image: a name the
+	 * kernel lacks is not looked for in every module) */
+	evo.print_kprobe = th_ksymbol("print_kprobe_event");
+	evo.print_kretprobe = th_ksymbol("print_kretprobe_event");
+	evo.print_sys_enter = th_ksymbol("print_syscall_enter");
+	evo.print_sys_exit = th_ksymbol("print_syscall_exit");
+	evo.print_uprobe = th_ksymbol("print_uprobe_event");
+	evo.print_eprobe = th_ksymbol("print_eprobe_event");
+	evo.print_synth = th_ksymbol("print_synth_event");
+	evo.print_user = th_ksymbol("user_event_print_trace");
 	return &evo;
 }
 
