@@ -140,4 +140,40 @@ static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 	return v;
 }
 
+/*
+ * pf_eval() of node NI when it is a record's field inside the record
+ * (N_FIELD): inline, for the arguments of a print_fmt, most of which are
+ * plain fields; anything else (and a field beyond the record, with its
+ * error) by pf_eval().
+ */
+static inline int pf_eval_arg(struct ev *e, int ni, struct val *v)
+{
+	const struct node *nd;
+	const struct pf_field *fl;
+	const unsigned char *p;
+
+	if (ni < 0 || ni >= e->f->nnodes ||
+	    (nd = &e->f->nodes[ni])->kind != N_FIELD)
+		return pf_eval(e, ni, v);
+	fl = &e->f->fields[nd->field];
+	if (fl->offset < 0 || fl->size < 0 ||
+	    (size_t)fl->offset + (size_t)fl->size > e->reclen)
+		return pf_eval(e, ni, v);
+	p = e->rec + fl->offset;
+	memset(v, 0, sizeof(*v));
+	if (nd->ty.kind == TY_BUF) {
+		v->kind = TY_BUF;
+		v->p = p;
+		v->n = fl->size;
+		v->elsz = nd->ty.elsz;
+		v->sgn = nd->ty.sgn;
+		return 0;
+	}
+	v->kind = TY_INT;
+	v->v = norm(pf_rd_uint(e, p, fl->size), fl->size * 8,
+		    fl->is_signed && !nd->ty.ptr);
+	v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+	return 0;
+}
+
 #endif

@@ -90,8 +90,17 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	}
 	while (i <= --prec)
 		pf_put(o, '0');
-	while (--i >= 0)
-		pf_put(o, tmp[i]);
+	if (o->len + i < o->cap) {
+		/* the digits (reversed in tmp) in one pass when they fit */
+		char *q = o->buf + o->len;
+
+		o->len += i;
+		while (--i >= 0)
+			*q++ = tmp[i];
+	} else {
+		while (--i >= 0)
+			pf_put(o, tmp[i]);
+	}
 	while (--fw >= 0)
 		pf_put(o, ' ');
 }
@@ -99,11 +108,9 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 /* string_nocheck() + widen_string() */
 static void string_n(struct out *o, const char *s, size_t n, struct spec sp)
 {
-	size_t len = 0;
-	int lim = sp.prec;
-
-	while (lim-- && len < n && s[len])
-		len++;
+	/* up to a NUL, N bytes, or a precision's count */
+	size_t len = strnlen(s, sp.prec >= 0 && (size_t)sp.prec < n ?
+			     (size_t)sp.prec : n);
 	if (!(sp.flags & LEFT))
 		for (; sp.width > (int)len; sp.width--)
 			pf_put(o, ' ');
@@ -559,7 +566,7 @@ static int do_format(struct ev *e, struct out *o)
 
 	/* the compiled code evaluates every argument before printing */
 	for (i = 0; i < f->nargs; i++)
-		if ((r = pf_eval(e, f->args[i], &vals[i])) < 0)
+		if ((r = pf_eval_arg(e, f->args[i], &vals[i])) < 0)
 			return r;
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];

@@ -37,11 +37,26 @@ static const char *th_pid_column(int pid, int *len)
 
 	if (!th_pidcol[h].valid || th_pidcol[h].pid != pid) {
 		char comm[32];
-		int n;
+		int n, w = th_trace_pid_width();
+		size_t cl;
 
 		th_find_cmdline(pid, comm);
-		n = snprintf(th_pidcol[h].s, sizeof(th_pidcol[h].s),
-			     "%16s-%-*d ", comm, th_trace_pid_width(), pid);
+		cl = strnlen(comm, sizeof(comm));
+		if (cl <= 16 && pid >= 0 && w <= 12) {
+			/* by hand: a new pid costs a line's printf */
+			char *p = th_pidcol[h].s, *q;
+
+			memset(p, ' ', 16 - cl);
+			memcpy(p + 16 - cl, comm, cl);
+			p[16] = '-';
+			q = th_put_udec(p + 17, pid, 0, ' ');
+			while (q - (p + 17) < w)
+				*q++ = ' ';
+			*q++ = ' ';
+			n = q - p;
+		} else
+			n = snprintf(th_pidcol[h].s, sizeof(th_pidcol[h].s),
+				     "%16s-%-*d ", comm, w, pid);
 		if (n < 0 || n >= (int)sizeof(th_pidcol[h].s)) {
 			/* cannot happen: comm is at most 15 bytes */
 			*len = 0;
