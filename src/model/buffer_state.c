@@ -181,20 +181,17 @@ int ff_cpu_entries(struct th_tr *tr, int cpu, ulong *entries)
  */
 static int ff_cpumask_var_is_ptr(const char *sym)
 {
-	struct gnu_request req;
-	long msize = th_size("cpumask");
+	long msize = th_size("cpumask"), length;
 	ulong v = 0;
-	int type;
+	int type = th_var_type(sym, &length);
 
-	memset(&req, 0, sizeof(req));
-	type = get_symbol_type((char *)sym, NULL, &req);
-	if (type == TYPE_CODE_PTR)
+	if (type == TH_VT_PTR)
 		return TRUE;
-	if (type == TYPE_CODE_ARRAY || type == TYPE_CODE_STRUCT)
+	if (type == TH_VT_ARRAY || type == TH_VT_STRUCT)
 		return FALSE;
 	/* a typedef: by size, and when a mask is one word, by value */
-	if (req.length && msize > 0 && (long)req.length != msize)
-		return req.length == sizeof(ulong);
+	if (length && msize > 0 && length != msize)
+		return length == (long)sizeof(ulong);
 	return th_read_ulong(th_symbol(sym), &v, sym) && th_kptr(v);
 }
 
@@ -277,19 +274,15 @@ int ff_tracing_cpu(int cpu)
 
 long ff_array_info(const char *sym, long *stride)
 {
-	struct gnu_request req;
-	long n;
+	long n, length;
 
 	*stride = -1;
-	if (!th_symbol(sym))
+	if (!th_symbol(sym) || th_var_type(sym, &length) != TH_VT_ARRAY)
 		return -1;
-	memset(&req, 0, sizeof(req));
-	if (get_symbol_type((char *)sym, NULL, &req) != TYPE_CODE_ARRAY)
-		return -1;
-	n = get_array_length((char *)sym, NULL, 0);
+	n = th_array_len(sym);
 	if (n <= 0)
 		return -1;
-	*stride = req.length / n;
+	*stride = length / n;
 	return n;
 }
 

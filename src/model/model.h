@@ -80,6 +80,9 @@ long th_member_path(const char *sname, const char *path);
 long th_size(const char *sname);
 /* Elements of the array variable SYM, -1 when unknown (cached). */
 long th_array_len(const char *sym);
+/* What the variable SYM is (th_var_type()), its size in *LENGTH. */
+enum { TH_VT_NONE = -1, TH_VT_PTR, TH_VT_ARRAY, TH_VT_STRUCT, TH_VT_OTHER };
+int th_var_type(const char *sym, long *length);
 /* Size of a member of a struct (an array's whole size), -1 when absent
  * (cached). */
 long th_member_size(const char *sname, const char *mname);

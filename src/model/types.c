@@ -367,6 +367,54 @@ long th_array_len(const char *sym)
 
 /* MEMBER_SIZE(): -1 when absent (crash gives 0 for a member its struct
  * lacks; a flexible array's 0 is its size). */
+/*
+ * th_var_type - what the variable SYM is, as gdb's symbol table says
+ * @sym: its name
+ * @length: its size in bytes (0 when gdb gives none)
+ *
+ * Return: TH_VT_PTR, TH_VT_ARRAY, TH_VT_STRUCT, TH_VT_OTHER (a typedef,
+ * a number), or TH_VT_NONE when gdb knows no such variable (cached).
+ */
+int th_var_type(const char *sym, long *length)
+{
+	char key[128], lkey[128];
+	struct gnu_request req;
+	long v, len;
+	double t0;
+
+	snprintf(key, sizeof(key), "%s#vtype", sym);
+	snprintf(lkey, sizeof(lkey), "%s#vlen", sym);
+	if (th_tc_get(key, &v) && th_tc_get(lkey, &len)) {
+		*length = len;
+		return (int)v;
+	}
+	t0 = th_llog_start();
+	memset(&req, 0, sizeof(req));
+	switch (get_symbol_type((char *)sym, NULL, &req)) {
+	case TYPE_CODE_PTR:
+		v = TH_VT_PTR;
+		break;
+	case TYPE_CODE_ARRAY:
+		v = TH_VT_ARRAY;
+		break;
+	case TYPE_CODE_STRUCT:
+		v = TH_VT_STRUCT;
+		break;
+	case TYPE_CODE_UNDEF:
+		v = TH_VT_NONE;
+		break;
+	default:
+		v = TH_VT_OTHER;
+		break;
+	}
+	len = (long)req.length;
+	th_llog_end(t0, key, v);
+	th_tc_put(key, v);
+	th_tc_put(lkey, len);
+	*length = len;
+	return (int)v;
+}
+
 static long th_member_size_gdb(const char *sname, const char *mname)
 {
 	long v;

@@ -24,15 +24,13 @@ static struct {
  * told by the size of the symbol's type. */
 static ulong up_tree(void)
 {
-	struct gnu_request req;
 	ulong sym = th_symbol("uprobes_tree");
-	long cached = th_size("rb_root_cached");
+	long cached = th_size("rb_root_cached"), length;
 
 	if (!sym)
 		return 0;
-	memset(&req, 0, sizeof(req));
-	if (get_symbol_type("uprobes_tree", NULL, &req) == TYPE_CODE_STRUCT &&
-	    cached > 0 && (long)req.length == cached)
+	if (th_var_type("uprobes_tree", &length) == TH_VT_STRUCT &&
+	    cached > 0 && length == cached)
 		return sym + th_member("rb_root_cached", "rb_root");
 	return sym;
 }
