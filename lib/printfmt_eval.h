@@ -73,31 +73,40 @@ static inline void pf_puts_n(struct out *o, const char *s, size_t n)
 	}
 }
 
-/* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf: the
- * hex digits two at a time straight into O when they fit */
-static inline void pf_put_hex(struct out *o, uint64_t v, int hex0x)
+/* "%llx" of V at Q, its end: the digits two at a time (Q has room for
+ * 16) */
+static inline char *pf_hex_at(char *q, uint64_t v)
 {
 	int nd = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-	size_t need = (size_t)nd + (hex0x ? 2 : 0);
-	char d[18], *p;
+	char *p = q + nd;
+
+	for (q = p; nd >= 2; nd -= 2, v >>= 8) {
+		p -= 2;
+		memcpy(p, pf_hexdig2 + (v & 0xff) * 2, 2);
+	}
+	if (nd)
+		*--p = pf_hexdig[v & 15];
+	return q;
+}
+
+/* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf:
+ * straight into O when they fit */
+static inline void pf_put_hex(struct out *o, uint64_t v, int hex0x)
+{
+	char d[18];
 	int n;
 
-	if (o->len + need < o->cap) {
-		p = o->buf + o->len + need;
-		o->len += need;
-		for (; nd >= 2; nd -= 2, v >>= 8) {
-			p -= 2;
-			memcpy(p, pf_hexdig2 + (v & 0xff) * 2, 2);
-		}
-		if (nd)
-			*--p = pf_hexdig[v & 15];
+	if (o->len + 18 < o->cap) {
+		char *q = o->buf + o->len;
+
 		if (hex0x) {
-			*--p = 'x';
-			*--p = '0';
+			*q++ = '0';
+			*q++ = 'x';
 		}
+		o->len = pf_hex_at(q, v) - o->buf;
 		return;
 	}
-	/* cut at O's end, as pf_puts_n() cuts */
+	/* near O's end: cut as pf_puts_n() cuts */
 	n = sizeof(d);
 	do {
 		d[--n] = pf_hexdig[v & 15];

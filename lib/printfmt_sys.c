@@ -281,6 +281,47 @@ static void sys_put_name(struct out *o, const struct pf_sysmeta *m, int i)
 	pf_puts_n(o, m->args[i], n < 255 ? n : 255);
 }
 
+/*
+ * The generic line (no user data, no types, no openat printer) straight
+ * into OUT when its longest text (16 digits an argument) fits, as the
+ * loop below prints it; -1, nothing done, when it may not.  Most of a
+ * syscall trace's enter lines.
+ */
+static int sys_enter_plain(const struct pf_sysmeta *m, struct ev *e,
+			   unsigned args_off, char *out, size_t outlen)
+{
+	size_t nl = m->name_len ? m->name_len : strlen(m->name), al[6];
+	size_t need = nl + 3;
+	char *q = out;
+	int i;
+
+	for (i = 0; i < m->nb_args; i++) {
+		al[i] = m->arg_len[i] ? m->arg_len[i] : strlen(m->args[i]);
+		if (al[i] > 255)	/* as sys_put_name() cuts it */
+			al[i] = 255;
+		need += al[i] + 2 + 16 + 2;
+	}
+	if (need >= outlen)
+		return -1;
+	memcpy(q, m->name, nl);
+	q += nl;
+	*q++ = '(';
+	for (i = 0; i < m->nb_args; i++) {
+		memcpy(q, m->args[i], al[i]);
+		q += al[i];
+		*q++ = ':';
+		*q++ = ' ';
+		q = pf_hex_at(q, pf_rd_uint(e, e->rec + args_off + 8 * i, 8));
+		if (i != m->nb_args - 1) {
+			*q++ = ',';
+			*q++ = ' ';
+		}
+	}
+	*q++ = ')';
+	*q = 0;
+	return (int)(q - out);
+}
+
 int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 		     size_t reclen, unsigned args_off, unsigned flags,
 		     const struct pf_ctx *ctx, char *out, size_t outlen)
@@ -306,6 +347,11 @@ int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 			return -PF_EEVAL;
 		}
 	pf_ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
+	if (m->name && !(flags & (PF_SYS_USER | PF_SYS_VERBOSE |
+				  PF_SYS_OPENAT)) &&
+	    (r = sys_enter_plain(m, &e, args_off, out, outlen)) >= 0)
+		return r;
+	r = 0;
 	if (m->name)
 		pf_puts_n(&o, m->name,
 			  m->name_len ? m->name_len : strlen(m->name));

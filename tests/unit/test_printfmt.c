@@ -718,7 +718,7 @@ static void test_fallback_syscalls(void)
 		 * text; every room cuts it where printing byte by byte
 		 * would (the hex digits written two at a time) */
 		struct pf_sysmeta rl = rd;
-		char want[512], cut[64];
+		char want[512], cut[128];
 		size_t room;
 
 		rl.name_len = 8;
@@ -736,6 +736,20 @@ static void test_fallback_syscalls(void)
 					 cut, room);
 			CHECK(!strncmp(cut, want, room - 1) &&
 			      cut[room - 1] == '\0' && cut[room] == 'Z');
+		}
+		/* the plain line, written straight when its longest text
+		 * fits (16 digits an argument), else byte by byte */
+		CHECK(pf_syscall_enter(&rd, R, 40, 16, 0, NULL, want,
+				       sizeof(want)) > 0);
+		CHECK_STR(want, "sys_read(fd: 3, buf: fedcba9876543210, "
+			  "count: 340)");
+		for (room = 1; room < sizeof(cut) - 1; room++) {
+			memset(cut, 'Z', sizeof(cut));
+			pf_syscall_enter(&rl, R, 40, 16, 0, NULL, cut, room);
+			CHECK(room > strlen(want) ? !strcmp(cut, want) :
+			      !strncmp(cut, want, room - 1) &&
+			      cut[room - 1] == '\0');
+			CHECK(cut[room] == 'Z');
 		}
 		put_le(24, 0x7ffc1234, 8);
 	}
