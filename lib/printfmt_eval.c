@@ -71,7 +71,7 @@ static int dyn_bytes(struct ev *e, int fi, int rel, const unsigned char **p,
 static int eval_int(struct ev *e, int ni, uint64_t *out)
 {
 	struct val v;
-	int r = pf_eval(e, ni, &v);
+	int r = pf_eval_fast(e, ni, &v);
 
 	if (r < 0)
 		return r;
@@ -137,7 +137,7 @@ static int do_flags(struct ev *e, const struct node *nd, struct val *v)
 	flags = norm(flags, bits, 0);
 	el = N[nd->a].next;
 	if (!sym) {
-		if ((r = pf_eval(e, el, &delim)) < 0)
+		if ((r = pf_eval_fast(e, el, &delim)) < 0)
 			return r;
 		el = N[el].next;
 	}
@@ -146,7 +146,7 @@ static int do_flags(struct ev *e, const struct node *nd, struct val *v)
 		int m = N[el].a;
 
 		if ((r = eval_int(e, m, &mask)) < 0 ||
-		    (r = pf_eval(e, N[m].next, &name)) < 0)
+		    (r = pf_eval_fast(e, N[m].next, &name)) < 0)
 			return r;
 		if (name.kind == TY_INT) {
 			if (name.v)
@@ -379,21 +379,21 @@ static int eval_binary(struct ev *e, const struct node *nd, struct val *v)
 	uint64_t x, y, r = 0;
 	int rc, bits, sgn, cmp = 0;
 
-	if ((rc = pf_eval(e, nd->a, &a)) < 0)
+	if ((rc = pf_eval_fast(e, nd->a, &a)) < 0)
 		return rc;
 	v->kind = TY_INT;
 	if ((op0 == '&' && op1 == '&') || (op0 == '|' && op1 == '|')) {
 		int t = truth(&a);
 
 		if (op0 == '&' ? t : !t) {
-			if ((rc = pf_eval(e, nd->b, &b)) < 0)
+			if ((rc = pf_eval_fast(e, nd->b, &b)) < 0)
 				return rc;
 			t = truth(&b);
 		}
 		v->v = t;
 		return 0;
 	}
-	if ((rc = pf_eval(e, nd->b, &b)) < 0)
+	if ((rc = pf_eval_fast(e, nd->b, &b)) < 0)
 		return rc;
 	x = a.v;
 	y = b.v;
@@ -515,7 +515,7 @@ int pf_eval(struct ev *e, int ni, struct val *v)
 		break;
 	}
 	case N_UNARY:
-		if ((r = pf_eval(e, nd->a, &a)) < 0)
+		if ((r = pf_eval_fast(e, nd->a, &a)) < 0)
 			break;
 		if (nd->op == '!')
 			v->v = !truth(&a);
@@ -530,9 +530,9 @@ int pf_eval(struct ev *e, int ni, struct val *v)
 		r = eval_binary(e, nd, v);
 		break;
 	case N_TERNARY:
-		if ((r = pf_eval(e, nd->a, &a)) < 0)
+		if ((r = pf_eval_fast(e, nd->a, &a)) < 0)
 			break;
-		r = pf_eval(e, truth(&a) ? nd->b : nd->c, v);
+		r = pf_eval_fast(e, truth(&a) ? nd->b : nd->c, v);
 		if (r < 0)
 			break;
 		if (nd->ty.kind == TY_INT && v->kind == TY_INT) {
@@ -550,7 +550,7 @@ int pf_eval(struct ev *e, int ni, struct val *v)
 		}
 		break;
 	case N_CAST:
-		if ((r = pf_eval(e, nd->a, v)) < 0 || v->kind == TY_BUF)
+		if ((r = pf_eval_fast(e, nd->a, v)) < 0 || v->kind == TY_BUF)
 			break;
 		if (nd->aux & 2)		/* (bool) */
 			v->v = v->v != 0;
@@ -566,7 +566,7 @@ int pf_eval(struct ev *e, int ni, struct val *v)
 	case N_INDEX: {
 		uint64_t i;
 
-		if ((r = pf_eval(e, nd->a, &a)) < 0 ||
+		if ((r = pf_eval_fast(e, nd->a, &a)) < 0 ||
 		    (r = eval_int(e, nd->b, &i)) < 0)
 			break;
 		if (!a.p || !a.elsz || i >= a.n / a.elsz) {

@@ -150,19 +150,35 @@ static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 }
 
 /*
- * pf_eval() of node NI when it is a record's field inside the record
- * (N_FIELD): inline, for the arguments of a print_fmt, most of which are
- * plain fields; anything else (and a field beyond the record, with its
+ * pf_eval() of node NI inline when it is a leaf: a number, a string, or
+ * a record's field inside the record (most of a print_fmt's arguments
+ * and operands); anything else (and a field beyond the record, with its
  * error) by pf_eval().
  */
-static inline int pf_eval_arg(struct ev *e, int ni, struct val *v)
+static inline int pf_eval_fast(struct ev *e, int ni, struct val *v)
 {
 	const struct node *nd;
 	const struct pf_field *fl;
 	const unsigned char *p;
 
-	if (ni < 0 || ni >= e->f->nnodes ||
-	    (nd = &e->f->nodes[ni])->kind != N_FIELD)
+	if (ni < 0 || ni >= e->f->nnodes)
+		return pf_eval(e, ni, v);
+	nd = &e->f->nodes[ni];
+	if (nd->kind == N_NUM) {
+		memset(v, 0, sizeof(*v));
+		v->kind = TY_INT;
+		v->v = norm(nd->v, nd->ty.bits, nd->ty.sgn);
+		return 0;
+	}
+	if (nd->kind == N_STR) {
+		memset(v, 0, sizeof(*v));
+		v->kind = TY_BUF;
+		v->p = (const unsigned char *)e->f->strs + nd->v;
+		v->n = nd->len;
+		v->elsz = 1;
+		return 0;
+	}
+	if (nd->kind != N_FIELD)
 		return pf_eval(e, ni, v);
 	fl = &e->f->fields[nd->field];
 	if (fl->offset < 0 || fl->size < 0 ||

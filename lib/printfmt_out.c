@@ -566,7 +566,7 @@ static int do_format(struct ev *e, struct out *o)
 
 	/* the compiled code evaluates every argument before printing */
 	for (i = 0; i < f->nargs; i++)
-		if ((r = pf_eval_arg(e, f->args[i], &vals[i])) < 0)
+		if ((r = pf_eval_fast(e, f->args[i], &vals[i])) < 0)
 			return r;
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
