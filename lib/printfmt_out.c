@@ -24,6 +24,25 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	int is_zero = num == 0, i = 0, fw = sp.width, prec = sp.prec;
 	int locase = sp.flags & SMALL;
 
+	if (sp.base == 10 && !(sp.flags & ~(SIGN | SMALL)) && sp.width <= 1 &&
+	    sp.prec <= 1 && o->len + 21 < o->cap) {
+		/* a plain %d or %u (no padding: a number is one digit or
+		 * more), straight into O */
+		char *q = o->buf + o->len;
+
+		if ((sp.flags & SIGN) && (int64_t)num < 0) {
+			*q++ = '-';
+			num = 0 - num;
+		}
+		do {
+			tmp[i++] = (char)('0' + num % 10);
+			num /= 10;
+		} while (num);
+		while (--i >= 0)
+			*q++ = tmp[i];
+		o->len = q - o->buf;
+		return;
+	}
 	if (sp.flags & LEFT)
 		sp.flags &= ~ZEROPAD;
 	if (sp.flags & SIGN) {
