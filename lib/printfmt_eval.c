@@ -480,38 +480,20 @@ int pf_eval(struct ev *e, int ni, struct val *v)
 	if (++e->depth > 4 * PF_MAX_DEPTH)	/* setdepth() bounds it */
 		return pf_everr(e, PF_EEVAL, "expression nested too deep");
 	nd = &e->f->nodes[ni];
+	if (pf_eval_leaf(e, nd, v)) {
+		e->depth--;
+		return 0;
+	}
 	memset(v, 0, sizeof(*v));
 	v->kind = TY_INT;
 	switch (nd->kind) {
-	case N_NUM:
-		v->v = norm(nd->v, nd->ty.bits, nd->ty.sgn);
-		r = 0;
-		break;
-	case N_STR:
-		v->kind = TY_BUF;
-		v->p = (const unsigned char *)e->f->strs + nd->v;
-		v->n = nd->len;
-		v->elsz = 1;
-		r = 0;
-		break;
 	case N_FIELD: {
-		const struct pf_field *fl = &e->f->fields[nd->field];
+		/* a field beyond the record (pf_eval_leaf() took every one
+		 * inside it): field_bytes()'s error */
 		const unsigned char *p;
 		size_t n;
 
-		if ((r = field_bytes(e, nd->field, &p, &n)) < 0)
-			break;
-		if (nd->ty.kind == TY_BUF) {
-			v->kind = TY_BUF;
-			v->p = p;
-			v->n = n;
-			v->elsz = nd->ty.elsz;
-			v->sgn = nd->ty.sgn;
-			break;
-		}
-		v->v = norm(pf_rd_uint(e, p, (int)n), (int)n * 8,
-			    fl->is_signed && !nd->ty.ptr);
-		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		r = field_bytes(e, nd->field, &p, &n);
 		break;
 	}
 	case N_UNARY:

@@ -150,55 +150,62 @@ static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 }
 
 /*
- * pf_eval() of node NI inline when it is a leaf: a number, a string, or
- * a record's field inside the record (most of a print_fmt's arguments
- * and operands); anything else (and a field beyond the record, with its
- * error) by pf_eval().
+ * A leaf ND into V: a number, a string, or a record's field inside the
+ * record (most of a print_fmt's arguments and operands).  FALSE, V
+ * untouched, for any other node and for a field beyond the record
+ * (pf_eval() says its error).
  */
-static inline int pf_eval_fast(struct ev *e, int ni, struct val *v)
+static inline int pf_eval_leaf(struct ev *e, const struct node *nd,
+			       struct val *v)
 {
-	const struct node *nd;
 	const struct pf_field *fl;
 	const unsigned char *p;
 
-	if (ni < 0 || ni >= e->f->nnodes)
-		return pf_eval(e, ni, v);
-	nd = &e->f->nodes[ni];
-	if (nd->kind == N_NUM) {
+	switch (nd->kind) {
+	case N_NUM:
 		memset(v, 0, sizeof(*v));
 		v->kind = TY_INT;
 		v->v = norm(nd->v, nd->ty.bits, nd->ty.sgn);
-		return 0;
-	}
-	if (nd->kind == N_STR) {
+		return 1;
+	case N_STR:
 		memset(v, 0, sizeof(*v));
 		v->kind = TY_BUF;
 		v->p = (const unsigned char *)e->f->strs + nd->v;
 		v->n = nd->len;
 		v->elsz = 1;
+		return 1;
+	case N_FIELD:
+		fl = &e->f->fields[nd->field];
+		if (fl->offset < 0 || fl->size < 0 ||
+		    (size_t)fl->offset + (size_t)fl->size > e->reclen)
+			return 0;
+		p = e->rec + fl->offset;
+		memset(v, 0, sizeof(*v));
+		if (nd->ty.kind == TY_BUF) {
+			v->kind = TY_BUF;
+			v->p = p;
+			v->n = fl->size;
+			v->elsz = nd->ty.elsz;
+			v->sgn = nd->ty.sgn;
+			return 1;
+		}
+		v->kind = TY_INT;
+		v->v = norm(pf_rd_uint(e, p, fl->size), fl->size * 8,
+			    fl->is_signed && !nd->ty.ptr);
+		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		return 1;
+	default:
 		return 0;
 	}
-	if (nd->kind != N_FIELD)
-		return pf_eval(e, ni, v);
-	fl = &e->f->fields[nd->field];
-	if (fl->offset < 0 || fl->size < 0 ||
-	    (size_t)fl->offset + (size_t)fl->size > e->reclen)
-		return pf_eval(e, ni, v);
-	p = e->rec + fl->offset;
-	memset(v, 0, sizeof(*v));
-	if (nd->ty.kind == TY_BUF) {
-		v->kind = TY_BUF;
-		v->p = p;
-		v->n = fl->size;
-		v->elsz = nd->ty.elsz;
-		v->sgn = nd->ty.sgn;
+}
+
+/* pf_eval() of node NI, a leaf inline (without a call) */
+static inline int pf_eval_fast(struct ev *e, int ni, struct val *v)
+{
+	if (ni >= 0 && ni < e->f->nnodes &&
+	    pf_eval_leaf(e, &e->f->nodes[ni], v))
 		return 0;
-	}
-	v->kind = TY_INT;
-	v->v = norm(pf_rd_uint(e, p, fl->size), fl->size * 8,
-		    fl->is_signed && !nd->ty.ptr);
-	v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
-	return 0;
+	return pf_eval(e, ni, v);
 }
 
 #endif

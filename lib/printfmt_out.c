@@ -16,12 +16,43 @@ struct spec {
 	int flags, width, prec, base;
 };
 
+/* NUM's digits in BASE into TMP, reversed (at least one); their count.
+ * The two common bases by constants: no division instruction. */
+static int digits(char *tmp, uint64_t num, int base, int locase)
+{
+	int i = 0;
+
+	if (base == 10) {
+		do {
+			tmp[i++] = (char)('0' + num % 10);
+			num /= 10;
+		} while (num);
+	} else if (base == 16) {
+		const char *dig = locase ? "0123456789abcdef" :
+			"0123456789ABCDEF";
+
+		do {
+			tmp[i++] = dig[num & 15];
+			num >>= 4;
+		} while (num);
+	} else {
+		do {
+			int d = (int)(num % base);
+
+			tmp[i++] = d < 10 ? '0' + d :
+				(locase ? 'a' : 'A') + d - 10;
+			num /= base;
+		} while (num);
+	}
+	return i;
+}
+
 /* lib/vsprintf.c number(): note "%#x" of 0 is "0x0", "%#o" of 0 is "0". */
 static void number(struct out *o, uint64_t num, struct spec sp)
 {
 	char tmp[66], sign = 0;
 	int need_pfx = (sp.flags & SPECIAL) && sp.base != 10;
-	int is_zero = num == 0, i = 0, fw = sp.width, prec = sp.prec;
+	int is_zero = num == 0, i, fw = sp.width, prec = sp.prec;
 	int locase = sp.flags & SMALL;
 
 	if (sp.base == 10 && !(sp.flags & ~(SIGN | SMALL)) && sp.width <= 1 &&
@@ -34,10 +65,7 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 			*q++ = '-';
 			num = 0 - num;
 		}
-		do {
-			tmp[i++] = (char)('0' + num % 10);
-			num /= 10;
-		} while (num);
+		i = digits(tmp, num, 10, 0);
 		while (--i >= 0)
 			*q++ = tmp[i];
 		o->len = q - o->buf;
@@ -64,29 +92,7 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 		else if (!is_zero)
 			fw--;
 	}
-	/* (the two common bases by constants: no division instruction) */
-	if (sp.base == 10) {
-		do {
-			tmp[i++] = (char)('0' + num % 10);
-			num /= 10;
-		} while (num);
-	} else if (sp.base == 16) {
-		const char *dig = locase ? "0123456789abcdef" :
-			"0123456789ABCDEF";
-
-		do {
-			tmp[i++] = dig[num & 15];
-			num >>= 4;
-		} while (num);
-	} else {
-		do {
-			int d = (int)(num % sp.base);
-
-			tmp[i++] = d < 10 ? '0' + d :
-				(locase ? 'a' : 'A') + d - 10;
-			num /= sp.base;
-		} while (num);
-	}
+	i = digits(tmp, num, sp.base, locase);
 	if (i > prec)
 		prec = i;
 	fw -= prec;

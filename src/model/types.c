@@ -365,8 +365,6 @@ long th_array_len(const char *sym)
 	return v;
 }
 
-/* MEMBER_SIZE(): -1 when absent (crash gives 0 for a member its struct
- * lacks; a flexible array's 0 is its size). */
 /*
  * th_var_type - what the variable SYM is, as gdb's symbol table says
  * @sym: its name
@@ -415,6 +413,8 @@ int th_var_type(const char *sym, long *length)
 	return (int)v;
 }
 
+/* MEMBER_SIZE(): -1 when absent (crash gives 0 for a member its struct
+ * lacks; a flexible array's 0 is its size). */
 static long th_member_size_gdb(const char *sname, const char *mname)
 {
 	long v;
