@@ -942,6 +942,7 @@ struct pf_fmt *pf_parse_ctx(const char *print_fmt,
 		goto fail;
 	}
 	pf_fold(f, ctx);
+	pf_plan(f);
 	return f;
 fail:
 	pf_free(f);

@@ -630,3 +630,56 @@ void pf_fold(struct pf_fmt *f, const struct pf_ctx *ctx)
 	}
 	free(e);
 }
+
+/**
+ * pf_plan - mark the conversions do_format() prints straight from the record
+ * @f: the compiled format, after pf_fold()
+ *
+ * A %d or %u (a width up to 20, zero-padded or not) or a plain %s whose
+ * argument is a field (REC->pid, REC->comm) of a size it reads in one
+ * load.  The values are the ones pf_eval() would give: the field read with
+ * its sign, then in the argument's type, then as the conversion's
+ * va_arg() reads it.
+ */
+void pf_plan(struct pf_fmt *f)
+{
+	int i, ai = 0;
+
+	for (i = 0; i < f->nconv; i++) {
+		struct conv *c = &f->conv[i];
+		const struct pf_field *fl;
+		const struct node *nd;
+		int a;
+
+		if (!c->type || c->type == '%')
+			continue;
+		ai += (c->width == -2) + (c->prec == -2);
+		a = ai++;
+		if (a >= f->nargs || c->prec != -1 || !strchr("dus", c->type) ||
+		    (c->type == 's' ? c->width != -1 || c->flags :
+		     c->width < -1 || c->width > 20 ||
+		     (c->flags & ~(SIGN | ZEROPAD))))
+			continue;
+		nd = &f->nodes[f->args[a]];
+		if (nd->kind != N_FIELD)
+			continue;
+		fl = &f->fields[nd->field];
+		if (fl->offset < 0 || fl->offset > 0xffff ||
+		    (fl->size != 1 && fl->size != 2 && fl->size != 4 &&
+		     fl->size != 8 && c->type != 's') || fl->size <= 0)
+			continue;
+		if (c->type == 's' ? nd->ty.kind != TY_BUF || nd->ty.elsz != 1 :
+		    nd->ty.kind != TY_INT || nd->ty.ptr)
+			continue;
+		c->fast = c->type == 's' ? PF_FAST_STR : PF_FAST_INT;
+		c->foff = fl->offset;
+		c->fsize = (unsigned char)(c->type == 's' ? 1 : fl->size);
+		c->fsgn = fl->is_signed != 0;
+		c->tbits = nd->ty.bits;
+		c->tsgn = nd->ty.sgn;
+		f->argfast[a] = 1;
+		f->nfast++;
+		if ((size_t)fl->offset + (size_t)fl->size > f->fast_minlen)
+			f->fast_minlen = (size_t)fl->offset + (size_t)fl->size;
+	}
+}

@@ -49,6 +49,7 @@ void pf_out_printf(struct out *o, int room, const char *fmt, ...)
 int pf_eval(struct ev *e, int ni, struct val *v);
 /* Fold F's constant integer expressions into numbers. */
 void pf_fold(struct pf_fmt *f, const struct pf_ctx *ctx);
+void pf_plan(struct pf_fmt *f);
 /* Ready E for one record REC of RECLEN bytes. */
 void pf_ev_init(struct ev *e, const struct pf_fmt *f,
 		const unsigned char *rec, size_t reclen,

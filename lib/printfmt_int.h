@@ -67,7 +67,16 @@ struct conv {
 	short prec;		/* -1 none, -2 from argument */
 	char ext[8];		/* %p extension ("S", "ISpc", ...) */
 	int text, len;		/* literal text: offset into strs */
+	/* pf_plan(): a plain %d, %u or %s of a record's field, printed
+	 * straight from the record (most of a tracepoint's line) */
+	unsigned char fast;	/* PF_FAST_*, 0 for the general path */
+	unsigned char fsize;	/* the field's size */
+	unsigned char fsgn;	/* the field is read signed */
+	unsigned char tbits, tsgn;	/* the argument's type */
+	int foff;		/* the field's offset in the record */
 };
+
+enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
 
 #define ZEROPAD	1
 #define SIGN	2
@@ -88,6 +97,9 @@ struct pf_fmt {
 	int nconv;
 	int args[PF_MAX_ARGS];
 	int nargs;
+	unsigned char argfast[PF_MAX_ARGS];	/* its conversion is fast */
+	int nfast;
+	size_t fast_minlen;	/* a record this long holds every fast field */
 };
 
 static inline uint64_t norm(uint64_t v, int bits, int sgn)

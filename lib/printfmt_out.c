@@ -47,6 +47,52 @@ static int digits(char *tmp, uint64_t num, int base, int locase)
 	return i;
 }
 
+#define PF_D2(d) #d "0" #d "1" #d "2" #d "3" #d "4" #d "5" #d "6" #d "7" \
+	#d "8" #d "9"
+static const char decdig2[] = PF_D2(0) PF_D2(1) PF_D2(2) PF_D2(3) PF_D2(4)
+	PF_D2(5) PF_D2(6) PF_D2(7) PF_D2(8) PF_D2(9);
+#undef PF_D2
+
+/* NUM's decimal digits at the end of T[20]; where they start. */
+static inline int dec_digits(char *t, uint64_t num)
+{
+	int n = 20;
+
+	for (; num >= 100; num /= 100) {
+		n -= 2;
+		memcpy(t + n, decdig2 + 2 * (num % 100), 2);
+	}
+	if (num >= 10) {
+		n -= 2;
+		memcpy(t + n, decdig2 + 2 * num, 2);
+	} else {
+		t[--n] = (char)('0' + num);
+	}
+	return n;
+}
+
+/* NUM in decimal at Q, as number() prints a %d (SGN) or %u with the
+ * flags ZEROPAD and a WIDTH of 20 or less at most (-1: none); the end.
+ * Q has 21 + WIDTH bytes of room. */
+static inline char *dec_at(char *q, uint64_t num, int sgn, int zero,
+			   int width)
+{
+	char t[20];
+	int n, neg = sgn && (int64_t)num < 0, pad;
+
+	n = dec_digits(t, neg ? 0 - num : num);
+	pad = width - (20 - n) - neg;
+	if (!zero)
+		for (; pad > 0; pad--)
+			*q++ = ' ';
+	if (neg)
+		*q++ = '-';
+	for (; pad > 0; pad--)
+		*q++ = '0';
+	memcpy(q, t + n, 20 - n);
+	return q + 20 - n;
+}
+
 /* lib/vsprintf.c number(): note "%#x" of 0 is "0x0", "%#o" of 0 is "0". */
 static void number(struct out *o, uint64_t num, struct spec sp)
 {
@@ -59,16 +105,8 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	    sp.prec <= 1 && o->len + 21 < o->cap) {
 		/* a plain %d or %u (no padding: a number is one digit or
 		 * more), straight into O */
-		char *q = o->buf + o->len;
-
-		if ((sp.flags & SIGN) && (int64_t)num < 0) {
-			*q++ = '-';
-			num = 0 - num;
-		}
-		i = digits(tmp, num, 10, 0);
-		while (--i >= 0)
-			*q++ = tmp[i];
-		o->len = q - o->buf;
+		o->len = dec_at(o->buf + o->len, num, sp.flags & SIGN, 0, -1) -
+			o->buf;
 		return;
 	}
 	if (sp.flags & LEFT)
@@ -561,7 +599,8 @@ static int string_arg(struct ev *e, struct out *o, const struct val *v,
 }
 
 /* The integer as va_arg() of the conversion's type reads it. */
-static uint64_t conv_value(const struct conv *c, uint64_t v, int lsize)
+static inline uint64_t conv_value(const struct conv *c, uint64_t v,
+				  int lsize)
 {
 	int sgn = (c->flags & SIGN) != 0;
 
@@ -581,6 +620,31 @@ static uint64_t conv_value(const struct conv *c, uint64_t v, int lsize)
 	}
 }
 
+/* A conversion of pf_plan(), from the record: as pf_eval_leaf(),
+ * conv_value() and number() or string_arg() would print it. */
+static void fast_conv(struct ev *e, struct out *o, const struct conv *c)
+{
+	const unsigned char *p = e->rec + c->foff;
+	uint64_t v;
+
+	if (c->fast == PF_FAST_STR) {
+		pf_puts_n(o, (const char *)p,
+			  strnlen((const char *)p, e->reclen - c->foff));
+		return;
+	}
+	v = pf_rd_uint(e, p, c->fsize);
+	v = norm(norm(v, c->fsize * 8, c->fsgn), c->tbits, c->tsgn);
+	v = conv_value(c, v, e->lsize);
+	if (o->len + 21 + (c->width > 0 ? c->width : 0) < o->cap) {
+		o->len = dec_at(o->buf + o->len, v, c->flags & SIGN,
+				c->flags & ZEROPAD, c->width) - o->buf;
+	} else {
+		struct spec sp = { c->flags, c->width, -1, 10 };
+
+		number(o, v, sp);
+	}
+}
+
 static int do_format(struct ev *e, struct out *o)
 {
 	const struct pf_fmt *f = e->f;
@@ -588,14 +652,19 @@ static int do_format(struct ev *e, struct out *o)
 	struct out sink = { NULL, 0, 0 };
 	int i, r, ai = 0;
 	int blank_s = e->ctx && (e->ctx->flags & PF_CTX_FIRST_S_EMPTY);
+	/* pf_plan()'s conversions: their fields are inside the record, so
+	 * evaluating them first could not fail */
+	int fast = f->nfast && !blank_s && !e->big &&
+		e->reclen >= f->fast_minlen;
 
 	/* the compiled code evaluates every argument before printing */
 	for (i = 0; i < f->nargs; i++)
-		if ((r = pf_eval_fast(e, f->args[i], &vals[i])) < 0)
+		if (!(fast && f->argfast[i]) &&
+		    (r = pf_eval_fast(e, f->args[i], &vals[i])) < 0)
 			return r;
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
-		struct spec sp = { c->flags, c->width, c->prec, 10 };
+		struct spec sp;
 		struct out *oc = o;
 		const struct val *v;
 
@@ -603,6 +672,15 @@ static int do_format(struct ev *e, struct out *o)
 			pf_puts_n(o, f->strs + c->text, c->len);
 			continue;
 		}
+		if (fast && c->fast) {
+			ai++;
+			fast_conv(e, o, c);
+			continue;
+		}
+		sp.flags = c->flags;
+		sp.width = c->width;
+		sp.prec = c->prec;
+		sp.base = 10;
 		if (c->type == '%') {
 			pf_put(o, '%');
 			continue;

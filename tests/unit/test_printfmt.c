@@ -864,6 +864,96 @@ static void test_fallback_syscalls(void)
 	CHECK_STR(out, "comm=swapper/0 str=hello");
 }
 
+/*
+ * pf_plan()'s conversions, printed straight from the record, against the
+ * general path: "REC->x + 0" has the same value in the same type (the
+ * field promoted to int or wider, added to an int 0) but is an operator,
+ * which the plan leaves to pf_eval().  Every field size and sign, the
+ * conversions and widths the plan takes and some it does not, values at
+ * each type's edges, and every room of the output buffer (a number is cut
+ * where the room ends, as number() cuts it).
+ */
+static void test_fast_conversions(void)
+{
+	static const char *const fields[] = {
+		"i", "u", "l", "ul", "c", "s", "b", "u64", "common_type",
+		"common_flags",
+	};
+	static const char *const convs[] = {
+		"%d", "%u", "%ld", "%lu", "%lld", "%llu", "%hd", "%hu", "%hhd",
+		"%hhu", "%zu", "%03d", "%5d", "%020d", "%20u", "%021d", "%-5d",
+		"%+d", "%x", "%1d", "%0d",
+	};
+	static const uint64_t vals[] = {
+		0, 1, 9, 10, 99, 100, 127, 128, 255, 256, 32767, 32768, 65535,
+		0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL,
+		0x7fffffffffffffffULL, 0x8000000000000000ULL, ~0ULL,
+		(uint64_t)-5, (uint64_t)-100000000000LL, 999999999999999999ULL,
+	};
+	struct pf_ctx ctx = { 0 };
+	char fmt[2][128], err[256], out[2][96];
+	size_t fi, ci, vi;
+	int room, n[2], k;
+
+	for (fi = 0; fi < sizeof(fields) / sizeof(fields[0]); fi++)
+		for (ci = 0; ci < sizeof(convs) / sizeof(convs[0]); ci++) {
+			struct pf_fmt *f[2];
+
+			snprintf(fmt[0], sizeof(fmt[0]),
+				 "\"a=%s; %s\", REC->%s, REC->comm", convs[ci],
+				 "%s", fields[fi]);
+			snprintf(fmt[1], sizeof(fmt[1]),
+				 "\"a=%s; %s\", REC->%s + 0, (char *)REC->comm",
+				 convs[ci], "%s", fields[fi]);
+			f[0] = pf_parse(fmt[0], SF, NSF, err, sizeof(err));
+			f[1] = pf_parse(fmt[1], SF, NSF, err, sizeof(err));
+			CHECK(f[0] && f[1]);
+			if (!f[0] || !f[1]) {
+				pf_free(f[0]);
+				pf_free(f[1]);
+				continue;
+			}
+			for (vi = 0; vi < sizeof(vals) / sizeof(vals[0]); vi++) {
+				const struct pf_field *fl = NULL;
+				int j;
+
+				synth_record();
+				for (j = 0; j < NSF; j++)
+					if (!strcmp(SF[j].name, fields[fi]))
+						fl = &SF[j];
+				put_le(fl->offset, vals[vi], fl->size);
+				for (room = 1; room <= (int)sizeof(out[0]);
+				     room++) {
+					for (k = 0; k < 2; k++)
+						n[k] = pf_format(f[k], R, RLEN,
+								 &ctx, out[k],
+								 room);
+					CHECK(n[0] == n[1]);
+					CHECK_STR(out[0], out[1]);
+				}
+			}
+			pf_free(f[0]);
+			pf_free(f[1]);
+		}
+	/* a %s of an array without its NUL reads on to the record's end */
+	{
+		struct pf_fmt *f = pf_parse("\"[%s]\", REC->comm", SF, NSF,
+					    err, sizeof(err));
+
+		CHECK(f != NULL);
+		synth_record();
+		memset(R + 40, 'x', RLEN - 40);
+		R[RLEN - 1] = 'y';
+		n[0] = pf_format(f, R, RLEN, &ctx, out[0], sizeof(out[0]));
+		CHECK(n[0] == (int)sizeof(out[0]) - 1);
+		/* a record that ends inside the field: the general path's
+		 * error, not a read past it */
+		n[0] = pf_format(f, R, 50, &ctx, out[0], sizeof(out[0]));
+		CHECK(n[0] < 0);
+		pf_free(f);
+	}
+}
+
 int main(void)
 {
 	int seen = 0;
@@ -881,6 +971,7 @@ int main(void)
 		test_parse_all();
 	}
 	test_synthetic();
+	test_fast_conversions();
 	test_fallback_syscalls();
 	return unit_done("test_printfmt");
 }
