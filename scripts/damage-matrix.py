@@ -790,6 +790,99 @@ def plan(man, sites, seed, count, labels_re=None):
     return out
 
 
+# Values the kernel itself allows in a field, so that no check can tell
+# them from damage: {label (the read, TRACEHUNT_READLOG's name): (kinds of
+# mutation, why)}.  A silent change from such a mutation is counted as
+# "legal", not "silent"; every other mutation of the same field (a pointer
+# into no code, a negative count) must still warn.
+LEGAL = {
+    "kretprobe.entry_handler": (
+        {"null"}, "NULL: pre_handler_kretprobe() calls a kretprobe's "
+        "entry_handler only when set (kernel/kprobes.c)"),
+    "kretprobe.handler": (
+        {"null"}, "NULL: kretprobe_rethook_handler() (v5.19+, "
+        "__kretprobe_trampoline_handler() before) calls the return "
+        "handler only when set (kernel/kprobes.c)"),
+    "kretprobe.nmissed": (
+        {"random", "count", "zero-page", "null"}, "a counter of missed "
+        "instances that no other kernel state bounds (any value >= 0)"),
+    "kprobe.nmissed": (
+        {"random", "count", "zero-page", "null"}, "a counter of missed "
+        "hits that no other kernel state bounds (th_check_events() "
+        "bounds only the implausible)"),
+}
+HOOKS_CMDS = ("hooks", "hooks -v", "hooks -j")
+VERDICTS = ("ok", "note", "suspicious", "HIDDEN")
+
+
+def text_findings(doc, va, n):
+    """The `text` findings of a hooks -j document whose instruction holds
+    one of the N bytes at VA: {target: verdict}."""
+    out = {}
+    for f in (doc.get("findings") or []) if isinstance(doc, dict) else []:
+        try:
+            a = int(f.get("target_addr") or "0", 16)
+        except (TypeError, ValueError):
+            continue
+        blen = len(f.get("bytes") or "") // 2 or 1
+        if f.get("kind") == "text" and a < va + n and a + max(blen, 16) > va:
+            out[f.get("target")] = f.get("verdict")
+    return out
+
+
+def explained_by_text_check(cmd, clean, out, hooks_json, va, n):
+    """The damage is to kernel text, and the only change in the `hooks`
+    output CMD printed is the text check's finding of it: a `text` finding
+    at the mutated bytes (from the same session's hooks -j) and the counts
+    that finding adds.  The text check's purpose is to report code that
+    differs from the vmlinux file; a patch and damage cannot be told
+    apart, and the finding names the address and the bytes."""
+    try:
+        jd = json.loads(hooks_json or "")
+    except ValueError:
+        return False
+    found = text_findings(jd, va, n)
+    if not found:
+        return False
+    add = {v: 0 for v in VERDICTS}
+    for v in found.values():
+        if v not in add:
+            return False
+        add[v] += 1
+    if cmd == "hooks -j":
+        try:
+            cd, dd = json.loads(clean), json.loads(out)
+        except ValueError:
+            return False
+        rest = [f for f in dd.get("findings", [])
+                if not (f.get("kind") == "text" and f.get("target") in found)]
+        if rest != cd.get("findings"):
+            return False
+        cs, ds = dict(cd.get("summary", {})), dict(dd.get("summary", {}))
+        for v in VERDICTS:
+            cs[v] = cs.get(v, 0) + add[v]
+        cs["total"] = cs.get("total", 0) + sum(add.values())
+        return cs == ds and {k: v for k, v in cd.items()
+                             if k not in ("findings", "summary")} == \
+            {k: v for k, v in dd.items() if k not in ("findings", "summary")}
+    tgt = re.compile(r"^(%s)\s+text\s+(\S+)" % "|".join(VERDICTS))
+    summ = re.compile(r"^hooks: (\d+) findings: ok (\d+), note (\d+), "
+                      r"suspicious (\d+), HIDDEN (\d+)$")
+    kept = []
+    for line in out.splitlines():
+        t = tgt.match(line)
+        if t and t.group(2) in found:
+            continue
+        s = summ.match(line)
+        if s:
+            tot, *k = (int(x) for x in s.groups())
+            k = [x - add[v] for x, v in zip(k, VERDICTS)]
+            line = "hooks: %d findings: ok %d, note %d, suspicious %d, " \
+                "HIDDEN %d" % (tot - sum(add.values()), *k)
+        kept.append(line)
+    return kept == clean.splitlines()
+
+
 def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
     """One damaged copy run: {cmd: verdict} and the session's fate.
     KEEP: a directory the damaged copy is moved to (to open it by hand);
@@ -838,7 +931,16 @@ def campaign_copy(man, m, cmds, so, clean, bound, work, keep=None):
                 continue
             v["changed"] = out != clean.outputs[c]
             v["warned"] = warned(out)
-            if v["changed"] and not v["warned"]:
+            if not v["changed"] or v["warned"]:
+                continue
+            legal = LEGAL.get(m["label"])
+            if c in HOOKS_CMDS and explained_by_text_check(
+                    c, clean.outputs[c], out, r.out("hooks -j"), m["va"],
+                    len(m["data"])):
+                v["finding"] = True
+            elif legal and m["kind"] in legal[0]:
+                v["legal"] = legal[1]
+            else:
                 v["diff"] = first_diff(clean.outputs[c], out)
         if keep and not (res["died"] or res["hung"] or any(
                 v.get("diff") for v in res["cmds"].values())):
@@ -910,15 +1012,20 @@ def campaign(man, so, seed, count, jobs=1, cmds=None, log=print,
                     " SLOW %s" % slow if slow else "",
                     " DIED" if r["died"] else " HUNG" if r["hung"] else "",
                     "".join("\n      silent %-22s %s" % (c, r["cmds"][c][
-                        "diff"]) for c in bad)))
+                        "diff"]) for c in bad) +
+                    "".join("\n      %-6s %-22s %s" % (
+                        "legal" if v.get("legal") else "found", c,
+                        v.get("legal") or "the text check's finding")
+                        for c, v in r["cmds"].items()
+                        if v.get("legal") or v.get("finding"))))
         return summarize(results, cmds, unstable)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def summarize(results, cmds, unstable):
-    tab = {c: dict(died=0, hung=0, slow=0, changed=0, silent=0)
-           for c in cmds}
+    tab = {c: dict(died=0, hung=0, slow=0, changed=0, silent=0, finding=0,
+                   legal=0) for c in cmds}
     died = hung = refused = 0
     for m, r in results:
         refused += bool(r.get("refused"))
@@ -927,6 +1034,8 @@ def summarize(results, cmds, unstable):
         for c, v in r["cmds"].items():
             tab[c]["slow"] += v.get("slow", False)
             tab[c]["changed"] += v.get("changed", False)
+            tab[c]["finding"] += bool(v.get("finding"))
+            tab[c]["legal"] += bool(v.get("legal"))
             if c not in unstable:
                 tab[c]["silent"] += bool(v.get("diff"))
         for key in ("died", "hung"):
@@ -943,11 +1052,13 @@ def summarize(results, cmds, unstable):
 
 
 def print_table(s, out=print):
-    out("%-32s %5s %5s %5s %8s %7s" % ("command", "died", "hung", ">10x",
-                                       "changed", "silent"))
+    out("%-32s %5s %5s %5s %8s %7s %8s %6s" % (
+        "command", "died", "hung", ">10x", "changed", "silent", "finding",
+        "legal"))
     for c, v in s["table"].items():
-        out("%-32s %5d %5d %5d %8d %7d%s" % (
+        out("%-32s %5d %5d %5d %8d %7d %8d %6d%s" % (
             c, v["died"], v["hung"], v["slow"], v["changed"], v["silent"],
+            v.get("finding", 0), v.get("legal", 0),
             "  (unstable when clean)" if c in s["unstable"] else ""))
     out("%d copies: %d sessions died, %d hung; crash itself refused %d "
         "(before the extension loaded)" % (s["copies"], s["died"],

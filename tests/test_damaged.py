@@ -291,13 +291,13 @@ def test_saved_cmdlines_damage_warned_in_each_command(case, tmp_path):
     _damage_warns(*CMDLINE_CASES[case], tmp_path=tmp_path)
 
 
-def _damage_warns(expr, data, cmds, want, tmp_path):
+def _damage_warns(expr, data, cmds, want, tmp_path, scenario=SCENARIO):
     """EXPR's bytes (a crash expression for an address) set to DATA in a
     copy of the dump: each of CMDS, run in one session, warns WANT (a
     regex), in the JSON warnings for a -j command; the undamaged dump
     does not."""
     import re
-    man = dm.load_manifest(dm.fixture_dir(SCENARIO))
+    man = dm.load_manifest(dm.fixture_dir(scenario))
     man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
     res = dm.crash_batch(man, [("v", "p/x (unsigned long)(%s)" % expr)])
     m = re.search(r"\$\d+ = (0x[0-9a-f]+)", res.get("v", ""))
@@ -343,15 +343,20 @@ def _damage_warns(expr, data, cmds, want, tmp_path):
 # sets both before it arms the probe.  th_visible's kretprobe (its address
 # from `kprobes -v` of the undamaged dump) gets a rethook whose back
 # pointer is NULL; each command that reads the kprobes warns.
-def test_kretprobe_back_pointer_damage_warns(tmp_path):
-    import re
-    man = dm.load_manifest(dm.fixture_dir(SCENARIO))
+def _undamaged_out(scenario, cmd):
+    """CMD's output on the undamaged dump of SCENARIO."""
+    man = dm.load_manifest(dm.fixture_dir(scenario))
     run = dm.Run(thlib.indexed_vmlinux(man["vmlinux"]), man["vmcore"],
-                 ["kprobes -v"], SO)
+                 [cmd], SO)
     try:
-        out = run.out("kprobes -v") or ""
+        return run.out(cmd) or ""
     finally:
         run.cleanup()
+
+
+def test_kretprobe_back_pointer_damage_warns(tmp_path):
+    import re
+    out = _undamaged_out(SCENARIO, "kprobes -v")
     krps = re.findall(r"^kretprobe ([0-9a-f]+) +\[th_visible\]", out, re.M)
     if not krps:
         pytest.skip("no kretprobe of th_visible in %s's kprobes -v"
@@ -364,3 +369,28 @@ def test_kretprobe_back_pointer_damage_warns(tmp_path):
                   r"kretprobe at %s: its kprobe [0-9a-f]+ has "
                   r"pre_handler_kretprobe, but its rethook [0-9a-f]+ does "
                   r"not point back at it" % krps[0], tmp_path)
+
+
+# The kprobe of a kprobe event has the handlers trace_kprobe.c gave it
+# (alloc_trace_kprobe(): kretprobe_dispatcher for a return probe, with no
+# entry handler; kprobe_dispatcher for any other), and the kernel never
+# changes them.  The events scenario's kretprobe event (its kretprobe from
+# `kprobes -v` of the undamaged dump) loses its return handler: the
+# kernel's own kprobe_events would print it as a plain probe
+# (trace_kprobe_is_return()), and every command that reads the kprobe
+# events warns.
+def test_kprobe_event_handler_damage_warns(tmp_path):
+    import re
+    out = _undamaged_out("events", "kprobes -v")
+    krps = re.findall(r"^  kretprobe +([0-9a-f]+)\n(?:  .*\n)*?  handler +"
+                      r"[0-9a-f]+  kretprobe_dispatcher\+", out, re.M)
+    if not krps:
+        pytest.skip("no kprobe event's kretprobe in the events scenario's "
+                    "kprobes -v")
+    _damage_warns("&((struct kretprobe *)0x%s)->handler" % krps[0],
+                  bytes(8), ["ftrace cat kprobe_events", "kprobes -v",
+                             "hooks -j"],
+                  r"trace_kprobe at [0-9a-f]+: its kprobe's handlers \(pre "
+                  r"[0-9a-f]+, return 0, entry 0\) are not the ones "
+                  r"trace_kprobe\.c gives a plain probe", tmp_path,
+                  scenario="events")

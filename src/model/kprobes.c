@@ -687,6 +687,20 @@ ulong th_kprobe_nmissed(ulong kp)
 	return n;
 }
 
+/**
+ * th_kprobe_pre_handler - kprobe.pre_handler, 0 when unreadable
+ * @kp: struct kprobe
+ */
+ulong th_kprobe_pre_handler(ulong kp)
+{
+	ulong h = 0;
+
+	if (th_kprobe_off()->pre_handler >= 0)
+		th_read_ulong(kp + th_kprobe_off()->pre_handler, &h,
+			      "kprobe.pre_handler");
+	return h;
+}
+
 /* A free instance of the kretprobe at KRP, each an allocation of its own
  * before the objpools of v6.7: the first on its free list, or 0. */
 static ulong kp_first_free_instance(ulong krp)

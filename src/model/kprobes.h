@@ -43,6 +43,8 @@ int th_kprobe_opcode(ulong kp, unsigned char *op);
 ulong th_kprobe_addr(ulong kp);
 unsigned int th_kprobe_offset(ulong kp);
 ulong th_kprobe_nmissed(ulong kp);
+/* kprobe.pre_handler, 0 when unreadable */
+ulong th_kprobe_pre_handler(ulong kp);
 
 /* The struct kretprobe around the struct kprobe KP. */
 struct th_kretprobe {

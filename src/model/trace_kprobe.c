@@ -103,6 +103,41 @@ int th_tk_names(ulong tk, char *group, size_t glen, char *name, size_t nlen)
 	return name[0] != '\0';
 }
 
+/*
+ * The handlers trace_kprobe.c gives the kprobe of each event it creates
+ * (alloc_trace_kprobe(), the same since kprobe events began): a return
+ * probe's kretprobe.handler is kretprobe_dispatcher, with no
+ * entry_handler, and its kprobe's pre_handler is pre_handler_kretprobe
+ * once registered (register_kretprobe()), NULL before; any other probe's
+ * pre_handler is kprobe_dispatcher.  The kernel never changes them, so
+ * another value is damage: kprobe_events would print a return probe as a
+ * plain one (trace_kprobe_is_return() is rp.handler != NULL) and the
+ * probe would run code no event asked for.
+ */
+static void tk_check_handlers(ulong tk)
+{
+	static ulong kd = 1, krd, prk;
+	struct th_kretprobe r;
+	ulong kp = th_tk_kprobe(tk), pre;
+
+	if (kd == 1) {
+		kd = th_symbol("kprobe_dispatcher");
+		krd = th_symbol("kretprobe_dispatcher");
+		prk = th_symbol("pre_handler_kretprobe");
+	}
+	if (!kd || !krd || !prk || !th_kretprobe_of(kp, &r))
+		return;
+	pre = th_kprobe_pre_handler(kp);
+	if (r.handler ? r.handler != krd || r.entry_handler ||
+	    (pre && pre != prk) : pre != kd)
+		th_damaged("trace_kprobe", tk, "its kprobe's handlers (pre "
+			   "%lx, return %lx, entry %lx) are not the ones "
+			   "trace_kprobe.c gives a %s probe: kprobe_events "
+			   "and the probe's owner rest on damaged data", pre,
+			   r.handler, r.entry_handler,
+			   r.handler ? "return" : "plain");
+}
+
 /**
  * th_trace_kprobes - every struct trace_kprobe in the kernel's order
  * @out: their addresses (malloc'd; NULL when the dump has none)
@@ -120,8 +155,10 @@ long th_trace_kprobes(ulong **out)
 		return -1;
 	if (tk_off.dyn) {
 		n = th_dyn_events_of(TH_DYN_KPROBE, out);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			(*out)[i] -= tk_off.tk_list;
+			tk_check_handlers((*out)[i]);
+		}
 		return n;
 	}
 	th_list_walk(tk_off.head, TH_MAX_HLIST, &w);
@@ -129,8 +166,10 @@ long th_trace_kprobes(ulong **out)
 		th_warn("probe_list: %s at %lx; later probe events are not "
 			"shown", w.err, w.bad);
 	v = calloc(w.n ? w.n : 1, sizeof(ulong));
-	for (i = 0; v && i < w.n; i++)
+	for (i = 0; v && i < w.n; i++) {
 		v[i] = w.ent[i] - tk_off.tk_list;
+		tk_check_handlers(v[i]);
+	}
 	n = w.n;
 	th_walk_free(&w);
 	*out = v;
