@@ -189,7 +189,7 @@ clean:
 .PHONY: all install unit check check-host check-matrix check-full demo clean
 
 # ---- fuzzing and sanitizers (issue 10) -------------------------------------
-#   make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS="ringbuf insn"]
+#   make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS="ringbuf insn"] [FUZZ_DAMAGE=0]
 #                        each libFuzzer target (clang) in turn, see fuzz/run.sh
 #   make fuzz-replay     the seed and regression corpora through every target
 #                        built with $(CC) and ASan+UBSan, without libFuzzer
@@ -215,8 +215,13 @@ $(BUILD)/fuzz/replay-%: fuzz/fuzz_%.c fuzz/replay.c $(LIB) $(wildcard lib/*.h)
 	$(CC) -g -O1 $(WARN) $(FUZZ_SAN) -Ilib -o $@ fuzz/replay.c $< \
 		$(call fuzz_lib,$*)
 
+# make fuzz then runs the damaged-dump campaign (make damage: the crash
+# side of fuzzing, real dumps mutated where the commands read them);
+# FUZZ_DAMAGE=0 leaves it out
+FUZZ_DAMAGE ?= 1
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
 	sh fuzz/run.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	$(if $(filter 1,$(FUZZ_DAMAGE)),$(MAKE) damage)
 
 fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay-%)
 	@set -e; for t in $(FUZZ_TARGETS); do \

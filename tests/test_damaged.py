@@ -394,3 +394,32 @@ def test_kprobe_event_handler_damage_warns(tmp_path):
                   r"[0-9a-f]+, return 0, entry 0\) are not the ones "
                   r"trace_kprobe\.c gives a plain probe", tmp_path,
                   scenario="events")
+
+
+# A probe event's count of arguments agrees with trace_probe.size, where
+# traceprobe_parse_probe_arg_body() left the end of the last one (the
+# uprobe campaign's copy 36 set th_mallopt's nr_args to 0: uprobe_events,
+# dynamic_events and its trace lines lost the arguments without a word).
+# The first uprobe event with arguments in dynamic_events' order (the
+# order of dyn_event_list) gets nr_args 0.
+def test_probe_nr_args_damage_warns(tmp_path):
+    import re
+    man = dm.load_manifest(dm.fixture_dir("uprobe"))
+    with open(os.path.join(os.path.dirname(man["vmcore"]), "truth",
+                           "tracing", "dynamic_events")) as f:
+        lines = f.read().splitlines()
+    k = next((i for i, l in enumerate(lines)
+              if l.startswith("p:") and len(l.split()) > 2), None)
+    if k is None:
+        pytest.skip("no uprobe event with arguments in the capture")
+    man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
+    evs = re.findall(r"^([0-9a-f]+)$", dm.crash_batch(
+        man, [("l", "list -H dyn_event_list")])["l"], re.M)
+    assert len(evs) == len(lines), evs
+    _damage_warns("&((struct trace_uprobe *)(0x%s - (unsigned long)&"
+                  "((struct trace_uprobe *)0)->devent))->tp.nr_args"
+                  % evs[k], bytes(4),
+                  ["ftrace cat uprobe_events", "ftrace cat dynamic_events",
+                   "ftrace cat trace"],
+                  r"trace_probe at [0-9a-f]+: 0 arguments, but its size is "
+                  r"[1-9]\d*", tmp_path, scenario="uprobe")

@@ -141,16 +141,31 @@ ulong th_trace_probe_of_call(ulong call)
  * th_trace_probe_nr_args - the number of fetch arguments
  * @tp: struct trace_probe
  *
+ * The count agrees with trace_probe.size, where
+ * traceprobe_parse_probe_arg_body() left the end of the last argument (0
+ * without any): a count changed by damage prints too few arguments, or
+ * reads past the probe's, in every file that lists them.
+ *
  * Returns -1 when unreadable or implausible (over 128).
  */
 int th_trace_probe_nr_args(ulong tp)
 {
-	unsigned int nr = 0;
+	unsigned int nr = 0, off = 0, cnt, sz;
+	ulong size;
 
 	tpr_off_fill();
 	if (!th_read_uint(tp + tpr_off.tp_nr_args, &nr, "trace_probe.nr_args")
 	    || nr > 128)
 		return -1;
+	if (tpr_off.tp_size < 0 ||
+	    !th_read_ulong(tp + tpr_off.tp_size, &size, "trace_probe.size"))
+		return nr;
+	if (nr)
+		th_probe_arg_layout(tp, nr - 1, &off, &cnt, &sz);
+	if (nr ? off + sz * (cnt ? cnt : 1) != size : size != 0)
+		th_damaged("trace_probe", tp, "%u arguments, but its size is "
+			   "%lu%s", nr, size, nr ? ", not where the last one "
+			   "ends" : "");
 	return nr;
 }
 
@@ -529,8 +544,10 @@ int th_trace_probe_check(ulong tp, struct th_event *e)
 			bad++;
 		}
 	}
-	/* the probe's size: where the last argument ends */
-	if (e->nargs && tpr_off.tp_size >= 0 &&
+	/* the probe's size: where the last argument ends, 0 without any
+	 * (a count of arguments damaged to 0 leaves the size of the real
+	 * ones; the uprobe campaign's copy 36) */
+	if (tpr_off.tp_size >= 0 &&
 	    th_read_ulong(tp + tpr_off.tp_size, &tsize, "trace_probe.size") &&
 	    tsize != want) {
 		th_damaged("trace_probe", tp, "event %s: size %lu, but its "
