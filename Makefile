@@ -248,9 +248,11 @@ endif
 #                        runs a slice of it (tests/test_damaged.py); then
 #                        DAMAGE_UPROBE_COPIES of the uprobe ELF dump, each
 #                        at a word the uprobe, file name and probe event
-#                        readers read
+#                        readers read; then DAMAGE_HIST_COPIES of the
+#                        options dump at the hist triggers' reads
 DAMAGE_COPIES ?= 320
 DAMAGE_UPROBE_COPIES ?= 80
+DAMAGE_HIST_COPIES ?= 40
 DAMAGE_SEED ?= 27
 DAMAGE_JOBS ?= 1
 damage: $(SO)
@@ -260,6 +262,10 @@ damage: $(SO)
 	/usr/bin/python3 scripts/damage-matrix.py --so $(abspath $(SO)) \
 		--scenario uprobe --labels uprobe \
 		--campaign $(DAMAGE_UPROBE_COPIES) --seed $(DAMAGE_SEED) \
+		--jobs $(DAMAGE_JOBS)
+	/usr/bin/python3 scripts/damage-matrix.py --so $(abspath $(SO)) \
+		--scenario options --labels hist \
+		--campaign $(DAMAGE_HIST_COPIES) --seed $(DAMAGE_SEED) \
 		--jobs $(DAMAGE_JOBS)
 
 .PHONY: fuzz fuzz-replay damage

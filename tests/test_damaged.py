@@ -157,12 +157,16 @@ def test_damaged_dump(name, tmp_path):
 # - modules: COPIES copies of the modules ELF dump, the 16 commands;
 # - uprobe: UPROBE_COPIES copies of the uprobe ELF dump, mutations of what
 #   the uprobe, file name and probe event readers read (dm.UPROBE_LABELS),
-#   the commands that show them (dm.UPROBE_CMDS).
+#   the commands that show them (dm.UPROBE_CMDS);
+# - hist: HIST_COPIES copies of the options ELF dump, mutations of what the
+#   hist triggers' reader reads (dm.HIST_LABELS), every command of the
+#   campaign with its trigger files.
 # No session may die or hang, and no command issue 27 names (dm.STRICT),
-# nor the uprobe files, may change its output without a
-# "tracehunt: warning:" line.
+# nor the uprobe files, nor (hist) any command, may change its output
+# without a "tracehunt: warning:" line.
 CAMPAIGN_COPIES = int(os.environ.get("TRACEHUNT_DAMAGE_COPIES", "12"))
 UPROBE_COPIES = int(os.environ.get("TRACEHUNT_DAMAGE_UPROBE_COPIES", "6"))
+HIST_COPIES = int(os.environ.get("TRACEHUNT_DAMAGE_HIST_COPIES", "4"))
 CAMPAIGN_SEED = int(os.environ.get("TRACEHUNT_DAMAGE_SEED", "27"))
 SLICES = {
     "modules": dict(scenario=SCENARIO, copies=CAMPAIGN_COPIES,
@@ -170,6 +174,10 @@ SLICES = {
     "uprobe": dict(scenario="uprobe", copies=UPROBE_COPIES,
                    labels=dm.UPROBE_LABELS, cmds=dm.UPROBE_CMDS,
                    strict=dm.UPROBE_CMDS),
+    # the hist triggers' readers (model/hist_trigger.c), every command of
+    # the campaign on the options dump, each without a silent change
+    "hist": dict(scenario="options", copies=HIST_COPIES,
+                 labels=dm.HIST_LABELS, cmds=None, strict=None),
 }
 _campaign = {k: {} for k in SLICES}
 _campaign_lock = {k: threading.Lock() for k in SLICES}
@@ -214,7 +222,7 @@ def test_damage_campaign(key):
     report = "\n".join(table) + "\n" + "\n".join(st["log"])
     assert s["copies"] >= sl["copies"] * 9 // 10, report
     assert not s["died"] and not s["hung"], report
-    silent = {c: s["table"][c]["silent"] for c in sl["strict"]
+    silent = {c: s["table"][c]["silent"] for c in sl["strict"] or s["table"]
               if c in s["table"] and s["table"][c]["silent"]}
     assert not silent, "silent changes %s\n%s" % (silent, report)
 

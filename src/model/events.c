@@ -156,6 +156,21 @@ static int th_event_str(ulong p, char *buf, size_t len, const char *what)
 	return TRUE;
 }
 
+/* th_event_str() of the event CALL's name or its system's.  Neither is
+ * ever empty, and each is a C name or a command's word: an empty one or
+ * one with a control byte is damage (printed as it is, with the
+ * warning). */
+static int th_event_name_str(ulong call, ulong p, char *buf, size_t len,
+			     const char *what)
+{
+	if (!th_event_str(p, buf, len, what))
+		return FALSE;
+	if (!buf[0] || !th_printable(buf))
+		th_damaged("trace_event_call", call, "%s at %lx is %s", what,
+			   p, buf[0] ? "not text" : "empty");
+	return TRUE;
+}
+
 static int th_event_call_flags(ulong call)
 {
 	int flags = 0;
@@ -178,7 +193,8 @@ int th_event_call_name(ulong call, char *name, size_t len)
 	if (!(flags & o->fl_custom) && (flags & o->fl_tracepoint) && p &&
 	    !th_tracepoint_name_ptr(p, &p))
 		return FALSE;
-	return th_event_str(p, name, len, "trace_event_call.name");
+	return th_event_name_str(call, p, name, len,
+				 "trace_event_call.name");
 }
 
 int th_event_names_ok(void)
@@ -233,7 +249,8 @@ int th_event_call_system(ulong call, char *sys, size_t len)
 	    !th_read_ulong(class + o->class_system, &p,
 			   "trace_event_class.system"))
 		return FALSE;
-	return th_event_str(p, sys, len, "trace_event_class.system");
+	return th_event_name_str(call, p, sys, len,
+				 "trace_event_class.system");
 }
 
 /**

@@ -39,6 +39,7 @@ static struct th_hist_off {
 	     ad_match_system, ad_var_str;
 	long fv_var;				/* field_var */
 	unsigned long fl[TH_HFL_N];
+	unsigned long fl_all;	/* every bit of enum hist_field_flags */
 	long handler[4], action[4];		/* HANDLER_*, ACTION_* */
 } th_hist_offsets;
 
@@ -46,8 +47,15 @@ static void th_hist_off_enums(struct th_hist_off *o)
 {
 	int i;
 
+	struct th_enumv all[64];
+	int n;
+
 	for (i = 0; i < TH_HFL_N; i++)
 		o->fl[i] = (unsigned long)th_enum(th_hfl_names[i], 0);
+	/* a flag no enumerator names is damage; 0: not known */
+	n = th_enum_list("HIST_FIELD_FL_HITCOUNT", all, 64);
+	for (i = 0; i < n && n < 64; i++)
+		o->fl_all |= (unsigned long)all[i].val;
 	o->handler[TH_HH_ONMATCH] = th_enum("HANDLER_ONMATCH", -1);
 	o->handler[TH_HH_ONMAX] = th_enum("HANDLER_ONMAX", -1);
 	o->handler[TH_HH_ONCHANGE] = th_enum("HANDLER_ONCHANGE", -1);
@@ -120,23 +128,52 @@ static const struct th_hist_off *th_hist_off(void)
 }
 
 /* The text a char * at ADDR points to ("" for NULL); FALSE when
- * unreadable. */
-static int th_hist_str(ulong addr, char *buf, size_t len, const char *what)
+ * unreadable.  Every string of a hist trigger is a copy of a word of the
+ * command that set it (a name, a clock, a parameter): a pointer that
+ * cannot be read or a string with a control byte is damage, and so is
+ * an empty one where the command's word cannot be empty (WORD). */
+static int th_hist_str_of(ulong addr, char *buf, size_t len,
+			  const char *what, int word)
 {
 	ulong p = 0;
 
 	buf[0] = '\0';
 	if (!th_read_ulong(addr, &p, what))
 		return FALSE;
-	return !p || th_read_cstr(p, buf, len, what);
+	if (!p)
+		return TRUE;
+	if (!th_read_cstr(p, buf, len, what)) {
+		th_damaged("hist_trigger", addr, "%s at %lx cannot be read",
+			   what, p);
+		return FALSE;
+	}
+	if ((word && !buf[0]) || !th_printable(buf))
+		th_damaged("hist_trigger", addr, "%s at %lx is %s", what, p,
+			   buf[0] ? "not text" : "empty");
+	return TRUE;
 }
 
+static int th_hist_str(ulong addr, char *buf, size_t len, const char *what)
+{
+	return th_hist_str_of(addr, buf, len, what, FALSE);
+}
+
+/* th_hist_str() of a string that is a whole word of the command */
+static int th_hist_word(ulong addr, char *buf, size_t len, const char *what)
+{
+	return th_hist_str_of(addr, buf, len, what, TRUE);
+}
+
+/* A C bool: 0 or 1, anything else is damage */
 static int th_hist_bool(ulong addr, int *val, const char *what)
 {
 	unsigned char b = 0;
 
 	if (!th_read(addr, &b, 1, what))
 		return FALSE;
+	if (b > 1)
+		th_damaged("hist_trigger", addr, "%s is %u, not a bool", what,
+			   b);
 	*val = b != 0;
 	return TRUE;
 }
@@ -214,16 +251,20 @@ int th_hist_read(ulong priv, struct th_hist *h)
 			  "tracing_map.map_bits") ||
 	    !th_hist_bool(priv + o->enable_timestamps, &h->enable_timestamps,
 			  "hist.enable_timestamps") ||
-	    !th_hist_str(attrs + o->at_clock, h->clock, sizeof(h->clock),
-			 "hist_trigger_attrs.clock"))
+	    !th_hist_word(attrs + o->at_clock, h->clock, sizeof(h->clock),
+			  "hist_trigger_attrs.clock"))
 		return FALSE;
 	h->map = map;
 	/* "common_stacktrace" since 8b5d46fd7a38 ("tracing: Rename
 	 * stacktrace field to common_stacktrace", v6.5), which added
 	 * FILTER_STACKTRACE */
 	h->common_stacktrace = th_enum_exists("FILTER_STACKTRACE");
-	if (h->map_bits > 31)
-		th_damaged("tracing_map", map, "map_bits %u", h->map_bits);
+	/* tracing_map_create() takes TRACING_MAP_BITS_MIN (7) to
+	 * TRACING_MAP_BITS_MAX (17), kernel/trace/tracing_map.h, the same
+	 * since the map came in v4.7 */
+	if (h->map_bits < 7 || h->map_bits > 17)
+		th_damaged("tracing_map", map, "map_bits %u, not 7 to 17",
+			   h->map_bits);
 	if (o->at_no_hitcount >= 0 &&
 	    !th_hist_bool(attrs + o->at_no_hitcount, &h->no_hitcount,
 			  "hist_trigger_attrs.no_hitcount"))
@@ -298,10 +339,19 @@ int th_hist_field_read(ulong addr, struct th_hist_field *f)
 			 sizeof(f->var_name), "hist_field.var.name") ||
 	    !th_hist_name(o, addr, 0, f->name, sizeof(f->name)))
 		return FALSE;
+	if (o->fl_all && (f->flags & ~o->fl_all))
+		th_damaged("hist_field", addr, "flags %#lx: bits %#lx are no "
+			   "HIST_FIELD_FL_*", f->flags, f->flags & ~o->fl_all);
 	if (o->hf_buckets >= 0 &&
 	    !th_read_ulong(addr + o->hf_buckets, &f->buckets,
 			   "hist_field.buckets"))
 		return FALSE;
+	/* parse_atom() sets buckets for a .buckets= key only, and refuses
+	 * 0 (the key is divided by it) */
+	if (o->fl[TH_HFL_BUCKET] &&
+	    !(f->flags & o->fl[TH_HFL_BUCKET]) != !f->buckets)
+		th_damaged("hist_field", addr, "buckets %lu with flags %#lx",
+			   f->buckets, f->flags);
 	if (o->hf_offset >= 0 &&
 	    !th_read_uint(addr + o->hf_offset, &f->offset, "hist_field.offset"))
 		return FALSE;
@@ -359,6 +409,12 @@ int th_hist_action_read(ulong addr, struct th_hist_action *a)
 		return FALSE;
 	a->handler = th_hist_handler(o, handler);
 	a->action = th_hist_act_of(o, action);
+	/* action_parse() and the handlers' parsers set one of each */
+	if ((a->handler == TH_HH_OTHER && o->handler[TH_HH_ONMATCH] >= 0) ||
+	    (a->action == TH_HA_OTHER && o->action[TH_HA_SAVE] >= 0))
+		th_damaged("action_data", addr, "handler %d, action %d: not "
+			   "the kernel's HANDLER_* and ACTION_*", handler,
+			   action);
 	for (i = 0; i < a->n_params; i++)
 		if (!th_hist_str(addr + o->ad_params + i * sizeof(ulong),
 				 a->params[i], sizeof(a->params[i]),
@@ -367,18 +423,19 @@ int th_hist_action_read(ulong addr, struct th_hist_action *a)
 	if (o->ad_use_trace_keyword >= 0 &&
 	    (!th_hist_bool(addr + o->ad_use_trace_keyword,
 			   &a->use_trace_keyword, "action.use_trace_keyword") ||
-	     !th_hist_str(addr + o->ad_synth_event_name, a->synth_event_name,
-			  sizeof(a->synth_event_name),
-			  "action.synth_event_name")))
+	     !th_hist_word(addr + o->ad_synth_event_name,
+			   a->synth_event_name, sizeof(a->synth_event_name),
+			   "action.synth_event_name")))
 		return FALSE;
 	if (a->handler == TH_HH_ONMATCH)
 		return o->ad_match_event >= 0 && o->ad_match_system >= 0 &&
-			th_hist_str(addr + o->ad_match_event, a->match_event,
-				    sizeof(a->match_event),
-				    "action.match_data.event") &&
-			th_hist_str(addr + o->ad_match_system,
-				    a->match_system, sizeof(a->match_system),
-				    "action.match_data.event_system");
+			th_hist_word(addr + o->ad_match_event,
+				     a->match_event, sizeof(a->match_event),
+				     "action.match_data.event") &&
+			th_hist_word(addr + o->ad_match_system,
+				     a->match_system,
+				     sizeof(a->match_system),
+				     "action.match_data.event_system");
 	if (a->handler == TH_HH_ONMAX || a->handler == TH_HH_ONCHANGE)
 		return o->ad_var_str >= 0 &&
 			th_hist_str(addr + o->ad_var_str, a->var_str,

@@ -252,10 +252,11 @@ int th_tk_symbol(ulong tk, char *buf, int len)
 	if (!sym)
 		return FALSE;
 	th_read_cstr(sym, buf, len, "trace_kprobe.symbol");
-	/* printed as the kernel would, with the warning */
-	if (!th_printable(buf))
-		th_damaged("trace_kprobe", tk, "symbol at %lx is not text",
-			   sym);
+	/* printed as the kernel would, with the warning (the kernel keeps
+	 * a copy of the symbol the command named, never an empty one) */
+	if (!buf[0] || !th_printable(buf))
+		th_damaged("trace_kprobe", tk, "symbol at %lx is %s", sym,
+			   buf[0] ? "not text" : "empty");
 	return TRUE;
 }
 
