@@ -664,19 +664,15 @@ void pf_plan(struct pf_fmt *f)
 		if (nd->kind != N_FIELD)
 			continue;
 		fl = &f->fields[nd->field];
-		if (fl->offset < 0 || fl->offset > 0xffff ||
-		    (fl->size != 1 && fl->size != 2 && fl->size != 4 &&
-		     fl->size != 8 && c->type != 's') || fl->size <= 0)
+		if (fl->offset < 0 || fl->size <= 0 || (c->type != 's' &&
+		    fl->size != 1 && fl->size != 2 && fl->size != 4 &&
+		    fl->size != 8))
 			continue;
 		if (c->type == 's' ? nd->ty.kind != TY_BUF || nd->ty.elsz != 1 :
 		    nd->ty.kind != TY_INT || nd->ty.ptr)
 			continue;
 		c->fast = c->type == 's' ? PF_FAST_STR : PF_FAST_INT;
-		c->foff = fl->offset;
-		c->fsize = (unsigned char)(c->type == 's' ? 1 : fl->size);
-		c->fsgn = fl->is_signed != 0;
-		c->tbits = nd->ty.bits;
-		c->tsgn = nd->ty.sgn;
+		c->fnode = f->args[a];
 		f->argfast[a] = 1;
 		f->nfast++;
 		if ((size_t)fl->offset + (size_t)fl->size > f->fast_minlen)

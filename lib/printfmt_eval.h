@@ -150,6 +150,17 @@ static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 	return v;
 }
 
+/* The integer field FL at P of the record, as the node ND reads it: with
+ * the field's sign (a pointer's is none), then in ND's type */
+static inline uint64_t pf_field_int(struct ev *e, const struct pf_field *fl,
+				    const struct node *nd,
+				    const unsigned char *p)
+{
+	return norm(norm(pf_rd_uint(e, p, fl->size), fl->size * 8,
+			 fl->is_signed && !nd->ty.ptr),
+		    nd->ty.bits, nd->ty.sgn);
+}
+
 /*
  * A leaf ND into V: a number, a string, or a record's field inside the
  * record (most of a print_fmt's arguments and operands).  FALSE, V
@@ -191,9 +202,7 @@ static inline int pf_eval_leaf(struct ev *e, const struct node *nd,
 			return 1;
 		}
 		v->kind = TY_INT;
-		v->v = norm(pf_rd_uint(e, p, fl->size), fl->size * 8,
-			    fl->is_signed && !nd->ty.ptr);
-		v->v = norm(v->v, nd->ty.bits, nd->ty.sgn);
+		v->v = pf_field_int(e, fl, nd, p);
 		return 1;
 	default:
 		return 0;

@@ -70,10 +70,7 @@ struct conv {
 	/* pf_plan(): a plain %d, %u or %s of a record's field, printed
 	 * straight from the record (most of a tracepoint's line) */
 	unsigned char fast;	/* PF_FAST_*, 0 for the general path */
-	unsigned char fsize;	/* the field's size */
-	unsigned char fsgn;	/* the field is read signed */
-	unsigned char tbits, tsgn;	/* the argument's type */
-	int foff;		/* the field's offset in the record */
+	int fnode;		/* its argument, an N_FIELD node */
 };
 
 enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };

@@ -624,17 +624,17 @@ static inline uint64_t conv_value(const struct conv *c, uint64_t v,
  * conv_value() and number() or string_arg() would print it. */
 static void fast_conv(struct ev *e, struct out *o, const struct conv *c)
 {
-	const unsigned char *p = e->rec + c->foff;
+	const struct node *nd = &e->f->nodes[c->fnode];
+	const struct pf_field *fl = &e->f->fields[nd->field];
+	const unsigned char *p = e->rec + fl->offset;
 	uint64_t v;
 
 	if (c->fast == PF_FAST_STR) {
 		pf_puts_n(o, (const char *)p,
-			  strnlen((const char *)p, e->reclen - c->foff));
+			  strnlen((const char *)p, e->reclen - fl->offset));
 		return;
 	}
-	v = pf_rd_uint(e, p, c->fsize);
-	v = norm(norm(v, c->fsize * 8, c->fsgn), c->tbits, c->tsgn);
-	v = conv_value(c, v, e->lsize);
+	v = conv_value(c, pf_field_int(e, fl, nd, p), e->lsize);
 	if (o->len + 21 + (c->width > 0 ? c->width : 0) < o->cap) {
 		o->len = dec_at(o->buf + o->len, v, c->flags & SIGN,
 				c->flags & ZEROPAD, c->width) - o->buf;
@@ -654,8 +654,7 @@ static int do_format(struct ev *e, struct out *o)
 	int blank_s = e->ctx && (e->ctx->flags & PF_CTX_FIRST_S_EMPTY);
 	/* pf_plan()'s conversions: their fields are inside the record, so
 	 * evaluating them first could not fail */
-	int fast = f->nfast && !blank_s && !e->big &&
-		e->reclen >= f->fast_minlen;
+	int fast = f->nfast && !blank_s && e->reclen >= f->fast_minlen;
 
 	/* the compiled code evaluates every argument before printing */
 	for (i = 0; i < f->nargs; i++)

@@ -346,11 +346,6 @@ def _damage_warns(expr, data, cmds, want, tmp_path, scenario=SCENARIO):
         run.cleanup()
 
 
-# A kretprobe's kprobe has pre_handler_kretprobe, and its rethook (or
-# kretprobe_holder) points back at the kretprobe: register_kretprobe()
-# sets both before it arms the probe.  th_visible's kretprobe (its address
-# from `kprobes -v` of the undamaged dump) gets a rethook whose back
-# pointer is NULL; each command that reads the kprobes warns.
 def _undamaged_out(scenario, cmd):
     """CMD's output on the undamaged dump of SCENARIO."""
     man = dm.load_manifest(dm.fixture_dir(scenario))
@@ -362,6 +357,11 @@ def _undamaged_out(scenario, cmd):
         run.cleanup()
 
 
+# A kretprobe's kprobe has pre_handler_kretprobe, and its rethook (or
+# kretprobe_holder) points back at the kretprobe: register_kretprobe()
+# sets both before it arms the probe.  th_visible's kretprobe (its address
+# from `kprobes -v` of the undamaged dump) gets a rethook whose back
+# pointer is NULL; each command that reads the kprobes warns.
 def test_kretprobe_back_pointer_damage_warns(tmp_path):
     import re
     out = _undamaged_out(SCENARIO, "kprobes -v")
@@ -429,5 +429,7 @@ def test_probe_nr_args_damage_warns(tmp_path):
                   % evs[k], bytes(4),
                   ["ftrace cat uprobe_events", "ftrace cat dynamic_events",
                    "ftrace cat trace"],
-                  r"trace_probe at [0-9a-f]+: 0 arguments, but its size is "
-                  r"[1-9]\d*", tmp_path, scenario="uprobe")
+                  r"trace_probe at [0-9a-f]+: event %s: 0 arguments, but "
+                  r"its size is [1-9]\d*" % re.escape(
+                      lines[k].split()[0].split("/")[1]),
+                  tmp_path, scenario="uprobe")

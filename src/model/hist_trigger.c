@@ -45,17 +45,17 @@ static struct th_hist_off {
 
 static void th_hist_off_enums(struct th_hist_off *o)
 {
-	int i;
-
 	struct th_enumv all[64];
-	int n;
+	int i, n;
 
 	for (i = 0; i < TH_HFL_N; i++)
 		o->fl[i] = (unsigned long)th_enum(th_hfl_names[i], 0);
-	/* a flag no enumerator names is damage; 0: not known */
+	/* a flag no enumerator names is damage; 0: not known (an enum
+	 * longer than ALL is not taken whole) */
 	n = th_enum_list("HIST_FIELD_FL_HITCOUNT", all, 64);
-	for (i = 0; i < n && n < 64; i++)
-		o->fl_all |= (unsigned long)all[i].val;
+	if (n < 64)
+		for (i = 0; i < n; i++)
+			o->fl_all |= (unsigned long)all[i].val;
 	o->handler[TH_HH_ONMATCH] = th_enum("HANDLER_ONMATCH", -1);
 	o->handler[TH_HH_ONMAX] = th_enum("HANDLER_ONMAX", -1);
 	o->handler[TH_HH_ONCHANGE] = th_enum("HANDLER_ONCHANGE", -1);

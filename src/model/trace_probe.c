@@ -151,7 +151,8 @@ ulong th_trace_probe_of_call(ulong call)
 int th_trace_probe_nr_args(ulong tp)
 {
 	unsigned int nr = 0, off = 0, cnt, sz;
-	ulong size;
+	ulong size, call;
+	char ev[128] = "?";
 
 	tpr_off_fill();
 	if (!th_read_uint(tp + tpr_off.tp_nr_args, &nr, "trace_probe.nr_args")
@@ -162,10 +163,13 @@ int th_trace_probe_nr_args(ulong tp)
 		return nr;
 	if (nr)
 		th_probe_arg_layout(tp, nr - 1, &off, &cnt, &sz);
-	if (nr ? off + sz * (cnt ? cnt : 1) != size : size != 0)
-		th_damaged("trace_probe", tp, "%u arguments, but its size is "
-			   "%lu%s", nr, size, nr ? ", not where the last one "
-			   "ends" : "");
+	if (nr ? off + sz * (cnt ? cnt : 1) == size : size == 0)
+		return nr;
+	if ((call = th_trace_probe_call(tp)))
+		th_event_call_name(call, ev, sizeof(ev));
+	th_damaged("trace_probe", tp, "event %s: %u arguments, but its size "
+		   "is %lu%s", ev, nr, size, nr ? ", not where the last one "
+		   "ends" : "");
 	return nr;
 }
 
@@ -464,7 +468,6 @@ static int tpr_comm_type(const char *comm, char *name, size_t len,
 int th_trace_probe_check(ulong tp, struct th_event *e)
 {
 	unsigned int i, want = 0, hdr = 0;
-	ulong tsize = 0;
 	int bad = 0;
 
 	tpr_off_fill();
@@ -544,15 +547,8 @@ int th_trace_probe_check(ulong tp, struct th_event *e)
 			bad++;
 		}
 	}
-	/* the probe's size: where the last argument ends, 0 without any
-	 * (a count of arguments damaged to 0 leaves the size of the real
-	 * ones; the uprobe campaign's copy 36) */
-	if (tpr_off.tp_size >= 0 &&
-	    th_read_ulong(tp + tpr_off.tp_size, &tsize, "trace_probe.size") &&
-	    tsize != want) {
-		th_damaged("trace_probe", tp, "event %s: size %lu, but its "
-			   "arguments end at %u", e->name, tsize, want);
-		bad++;
-	}
+	/* the probe's size against where the last argument ends: checked
+	 * by th_trace_probe_nr_args(), which every reader of the count
+	 * goes through */
 	return bad;
 }
