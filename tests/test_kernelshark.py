@@ -65,6 +65,26 @@ def _artifacts():
     return d
 
 
+def _shot(work, dat, attempt):
+    """One run of SHOT under a fresh Xvfb: (process, KernelShark's log,
+    the window tree, Xvfb's own messages)."""
+    home = work / ("home%d" % attempt)
+    home.mkdir(mode=0o700)
+    shutil.chown(home, USER)
+    xerr = work / ("xvfb%d.log" % attempt)
+    for f in ("ks.log", "tree.txt"):
+        if (work / f).exists():
+            os.unlink(work / f)
+    p = subprocess.run(
+        ["runuser", "-u", USER, "--", "env", "HOME=%s" % home,
+         "XDG_RUNTIME_DIR=%s" % home, "xvfb-run", "-a", "-e", str(xerr),
+         "-s", "-screen 0 1280x800x24", "sh", str(work / "shot.sh"),
+         str(work), dat],
+        capture_output=True, timeout=300)
+    read = lambda f: f.read_bytes() if f.exists() else b""
+    return p, read(work / "ks.log"), read(work / "tree.txt"), read(xerr)
+
+
 # Run inside xvfb-run as USER: KernelShark on the file, until its main
 # window (titled with the file's path) is mapped or 90 s pass, then the
 # window list and a screenshot of the screen.
@@ -106,6 +126,13 @@ def test_kernelshark_opens_trace_dat(dump):
         _kernelshark(dump, pathlib.Path(d))
 
 
+# Xvfb that xvfb-run saw start but that KernelShark then could not reach
+# (one test of stop 43's CI; every other test passed): the X server,
+# not the file, so the run is repeated; the file's checks below are not.
+NO_DISPLAY = b"could not connect to display"
+TRIES = 3
+
+
 def _kernelshark(dump, work):
     dat = str(work / os.path.basename(_path(dump)))
     shutil.copy(_path(dump), dat)
@@ -114,22 +141,16 @@ def _kernelshark(dump, work):
     os.chmod(work, 0o777)
     for p in (dat, str(script)):
         os.chmod(p, 0o755)
-    home = work / "home"
-    home.mkdir(mode=0o700)
-    shutil.chown(home, USER)
     t0 = time.time()
-    p = subprocess.run(
-        ["runuser", "-u", USER, "--", "env", "HOME=%s" % home,
-         "XDG_RUNTIME_DIR=%s" % home, "xvfb-run", "-a", "-s",
-         "-screen 0 1280x800x24", "sh", str(script), str(work), dat],
-        capture_output=True, timeout=300)
-    log = (work / "ks.log").read_bytes() if (work / "ks.log").exists() \
-        else b""
-    tree = (work / "tree.txt").read_bytes() if (work / "tree.txt").exists() \
-        else b""
-    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    for attempt in range(1, TRIES + 1):
+        p, log, tree, xerr = _shot(work, dat, attempt)
+        if NO_DISPLAY not in log:
+            break
+        print("%s: try %d: KernelShark found no X display (Xvfb said: %r)" %
+              (dump.id, attempt, xerr[-300:]))
+    assert p.returncode == 0, (p.stderr.decode(errors="replace"), xerr)
     assert b"Loading  \"%s\"" % dat.encode() in log or \
-        b"Loading \"%s\"" % dat.encode() in log, log
+        b"Loading \"%s\"" % dat.encode() in log, (log, xerr)
     # the main window, titled with the file: the file loaded
     assert b'"Kernel Shark (%s)"' % dat.encode() in tree, (tree, log)
     for bad in (b"rror", b"annot", b"nable to", b"ailed to open",
