@@ -185,6 +185,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		n = pf_format(fmt, rec, reclen, cp, out, outlen);
+		{
+			/* again: the strings pf_plan() keeps, as evaluated */
+			char *again = malloc(outlen);
+			size_t m = strnlen(out, outlen);
+
+			if (again && (pf_format(fmt, rec, reclen, cp, again,
+						outlen) != n ||
+				      memcmp(again, out, m < outlen ? m + 1 :
+					     m)))
+				__builtin_trap();
+			free(again);
+		}
 		pf_free(fmt);
 		break;
 	case 1:

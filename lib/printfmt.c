@@ -962,6 +962,7 @@ void pf_free(struct pf_fmt *f)
 	free(f->fields);
 	free(f->nodes);
 	free(f->strs);
+	free(f->memo);
 	free(f);
 }
 

@@ -631,15 +631,170 @@ void pf_fold(struct pf_fmt *f, const struct pf_ctx *ctx)
 	free(e);
 }
 
+/*
+ * Whether node NI's value depends on nothing but the integer field
+ * *FIELD (set to it; -1 while none is seen): numbers, strings, operators,
+ * and the helpers that compute from their arguments alone.  BUDGET
+ * bounds the nodes visited.
+ */
+static int pure_on_field(const struct pf_fmt *f, int ni, int *field,
+			 int *budget)
+{
+	const struct node *nd;
+	const struct pf_field *fl;
+	int c;
+
+	if (ni < 0)
+		return 1;
+	if (ni >= f->nnodes || --*budget < 0)
+		return 0;
+	nd = &f->nodes[ni];
+	switch (nd->kind) {
+	case N_NUM:
+	case N_STR:
+		return 1;
+	case N_FIELD:
+		if (nd->field < 0 || nd->field >= f->nfields)
+			return 0;
+		fl = &f->fields[nd->field];
+		if (nd->ty.kind != TY_INT || fl->offset < 0 ||
+		    (fl->size != 1 && fl->size != 2 && fl->size != 4 &&
+		     fl->size != 8) ||
+		    (*field >= 0 && *field != nd->field))
+			return 0;
+		*field = nd->field;
+		return 1;
+	case N_CALL:
+		if (nd->op != F_PRINT_FLAGS && nd->op != F_PRINT_FLAGS_U64 &&
+		    nd->op != F_PRINT_SYM && nd->op != F_PRINT_SYM_U64 &&
+		    nd->op != F_NS_TO_SECS && nd->op != F_NS_WITHOUT_SECS &&
+		    nd->op != F_EXPECT)
+			return 0;
+		/* its arguments, a chain from a, as a list's */
+		/* fall through */
+	case N_LIST:
+		for (c = nd->a; c >= 0; c = f->nodes[c].next)
+			if (c >= f->nnodes || !pure_on_field(f, c, field, budget))
+				return 0;
+		return 1;
+	case N_UNARY:
+	case N_BINARY:
+	case N_TERNARY:
+	case N_CAST:
+		return pure_on_field(f, nd->a, field, budget) &&
+		       pure_on_field(f, nd->b, field, budget) &&
+		       pure_on_field(f, nd->c, field, budget);
+	default:
+		return 0;
+	}
+}
+
+/* A %s's argument A that depends on one integer field at most: its
+ * strings kept per value (pf_memo_eval()). */
+static void plan_memo(struct pf_fmt *f, int a)
+{
+	int field = -1, budget = 4 * PF_MAX_DEPTH;
+	struct pf_memo *m;
+
+	if (f->nodes[f->args[a]].ty.kind != TY_BUF || f->nmemo >= 255 ||
+	    !pure_on_field(f, f->args[a], &field, &budget))
+		return;
+	m = realloc(f->memo, (f->nmemo + 1) * sizeof(*m));
+	if (!m)
+		return;		/* slower, not wrong */
+	f->memo = m;
+	m += f->nmemo;
+	memset(m, 0, sizeof(*m));
+	m->field = field;
+	f->argmemo[a] = (unsigned char)++f->nmemo;
+}
+
+/*
+ * pf_memo_eval - pf_eval() of argument A, through its kept strings
+ * @e: the record's evaluation
+ * @a: an argument pf_plan() gave a memo (f->argmemo[a])
+ * @v: its value
+ *
+ * A value kept for the field's bytes is written into tmp as its
+ * evaluation wrote it (so every later argument sees the same tmp), when
+ * tmp has the room the evaluation had; else the argument is evaluated,
+ * and kept when it was not cut short.
+ */
+int pf_memo_eval(struct ev *e, int a, struct val *v)
+{
+	const struct pf_fmt *f = e->f;
+	struct pf_memo *m = &f->memo[f->argmemo[a] - 1];
+	struct pf_memo_ent *x;
+	size_t start = e->tmp.len, n;
+	unsigned tag = (unsigned)e->big | (unsigned)e->lsize << 1;
+	uint64_t key = 0;
+	int i, r;
+
+	if (m->field >= 0) {
+		const struct pf_field *fl = &f->fields[m->field];
+
+		if (!e->rec || e->reclen < (size_t)fl->offset + fl->size)
+			return pf_eval_fast(e, f->args[a], v);
+		key = pf_rd_uint(e, e->rec + fl->offset, fl->size);
+	}
+	for (i = 0; i < PF_MEMO_WAYS; i++) {
+		x = &m->ent[i];
+		if (!x->where || x->key != key || x->tag != tag)
+			continue;
+		if (start + x->n + 1 >= e->tmp.cap)
+			break;
+		memcpy(e->tmp.buf + start, x->text, x->n);
+		e->tmp.len = start + x->n;
+		memset(v, 0, sizeof(*v));
+		v->kind = TY_BUF;
+		v->elsz = 1;
+		v->n = x->vn;
+		v->p = x->where == PF_MEMO_TMP ?
+			(const unsigned char *)e->tmp.buf + start + x->off :
+			x->where == PF_MEMO_LIT ? x->lit : NULL;
+		return 0;
+	}
+	if ((r = pf_eval_fast(e, f->args[a], v)) < 0)
+		return r;
+	n = e->tmp.len - start;
+	/* kept: a string, not cut short, short enough */
+	if (v->kind != TY_BUF || v->elsz != 1 || v->sgn ||
+	    e->tmp.len + 1 >= e->tmp.cap || n > PF_MEMO_TEXT)
+		return 0;
+	x = &m->ent[m->next];
+	if (!v->p)
+		x->where = PF_MEMO_NULL;
+	else if (v->p >= (const unsigned char *)e->tmp.buf + start &&
+		 v->p < (const unsigned char *)e->tmp.buf + e->tmp.len) {
+		x->where = PF_MEMO_TMP;
+		x->off = (unsigned short)(v->p - (const unsigned char *)
+					  e->tmp.buf - start);
+	} else if (v->p >= (const unsigned char *)f->strs &&
+		   v->p < (const unsigned char *)f->strs + f->nstrs) {
+		x->where = PF_MEMO_LIT;
+		x->lit = v->p;
+	} else
+		return 0;
+	m->next = (m->next + 1) % PF_MEMO_WAYS;
+	x->key = key;
+	x->tag = (unsigned char)tag;
+	x->n = (unsigned short)n;
+	x->vn = v->n;
+	memcpy(x->text, e->tmp.buf + start, n);
+	return 0;
+}
+
 /**
- * pf_plan - mark the conversions do_format() prints straight from the record
+ * pf_plan - mark the conversions do_format() prints straight from the
+ * record, and the arguments it takes from their kept values
  * @f: the compiled format, after pf_fold()
  *
  * A %d or %u (a width up to 20, zero-padded or not) or a plain %s whose
  * argument is a field (REC->pid, REC->comm) of a size it reads in one
  * load.  The values are the ones pf_eval() would give: the field read with
  * its sign, then in the argument's type, then as the conversion's
- * va_arg() reads it.
+ * va_arg() reads it.  Any other %s whose argument depends on one integer
+ * field at most (plan_memo()).
  */
 void pf_plan(struct pf_fmt *f)
 {
@@ -655,27 +810,33 @@ void pf_plan(struct pf_fmt *f)
 			continue;
 		ai += (c->width == -2) + (c->prec == -2);
 		a = ai++;
-		if (a >= f->nargs || c->prec != -1 || !strchr("dus", c->type) ||
+		if (a >= f->nargs)
+			continue;
+		if (c->prec != -1 || !strchr("dus", c->type) ||
 		    (c->type == 's' ? c->width != -1 || c->flags :
 		     c->width < -1 || c->width > 20 ||
 		     (c->flags & ~(SIGN | ZEROPAD))))
-			continue;
+			goto memo;
 		nd = &f->nodes[f->args[a]];
 		if (nd->kind != N_FIELD)
-			continue;
+			goto memo;
 		fl = &f->fields[nd->field];
 		if (fl->offset < 0 || fl->size <= 0 || (c->type != 's' &&
 		    fl->size != 1 && fl->size != 2 && fl->size != 4 &&
 		    fl->size != 8))
-			continue;
+			goto memo;
 		if (c->type == 's' ? nd->ty.kind != TY_BUF || nd->ty.elsz != 1 :
 		    nd->ty.kind != TY_INT || nd->ty.ptr)
-			continue;
+			goto memo;
 		c->fast = c->type == 's' ? PF_FAST_STR : PF_FAST_INT;
 		c->fnode = f->args[a];
 		f->argfast[a] = 1;
 		f->nfast++;
 		if ((size_t)fl->offset + (size_t)fl->size > f->fast_minlen)
 			f->fast_minlen = (size_t)fl->offset + (size_t)fl->size;
+		continue;
+memo:
+		if (c->type == 's')
+			plan_memo(f, a);
 	}
 }

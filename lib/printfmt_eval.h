@@ -50,6 +50,8 @@ int pf_eval(struct ev *e, int ni, struct val *v);
 /* Fold F's constant integer expressions into numbers. */
 void pf_fold(struct pf_fmt *f, const struct pf_ctx *ctx);
 void pf_plan(struct pf_fmt *f);
+/* pf_eval() of argument A, which pf_plan() gave a memo */
+int pf_memo_eval(struct ev *e, int a, struct val *v);
 /* Ready E for one record REC of RECLEN bytes. */
 void pf_ev_init(struct ev *e, const struct pf_fmt *f,
 		const unsigned char *rec, size_t reclen,

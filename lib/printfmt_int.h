@@ -75,6 +75,35 @@ struct conv {
 
 enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
 
+/*
+ * pf_plan(): the string an argument gives when it depends on nothing but
+ * one integer field (sched_switch's prev_state: a ?: of __print_flags()),
+ * kept per value of that field's bytes: the bytes its evaluation wrote
+ * into the kernel's tmp_seq and where in them (or in the format's
+ * literals) the value points.
+ */
+#define PF_MEMO_WAYS	8
+#define PF_MEMO_TEXT	48
+
+enum { PF_MEMO_NULL = 1, PF_MEMO_TMP, PF_MEMO_LIT };
+
+struct pf_memo_ent {
+	uint64_t key;
+	unsigned char where;	/* PF_MEMO_*, 0 unused */
+	unsigned char tag;	/* the evaluation's byte order and long size */
+	unsigned short n;	/* bytes written into tmp, its NUL included */
+	unsigned short off;	/* PF_MEMO_TMP: the value at tmp + off */
+	const unsigned char *lit;	/* PF_MEMO_LIT: the value */
+	size_t vn;		/* the value's byte count */
+	char text[PF_MEMO_TEXT];
+};
+
+struct pf_memo {
+	int field;		/* the field read, -1 for none */
+	unsigned next;		/* the way replaced next */
+	struct pf_memo_ent ent[PF_MEMO_WAYS];
+};
+
 #define ZEROPAD	1
 #define SIGN	2
 #define PLUS	4
@@ -97,6 +126,9 @@ struct pf_fmt {
 	unsigned char argfast[PF_MAX_ARGS];	/* its conversion is fast */
 	int nfast;
 	size_t fast_minlen;	/* a record this long holds every fast field */
+	unsigned char argmemo[PF_MAX_ARGS];	/* 1 + its index in memo */
+	struct pf_memo *memo;	/* written while formatting */
+	int nmemo;
 };
 
 static inline uint64_t norm(uint64_t v, int bits, int sgn)

@@ -657,10 +657,14 @@ static int do_format(struct ev *e, struct out *o)
 	int fast = f->nfast && !blank_s && e->reclen >= f->fast_minlen;
 
 	/* the compiled code evaluates every argument before printing */
-	for (i = 0; i < f->nargs; i++)
-		if (!(fast && f->argfast[i]) &&
-		    (r = pf_eval_fast(e, f->args[i], &vals[i])) < 0)
+	for (i = 0; i < f->nargs; i++) {
+		if (fast && f->argfast[i])
+			continue;
+		r = f->argmemo[i] ? pf_memo_eval(e, i, &vals[i]) :
+			pf_eval_fast(e, f->args[i], &vals[i]);
+		if (r < 0)
 			return r;
+	}
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
 		struct spec sp;

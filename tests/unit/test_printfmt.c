@@ -954,6 +954,99 @@ static void test_fast_conversions(void)
 	}
 }
 
+/*
+ * pf_plan()'s kept strings (a %s whose argument depends on one integer
+ * field: sched_switch's prev_state) against a format compiled afresh for
+ * each record, whose every argument is evaluated.  Values drawn from a few
+ * so that most are kept ones; one format of 120 such %s whose names fill
+ * the kernel's tmp_seq past its page, so a kept string meets a tmp too
+ * full for it (evaluated then, and cut as the evaluation cuts it), at
+ * offsets that move with the first argument's length.
+ */
+static void test_memo(void)
+{
+	static const char *const masks =
+		"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | "
+		"0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1)"
+		" - 1)";
+	static const uint64_t lv[] = {
+		0, 1, 2, 0x80, 0x100, 0x101, 0x3, 0x1000, 0x7f, 0x300,
+	};
+	char *fmt[4], err[256], out[2][6000];
+	struct pf_ctx ctx = { 0 };
+	size_t k, len;
+	int i, r, n[2], room;
+
+	fmt[0] = malloc(2048);
+	snprintf(fmt[0], 2048, "\"prev_state=%%s%%s ==> next\", (REC->l & %s) "
+		 "? __print_flags(REC->l & %s, \"|\", { 0x00000001, \"S\" }, "
+		 "{ 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, "
+		 "\"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { "
+		 "0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->l & "
+		 "(%s + 1) ? \"+\" : \"\"", masks, masks, masks);
+	fmt[1] = strdup("\"%s|%s|%s|%s\", REC->u ? __print_symbolic(REC->u, "
+			"{ 1, \"one\" }, { 2, \"two\" }) : \"none\", REC->b ? "
+			"\"+\" : \"\", (REC->c > 0) ? \"pos\" : (char *)0, "
+			"__print_flags(REC->u64, \"/\", { 1, \"a\" }, { 2, "
+			"\"b\" })");
+	/* 120 arguments, each ~41 bytes of tmp */
+	len = 64 + 120 * 120;
+	fmt[2] = malloc(len);
+	k = (size_t)snprintf(fmt[2], len, "\"");
+	for (i = 0; i < 120; i++)
+		k += (size_t)snprintf(fmt[2] + k, len - k, "%%s");
+	k += (size_t)snprintf(fmt[2] + k, len - k, "\"");
+	for (i = 0; i < 120; i++)
+		k += (size_t)snprintf(fmt[2] + k, len - k, ", __print_symbolic("
+				      "REC->%s, { 0, \"%s\" }, { 1, \"x\" }, "
+				      "{ 2, \"%s\" })", i ? "s" : "i",
+				      "0123456789abcdef0123456789abcdef01234567",
+				      i % 7 ? "z" : "0123456789abcdefghij");
+	/* a string the plan does not keep: another field inside it */
+	fmt[3] = strdup("\"%s\", REC->i ? __print_symbolic(REC->u, { 1, "
+			"\"one\" }) : \"zero\"");
+	for (k = 0; k < 4; k++) {
+		struct pf_fmt *f = pf_parse(fmt[k], SF, NSF, err, sizeof(err));
+
+		CHECK(f != NULL);
+		if (!f) {
+			fprintf(stderr, "parse %s: %s\n", fmt[k], err);
+			continue;
+		}
+		for (r = 0; r < 400; r++) {
+			struct pf_fmt *g = pf_parse(fmt[k], SF, NSF, err,
+						    sizeof(err));
+
+			synth_record();
+			put_le(16, lv[rand() % 10], 8);
+			put_le(12, (uint64_t)(rand() % 4), 4);
+			R[92] = (unsigned char)(rand() % 2);
+			R[32] = (unsigned char)(rand() % 3 - 1);
+			put_le(96, (uint64_t)(rand() % 5), 8);
+			put_le(8, (uint64_t)(rand() % 4), 4);
+			put_le(34, (uint64_t)(rand() % 3), 2);
+			if (r == 1) {
+				/* every name the long one */
+				put_le(8, 0, 4);
+				put_le(34, 0, 2);
+			}
+			room = r % 3 ? (int)sizeof(out[0]) : 1 + rand() % 200;
+			n[0] = pf_format(f, R, RLEN, &ctx, out[0], room);
+			n[1] = g ? pf_format(g, R, RLEN, &ctx, out[1], room) :
+				-1;
+			CHECK(g != NULL && n[0] == n[1]);
+			CHECK_STR(out[0], out[1]);
+			if (k == 2 && r == 1)
+				/* the tmp_seq's page is full: text cut */
+				CHECK(n[0] > 3900 && n[0] < 120 * 40);
+			pf_free(g);
+		}
+		pf_free(f);
+	}
+	for (k = 0; k < 4; k++)
+		free(fmt[k]);
+}
+
 int main(void)
 {
 	int seen = 0;
@@ -972,6 +1065,7 @@ int main(void)
 	}
 	test_synthetic();
 	test_fast_conversions();
+	test_memo();
 	test_fallback_syscalls();
 	return unit_done("test_printfmt");
 }
