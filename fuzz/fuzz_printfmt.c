@@ -128,6 +128,21 @@ static int sys_enter(const char *name, const struct pf_field *f, int nf,
 	/* the text holds no NUL (render/event_text.c relies on it) */
 	if (r >= 0 && strlen(out) != (size_t)r)
 		__builtin_trap();
+	{
+		/* the compiled line: pf_syscall_enter()'s, or nothing */
+		static struct pf_sysline sl;
+		static char line[4096 + PF_SYSLINE_SLACK];
+		unsigned fl = ((flags & 0x8) ? PF_SYS_USER : 0) |
+			((flags & 0x4) ? PF_SYS_OPENAT : 0) |
+			((flags & 0x1) ? PF_SYS_VERBOSE : 0);
+		char *q;
+
+		pf_sysline_init(&sl, &m, nf ? f[0].size & 0xff : 16);
+		q = pf_sysline_at(&sl, rec, reclen, cp && (cp->flags &
+			PF_CTX_BIG_ENDIAN), fl, line, outlen);
+		if (q && (r < 0 || q - line != r || memcmp(line, out, r)))
+			__builtin_trap();
+	}
 	return r;
 }
 

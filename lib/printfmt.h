@@ -215,6 +215,50 @@ enum {
 int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 		     size_t reclen, unsigned args_off, unsigned flags,
 		     const struct pf_ctx *ctx, char *out, size_t outlen);
+
+/*
+ * pf_sysline - one system call's enter line in its common form (no user
+ * data, no types, no openat printer: the flags 0) compiled once, the
+ * text between its values: "sys_read(fd: ", ", buf: ", ", count: ", ")".
+ * pf_sysline_at() prints what pf_syscall_enter() prints, straight into
+ * a room it checks once.
+ */
+#define PF_SYSLINE_TEXT	512
+#define PF_SYSLINE_SLACK 32	/* bytes pf_sysline_at() may write past */
+struct pf_sysline {
+	int ok;			/* 0: pf_syscall_enter() prints it */
+	int nb_args;
+	unsigned args_off;
+	size_t minrec;		/* a record this long holds the values */
+	size_t maxlen;		/* the longest line */
+	unsigned short off[7], len[7];	/* the texts around the values */
+	char text[PF_SYSLINE_TEXT];
+};
+/* S for M (its names cut as pf_syscall_enter() cuts them), the values
+ * at ARGS_OFF of a record; S->ok 0 when M needs pf_syscall_enter() */
+void pf_sysline_init(struct pf_sysline *s, const struct pf_sysmeta *m,
+		     unsigned args_off);
+/* S for print_syscall_exit()'s "%s -> 0x%lx" of NAME (NAME_LEN bytes)
+ * and the 8-byte value at RET_OFF */
+void pf_sysline_init_exit(struct pf_sysline *s, const char *name,
+			  size_t name_len, unsigned ret_off);
+/* Whether pf_sysline_at() prints the line of a record of RECLEN bytes
+ * under FLAGS into ROOM bytes */
+static inline int pf_sysline_fits(const struct pf_sysline *s, size_t reclen,
+				  unsigned flags, size_t room)
+{
+	return s->ok && !flags && reclen >= s->minrec &&
+	       room >= s->maxlen + PF_SYSLINE_SLACK;
+}
+/*
+ * The line of REC (RECLEN bytes, big-endian values with BIG) at OUT, which
+ * has ROOM bytes; its end, no NUL written.  NULL, nothing printed, when
+ * pf_syscall_enter() must print it: FLAGS not 0, a record too short, a
+ * room shorter than S->maxlen + PF_SYSLINE_SLACK.
+ */
+char *pf_sysline_at(const struct pf_sysline *s, const unsigned char *rec,
+		    size_t reclen, int big, unsigned flags, char *out,
+		    size_t room);
 int pf_syscall_exit(const char *sysname, const unsigned char *rec,
 		    size_t reclen, const struct pf_field *fields, int nfields,
 		    const struct pf_ctx *ctx, char *out, size_t outlen);

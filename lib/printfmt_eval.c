@@ -739,15 +739,20 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 	}
 	for (i = 0; i < PF_MEMO_WAYS; i++) {
 		x = &m->ent[i];
-		if (!x->where || x->key != key || x->tag != tag)
+		if (x->key != key || !x->where || x->tag != tag)
 			continue;
 		if (start + x->n + 1 >= e->tmp.cap)
 			break;
-		memcpy(e->tmp.buf + start, x->text, x->n);
+		/* (in one move of the whole text when tmp has the room) */
+		if (start + PF_MEMO_TEXT < e->tmp.cap)
+			memcpy(e->tmp.buf + start, x->text, PF_MEMO_TEXT);
+		else
+			memcpy(e->tmp.buf + start, x->text, x->n);
 		e->tmp.len = start + x->n;
-		memset(v, 0, sizeof(*v));
 		v->kind = TY_BUF;
+		v->v = 0;
 		v->elsz = 1;
+		v->sgn = 0;
 		v->n = x->vn;
 		v->p = x->where == PF_MEMO_TMP ?
 			(const unsigned char *)e->tmp.buf + start + x->off :
@@ -794,11 +799,25 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
  * load.  The values are the ones pf_eval() would give: the field read with
  * its sign, then in the argument's type, then as the conversion's
  * va_arg() reads it.  Any other %s whose argument depends on one integer
- * field at most (plan_memo()).
+ * field at most (plan_memo()).  And the format's texts, PF_TEXT_SLACK
+ * bytes readable past each.
  */
 void pf_plan(struct pf_fmt *f)
 {
 	int i, ai = 0;
+
+	if (f->strs && f->strcap < f->nstrs + PF_TEXT_SLACK) {
+		char *s = realloc(f->strs, f->nstrs + PF_TEXT_SLACK);
+
+		if (s) {
+			f->strs = s;
+			f->strcap = f->nstrs + PF_TEXT_SLACK;
+		}
+	}
+	if (f->strs && f->strcap >= f->nstrs + PF_TEXT_SLACK) {
+		memset(f->strs + f->nstrs, 0, f->strcap - f->nstrs);
+		f->text_slack = 1;
+	}
 
 	for (i = 0; i < f->nconv; i++) {
 		struct conv *c = &f->conv[i];
@@ -839,4 +858,7 @@ memo:
 		if (c->type == 's')
 			plan_memo(f, a);
 	}
+	for (i = 0; i < f->nargs; i++)
+		if (!f->argfast[i])
+			f->slowarg[f->nslow++] = (unsigned char)i;
 }

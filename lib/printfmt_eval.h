@@ -158,9 +158,36 @@ static inline uint64_t pf_field_int(struct ev *e, const struct pf_field *fl,
 				    const struct node *nd,
 				    const unsigned char *p)
 {
-	return norm(norm(pf_rd_uint(e, p, fl->size), fl->size * 8,
-			 fl->is_signed && !nd->ty.ptr),
-		    nd->ty.bits, nd->ty.sgn);
+	int sgn = fl->is_signed && !nd->ty.ptr;
+	uint64_t v;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the sizes of C's integers: one load, with its sign (what norm()
+	 * of the field's width gives) */
+	if (!e->big) {
+		uint32_t u32;
+		uint16_t u16;
+
+		switch (fl->size) {
+		case 1:
+			v = sgn ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+			return norm(v, nd->ty.bits, nd->ty.sgn);
+		case 2:
+			memcpy(&u16, p, 2);
+			v = sgn ? (uint64_t)(int64_t)(int16_t)u16 : u16;
+			return norm(v, nd->ty.bits, nd->ty.sgn);
+		case 4:
+			memcpy(&u32, p, 4);
+			v = sgn ? (uint64_t)(int64_t)(int32_t)u32 : u32;
+			return norm(v, nd->ty.bits, nd->ty.sgn);
+		case 8:
+			memcpy(&v, p, 8);
+			return norm(v, nd->ty.bits, nd->ty.sgn);
+		}
+	}
+#endif
+	v = norm(pf_rd_uint(e, p, fl->size), fl->size * 8, sgn);
+	return norm(v, nd->ty.bits, nd->ty.sgn);
 }
 
 /*

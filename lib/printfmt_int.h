@@ -82,6 +82,10 @@ enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
  * into the kernel's tmp_seq and where in them (or in the format's
  * literals) the value points.
  */
+/* pf_plan(): the bytes strs holds past its last string, so that
+ * do_format() copies a short text in one move of that size */
+#define PF_TEXT_SLACK	32
+
 #define PF_MEMO_WAYS	8
 #define PF_MEMO_TEXT	48
 
@@ -125,7 +129,12 @@ struct pf_fmt {
 	int nargs;
 	unsigned char argfast[PF_MAX_ARGS];	/* its conversion is fast */
 	int nfast;
+	/* the arguments that are not: do_format() evaluates these alone
+	 * when the record holds the fast ones */
+	unsigned char slowarg[PF_MAX_ARGS];
+	int nslow;
 	size_t fast_minlen;	/* a record this long holds every fast field */
+	int text_slack;		/* strs readable PF_TEXT_SLACK bytes on */
 	unsigned char argmemo[PF_MAX_ARGS];	/* 1 + its index in memo */
 	struct pf_memo *memo;	/* written while formatting */
 	int nmemo;

@@ -77,7 +77,9 @@ static inline int dec_digits(char *t, uint64_t num)
 static inline char *dec_at(char *q, uint64_t num, int sgn, int zero,
 			   int width)
 {
-	char t[20];
+	/* the digits end at t + 20; the bytes after them make a short
+	 * number's copy one fixed move */
+	char t[36];
 	int n, neg = sgn && (int64_t)num < 0, pad;
 
 	n = dec_digits(t, neg ? 0 - num : num);
@@ -89,7 +91,11 @@ static inline char *dec_at(char *q, uint64_t num, int sgn, int zero,
 		*q++ = '-';
 	for (; pad > 0; pad--)
 		*q++ = '0';
-	memcpy(q, t + n, 20 - n);
+	/* (Q has room for 21 bytes) */
+	if (n >= 4)
+		memcpy(q, t + n, 16);
+	else
+		memcpy(q, t + n, 20 - n);
 	return q + 20 - n;
 }
 
@@ -552,6 +558,14 @@ static int string_arg(struct ev *e, struct out *o, const struct val *v,
 		uintptr_t a = (uintptr_t)v->p, r0 = (uintptr_t)e->rec;
 		size_t n = v->n;
 
+		/* a plain %s of a string outside the record (a helper's, a
+		 * literal): string_n() without its spec */
+		if (v->p && sp.width == -1 && sp.prec == -1 && !sp.flags &&
+		    !(e->rec && a >= r0 && a < r0 + e->reclen)) {
+			pf_puts_n(o, (const char *)v->p,
+				  strnlen((const char *)v->p, n));
+			return 0;
+		}
 		if (!v->p) {
 			error_string(o, "(null)", sp);
 			return 0;
@@ -645,21 +659,33 @@ static void fast_conv(struct ev *e, struct out *o, const struct conv *c)
 	}
 }
 
+/* Text conversion C of F: a short one in one move, when O has room */
+static inline void put_text(struct out *o, const struct pf_fmt *f,
+			    const struct conv *c)
+{
+	if (f->text_slack && c->len <= PF_TEXT_SLACK &&
+	    o->len + PF_TEXT_SLACK < o->cap) {
+		memcpy(o->buf + o->len, f->strs + c->text, PF_TEXT_SLACK);
+		o->len += c->len;
+	} else
+		pf_puts_n(o, f->strs + c->text, c->len);
+}
+
 static int do_format(struct ev *e, struct out *o)
 {
 	const struct pf_fmt *f = e->f;
 	struct val vals[PF_MAX_ARGS];
 	struct out sink = { NULL, 0, 0 };
-	int i, r, ai = 0;
+	int i, k, r, ai = 0;
 	int blank_s = e->ctx && (e->ctx->flags & PF_CTX_FIRST_S_EMPTY);
 	/* pf_plan()'s conversions: their fields are inside the record, so
 	 * evaluating them first could not fail */
 	int fast = f->nfast && !blank_s && e->reclen >= f->fast_minlen;
 
-	/* the compiled code evaluates every argument before printing */
-	for (i = 0; i < f->nargs; i++) {
-		if (fast && f->argfast[i])
-			continue;
+	/* the compiled code evaluates every argument before printing (the
+	 * fast ones when printed) */
+	for (k = 0; k < (fast ? f->nslow : f->nargs); k++) {
+		i = fast ? f->slowarg[k] : k;
 		r = f->argmemo[i] ? pf_memo_eval(e, i, &vals[i]) :
 			pf_eval_fast(e, f->args[i], &vals[i]);
 		if (r < 0)
@@ -672,7 +698,7 @@ static int do_format(struct ev *e, struct out *o)
 		const struct val *v;
 
 		if (!c->type) {
-			pf_puts_n(o, f->strs + c->text, c->len);
+			put_text(o, f, c);
 			continue;
 		}
 		if (fast && c->fast) {

@@ -281,45 +281,122 @@ static void sys_put_name(struct out *o, const struct pf_sysmeta *m, int i)
 	pf_puts_n(o, m->args[i], n < 255 ? n : 255);
 }
 
-/*
- * The generic line (no user data, no types, no openat printer) straight
- * into OUT when its longest text (16 digits an argument) fits, as the
- * loop below prints it; -1, nothing done, when it may not.  Most of a
- * syscall trace's enter lines.
- */
-static int sys_enter_plain(const struct pf_sysmeta *m, struct ev *e,
-			   unsigned args_off, char *out, size_t outlen)
+/* S's text I, the N bytes at T (the text full: -1) */
+static int sysline_put(struct pf_sysline *s, size_t *at, int i,
+		       const char *t, size_t n)
 {
-	size_t nl = m->name_len ? m->name_len : strlen(m->name), al[6];
-	size_t need = nl + 3;
-	char *q = out;
+	if (*at + n + PF_SYSLINE_SLACK > sizeof(s->text))
+		return -1;
+	s->off[i] = (unsigned short)*at;
+	s->len[i] = (unsigned short)n;
+	memcpy(s->text + *at, t, n);
+	*at += n;
+	return 0;
+}
+
+void pf_sysline_init(struct pf_sysline *s, const struct pf_sysmeta *m,
+		     unsigned args_off)
+{
+	char t[PF_SYSLINE_TEXT];
+	size_t at = 0, n = 0, l;
 	int i;
 
+	memset(s, 0, sizeof(*s));
+	if (!m || !m->name || m->nb_args < 0 || m->nb_args > 6)
+		return;
+	for (i = 0; i < m->nb_args; i++)
+		if (!m->args[i])
+			return;
+	s->nb_args = m->nb_args;
+	s->args_off = args_off;
+	s->minrec = args_off + 8 * (size_t)m->nb_args;
+	/* "name(", then "%s: " of each name with ", " before all but the
+	 * first (a name cut at 255 bytes, as sys_put_name() cuts it), and
+	 * ")": text I ends where value I goes */
+	l = m->name_len ? m->name_len : strlen(m->name);
+	if (l + 2 > sizeof(t))		/* "(" and ")" */
+		return;
+	memcpy(t, m->name, l);
+	t[l] = '(';
+	n = l + 1;
 	for (i = 0; i < m->nb_args; i++) {
-		al[i] = m->arg_len[i] ? m->arg_len[i] : strlen(m->args[i]);
-		if (al[i] > 255)	/* as sys_put_name() cuts it */
-			al[i] = 255;
-		need += al[i] + 2 + 16 + 2;
-	}
-	if (need >= outlen)
-		return -1;
-	memcpy(q, m->name, nl);
-	q += nl;
-	*q++ = '(';
-	for (i = 0; i < m->nb_args; i++) {
-		memcpy(q, m->args[i], al[i]);
-		q += al[i];
-		*q++ = ':';
-		*q++ = ' ';
-		q = pf_hex_at(q, pf_rd_uint(e, e->rec + args_off + 8 * i, 8));
-		if (i != m->nb_args - 1) {
-			*q++ = ',';
-			*q++ = ' ';
+		l = m->arg_len[i] ? m->arg_len[i] : strlen(m->args[i]);
+		if (l > 255)
+			l = 255;
+		if (n + 2 + l + 2 > sizeof(t))
+			return;
+		if (i) {
+			memcpy(t + n, ", ", 2);
+			n += 2;
 		}
+		memcpy(t + n, m->args[i], l);
+		memcpy(t + n + l, ": ", 2);
+		if (sysline_put(s, &at, i, t, n + l + 2) < 0)
+			return;
+		n = 0;
 	}
-	*q++ = ')';
-	*q = 0;
-	return (int)(q - out);
+	t[n++] = ')';
+	if (sysline_put(s, &at, m->nb_args, t, n) < 0)
+		return;
+	s->maxlen = at + 16 * (size_t)m->nb_args;
+	s->ok = 1;
+}
+
+void pf_sysline_init_exit(struct pf_sysline *s, const char *name,
+			  size_t name_len, unsigned ret_off)
+{
+	char t[PF_SYSLINE_TEXT];
+	size_t at = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!name || name_len + 6 > sizeof(t))
+		return;
+	memcpy(t, name, name_len);
+	memcpy(t + name_len, " -> 0x", 6);
+	if (sysline_put(s, &at, 0, t, name_len + 6) < 0 ||
+	    sysline_put(s, &at, 1, "", 0) < 0)
+		return;
+	s->nb_args = 1;
+	s->args_off = ret_off;
+	s->minrec = ret_off + 8;
+	s->maxlen = at + 16;
+	s->ok = 1;
+}
+
+/* the text I of S at Q: a fixed copy when short (S's text has the slack) */
+static inline char *sysline_text(const struct pf_sysline *s, int i, char *q)
+{
+	const char *t = s->text + s->off[i];
+
+	if (s->len[i] <= PF_SYSLINE_SLACK)
+		memcpy(q, t, PF_SYSLINE_SLACK);
+	else
+		memcpy(q, t, s->len[i]);
+	return q + s->len[i];
+}
+
+char *pf_sysline_at(const struct pf_sysline *s, const unsigned char *rec,
+		    size_t reclen, int big, unsigned flags, char *out,
+		    size_t room)
+{
+	const unsigned char *a;
+	char *q;
+	int i;
+
+	if (!pf_sysline_fits(s, reclen, flags, room))
+		return NULL;
+	q = sysline_text(s, 0, out);
+	a = rec + s->args_off;
+	for (i = 0; i < s->nb_args; i++, a += 8) {
+		uint64_t v;
+
+		memcpy(&v, a, 8);
+		if (big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+			v = __builtin_bswap64(v);
+		q = pf_hex_at(q, v);
+		q = sysline_text(s, i + 1, q);
+	}
+	return q;
 }
 
 int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
@@ -347,11 +424,6 @@ int pf_syscall_enter(const struct pf_sysmeta *m, const unsigned char *rec,
 			return -PF_EEVAL;
 		}
 	pf_ev_init(&e, NULL, rec, reclen, ctx, NULL, 0);
-	if (m->name && !(flags & (PF_SYS_USER | PF_SYS_VERBOSE |
-				  PF_SYS_OPENAT)) &&
-	    (r = sys_enter_plain(m, &e, args_off, out, outlen)) >= 0)
-		return r;
-	r = 0;
 	if (m->name)
 		pf_puts_n(&o, m->name,
 			  m->name_len ? m->name_len : strlen(m->name));

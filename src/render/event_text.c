@@ -371,6 +371,83 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 	}
 }
 
+/*
+ * The tracepoints of a trace for th_tracepoint_text_at(), each resolved
+ * once: keyed by type (direct-mapped; a type whose line is not a
+ * tracepoint's print_fmt is kept too, with no event).
+ */
+#define TH_TPC_SLOTS 512
+static struct th_tpc {
+	unsigned type;			/* 0: unused */
+	struct th_event *e;		/* NULL: th_event_text() prints it */
+	struct th_evfmt *f;		/* its compiled print_fmt */
+	size_t name_len;
+} th_tpc[TH_TPC_SLOTS];
+
+static void __attribute__((noinline)) th_tpc_fill(struct th_tpc *c,
+						  unsigned type)
+{
+	struct th_event *e;
+	struct th_evfmt *f;
+
+	memset(c, 0, sizeof(*c));
+	c->type = type;
+	/* th_event_text()'s way to th_print_tracepoint() */
+	if (th_type_is_core(type) || !(e = th_event_by_type(type)) ||
+	    (e->kind != TH_EVK_TRACEPOINT && e->kind != TH_EVK_SYNTH) ||
+	    !(f = th_event_detail(e))->pf)
+		return;
+	c->e = e;
+	c->f = f;
+	c->name_len = strlen(e->name);
+}
+
+/*
+ * th_tracepoint_text_at - T's entry of TYPE as th_event_text() prints it,
+ * when it is a tracepoint's whose print_fmt compiled, written at P
+ * @t: the entry, with neither the "fields" option nor the previous
+ *     boot's addresses (which the caller checks)
+ * @type: its type
+ * @p: where the text goes, TH_TEXT bytes of room
+ *
+ * Return: the end of the text (no NUL written), or NULL, nothing kept,
+ * when th_print_tracepoint() prints it (an error, a text that may have
+ * been cut).
+ */
+char *th_tracepoint_text_at(struct th_tctx *t, unsigned type, char *p)
+{
+	enum { OUT = 8192 };		/* th_print_tracepoint()'s out */
+	struct th_tpc *c = &th_tpc[type % TH_TPC_SLOTS];
+	char *q;
+	int n;
+
+	size_t room;
+
+	if (c->type != type)
+		th_tpc_fill(c, type);
+	/* the room left after "name: " with the newline's byte */
+	if (!c->e || c->name_len + 2 + 1 + 2 > TH_TEXT)
+		return NULL;
+	room = TH_TEXT - c->name_len - 2 - 1;
+	if (room > OUT)
+		room = OUT;
+	memcpy(p, c->e->name, c->name_len);
+	q = p + c->name_len;
+	*q++ = ':';
+	*q++ = ' ';
+	th_pfc.flags = th_pf_ptr_flags(t);
+	if (t->first_s_empty && c->e->kind != TH_EVK_SYNTH)
+		th_pfc.flags |= PF_CTX_FIRST_S_EMPTY;
+	n = pf_format(c->f->pf, t->ent, t->len, &th_pfc, q, room);
+	/* (a text that fills the room may have been cut) */
+	if (n < 0 || (size_t)n + 1 >= room)
+		return NULL;
+	/* "%s\n": the text up to a NUL it may hold */
+	q += strnlen(q, n);
+	*q++ = '\n';
+	return q;
+}
+
 /* The mm of the process TGID as trace_user_stack_print() finds it for
  * sym-userobj (find_task_by_vpid(), get_task_mm()): the last one kept */
 static ulong th_userobj_mm(int tgid)

@@ -597,12 +597,9 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	} else {
 		struct th_rbcpu *end = rb.cpus + rb.ncpus, *limc;
 		uint64_t lim;
-		/* no event filter: function entries run by run once
-		 * the entries to skip are behind */
+		/* no event filter: function and system call entries
+		 * run by run once the entries to skip are behind */
 		int fast = !s->nevents && !t.f_lat_fmt;
-		/* (th_print_fn_run()'s own first test, without a call for
-		 * each entry of other types) */
-		unsigned fn = th_trace_types()->fn;
 
 		for (;;) {
 			/* the CPU with the oldest entry, and the one with
@@ -617,8 +614,7 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 			lim = limc == end ? ~0ULL : limc->ev.ts;
 			do {
 				if (fast && !skip &&
-				    th_ent_type(c->ev.payload) == fn &&
-				    th_print_fn_run(&t, c, lim, c < limc))
+				    th_print_run(&t, c, lim, c < limc))
 					;	/* printed, with what follows */
 				else if (c->ev.len >= 8 &&
 					 th_sel_event(s, c->ev.payload)) {

@@ -7,25 +7,12 @@
 #include "render/trace_priv.h"
 #include "printfmt.h"
 
-/*
- * The system call events of a trace, each resolved once: a syscall
- * trace is mostly their lines, and th_event_text()'s dispatch, its
- * string builder and the strlen() of the line were a quarter of its
- * time.  Keyed by type (direct-mapped; a type that is not a system
- * call's event is kept too, with no event).
- */
-#define TH_SYSC_SLOTS 512
-static struct th_sysc {
-	unsigned type;			/* 0: unused */
-	int kind;			/* TH_EVK_SYS_ENTER or _EXIT; 0: neither */
-	const struct th_syscall_meta *m;
-	struct pf_sysmeta pm;		/* m as pf_syscall_enter() takes it */
-	unsigned flags;			/* PF_SYS_USER, PF_SYS_OPENAT */
-} th_sysc[TH_SYSC_SLOTS];
+/* struct syscall_trace_exit's ret: after the entry and the nr */
+#define TH_SYSEXIT_RET 16
 
-/* The kernel's own entry types, which th_event_text() prints before it
- * looks for an event of the type. */
-static int th_type_is_core(unsigned type)
+struct th_sysc th_sysc[TH_SYSC_SLOTS];
+
+int th_type_is_core(unsigned type)
 {
 	const struct th_trace_types *tt = th_trace_types();
 	const long core[] = { tt->fn, tt->print, tt->bprint, tt->bputs,
@@ -40,8 +27,7 @@ static int th_type_is_core(unsigned type)
 	return FALSE;
 }
 
-static void __attribute__((noinline)) th_sysc_fill(struct th_sysc *c,
-						   unsigned type)
+void __attribute__((noinline)) th_sysc_fill(struct th_sysc *c, unsigned type)
 {
 	struct th_event *e;
 	const struct th_syscall_meta *m;
@@ -70,31 +56,20 @@ static void __attribute__((noinline)) th_sysc_fill(struct th_sysc *c,
 		c->flags |= PF_SYS_USER;
 	if (m->openat_by_name)
 		c->flags |= PF_SYS_OPENAT;
-}
-
-/* The system call event of TYPE as its slot has it (kind 0: none) */
-static inline const struct th_sysc *th_sysc_of(unsigned type)
-{
-	struct th_sysc *c = &th_sysc[type % TH_SYSC_SLOTS];
-
-	if (c->type != type)
-		th_sysc_fill(c, type);
-	return c;
-}
-
-/* pf_syscall_enter()'s flags for C's entries under T's options */
-static inline unsigned th_sysc_flags(const struct th_tctx *t,
-				     const struct th_sysc *c)
-{
-	return c->flags | (t->f_verbose ? PF_SYS_VERBOSE : 0);
+	if (c->kind == TH_EVK_SYS_EXIT)
+		pf_sysline_init_exit(&c->line, m->name, c->pm.name_len,
+				     TH_SYSEXIT_RET);
+	else
+		pf_sysline_init(&c->line, &c->pm, m->args_off);
 }
 
 /* print_syscall_exit()'s "%s -> 0x%lx\n" of T's entry at P (up to 86
- * bytes), its end */
+ * bytes), its end: the long way of th_syscall_text_at()'s (an entry too
+ * short for its value, a name too long for the compiled line) */
 static inline char *th_sysexit_at(const struct th_tctx *t,
 				  const struct th_sysc *c, char *p)
 {
-	ulong v = th_get_ul(t->ent, t->len, 16);
+	ulong v = th_get_ul(t->ent, t->len, TH_SYSEXIT_RET);
 	char d[24];
 	int k = sizeof(d);
 
@@ -125,10 +100,15 @@ static inline char *th_sysexit_at(const struct th_tctx *t,
 char *th_syscall_text_at(struct th_tctx *t, unsigned type, char *p)
 {
 	const struct th_sysc *c = th_sysc_of(type);
+	char *q;
 	int n;
 
 	if (!c->kind)
 		return NULL;
+	if ((q = th_sysc_line_at(t, c, t->ent, t->len, p)) != NULL) {
+		*q = '\n';
+		return q + 1;
+	}
 	if (c->kind == TH_EVK_SYS_EXIT)
 		return th_sysexit_at(t, c, p);
 	/* as th_print_syscall() does at the start of its buffer */

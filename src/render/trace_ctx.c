@@ -11,7 +11,7 @@
 
 /* trace_print_lat_fmt(): irqs-off, need-resched, hardirq/softirq,
  * preempt-depth, migrate-disable */
-int th_lat_str(const unsigned char *ent, char *out)
+static int th_lat_str_make(const unsigned char *ent, char *out)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned flags = ent[2], pc = ent[3];
@@ -64,6 +64,29 @@ int th_lat_str(const unsigned char *ent, char *out)
 	out[3] = (pc & 0xf) ? hex[pc & 0xf] : '.';
 	out[4] = (pc & 0xf0) ? hex[pc >> 4] : '.';
 	return 5;
+}
+
+/*
+ * th_lat_str() of ENT into OUT, its length: the few (flags, preempt
+ * count) pairs of a trace kept (the flags' bits and the columns they
+ * give are the kernel's, the same for the whole dump).
+ */
+int th_lat_str(const unsigned char *ent, char *out)
+{
+	static struct {
+		uint16_t key;
+		uint8_t valid, len;
+		char s[5];
+	} c[256];
+	unsigned key = ent[2] | ent[3] << 8, h = (ent[2] ^ ent[3] * 31) & 255;
+
+	if (!c[h].valid || c[h].key != key) {
+		c[h].len = (uint8_t)th_lat_str_make(ent, c[h].s);
+		c[h].key = (uint16_t)key;
+		c[h].valid = 1;
+	}
+	memcpy(out, c[h].s, 5);
+	return c[h].len;
 }
 
 int th_tflag(struct th_tctx *t, const char *bit)

@@ -223,7 +223,6 @@ th_context_cols(struct th_tctx *t, char *p)
 	return th_context_at(t, p, t->ent, t->ts, t->cpu, t->f_irq, t->in_ns);
 }
 
-enum { TH_CTX = 128, TH_TEXT = 8192 };
 static void th_print_other(struct th_tctx *t, unsigned type);
 
 /*
@@ -316,16 +315,23 @@ th_fn_line(struct th_tctx *t)
 	th_ob_commit(th_fn_text_at(p, t->ent, t->sym_flags & 7));
 }
 
-/* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
-static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
+/* Whether T's options print T's entry by its context columns and a
+ * text made without th_event_text() (th_fn_line(), th_sysc_line_at()) */
+static inline int th_line_fast(const struct th_tctx *t)
 {
 	/* (not for the previous boot's addresses: th_event_text() maps
 	 * them) */
-	return type == th_ttypes.fn && t->f_context && !t->f_lat_fmt &&
-	       !t->lb && !t->f_bin && !t->f_hex && !t->f_raw &&
-	       t->len >= 8 + 2 * sizeof(ulong) && t->len < t->fn_args_len &&
+	return t->f_context && !t->f_lat_fmt && !t->lb && !t->f_bin &&
+	       !t->f_hex && !t->f_raw &&
 	       (!t->annotate ||
 		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
+}
+
+/* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
+static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
+{
+	return type == th_ttypes.fn && th_line_fast(t) &&
+	       t->len >= 8 + 2 * sizeof(ulong) && t->len < t->fn_args_len;
 }
 
 /* print_trace_fmt() with trace_print_context(): each line assembled in
@@ -343,18 +349,35 @@ void th_print_entry(struct th_tctx *t)
 }
 
 /*
+ * Whether th_print_run() prints an entry of TYPE and LEN bytes (T's
+ * options th_line_fast()): the function tracer's, as th_fn_line() does,
+ * or a system call's whose compiled line fits (*SC its slot), as
+ * th_print_other() would by th_syscall_text_at().
+ */
+static inline int th_run_takes(const struct th_tctx *t, unsigned type,
+			       uint32_t len, const struct th_sysc **sc)
+{
+	if (type == th_ttypes.fn)
+		return len >= 8 + 2 * sizeof(ulong) && len < t->fn_args_len;
+	if (t->f_fields)
+		return FALSE;
+	*sc = th_sysc_of(type);
+	return th_sysc_fits(t, *sc, len);
+}
+
+/*
  * th_print_entry() of C's current entry and of the entries after it in
  * its sub-buffer, read straight from the sub-buffer, while each is a
- * plain data record (rb_iter_next_quick()) of the function tracer that
- * th_print_entry() would print by th_fn_line(), older than LIM (as old:
- * while TIE).  That is most of a function trace, without a pass through
- * th_rb_cpu_peek() and the merge of the CPUs for every entry.  FALSE,
- * nothing done, when C's current entry is not such an entry; else it is
- * consumed (c->have cleared) and the first record not taken is left for
- * th_rb_cpu_peek().
+ * plain data record (rb_iter_next_quick()) that th_run_takes(), older
+ * than LIM (as old: while TIE).  That is most of a function trace or of
+ * a system call trace, without a pass through th_rb_cpu_peek(), the
+ * merge of the CPUs and the dispatch of th_print_entry() for every
+ * entry.  FALSE, nothing done, when C's current entry is not such an
+ * entry; else it is consumed (c->have cleared) and the first record not
+ * taken is left for th_rb_cpu_peek().
  */
-int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
-		    int tie)
+int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		 int tie)
 {
 	enum { LINE = TH_CTX + TH_TEXT };
 	/* copies of the iterator and its page, which the stores into
@@ -363,9 +386,10 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	struct rb_iter it;
 	struct rb_event ev;
 	const unsigned char *ent = c->ev.payload;
+	const struct th_sysc *sc = NULL;
 	uint64_t ts = c->ev.ts;
 	uint32_t len = c->ev.len;
-	unsigned fn = th_ttypes.fn, mode = t->sym_flags & 7;
+	unsigned fn = th_ttypes.fn, mode = t->sym_flags & 7, type;
 	int cpu = c->cpu, f_irq = t->f_irq, in_ns = t->in_ns;
 	char *out, *end = th_ob.b + TH_OB_SIZE;
 	long n = 0;
@@ -374,7 +398,8 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	t->ts = ts;
 	t->ent = ent;
 	t->len = len;
-	if (!th_fn_fast(t, th_ent_type(ent)))
+	type = th_ent_type(ent);
+	if (!th_line_fast(t) || !th_run_takes(t, type, len, &sc))
 		return FALSE;
 	th_rb_cpu_run_begin(c, &it, &pg);
 	out = th_ob_reserve(LINE);
@@ -385,14 +410,19 @@ int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 			out = th_ob_reserve(LINE);
 		}
 		out = th_context_at(t, out, ent, ts, cpu, f_irq, in_ns);
-		out = th_fn_text_at(out, ent, mode);
+		if (type == fn)
+			out = th_fn_text_at(out, ent, mode);
+		else {
+			/* (th_run_takes(): it fits) */
+			out = th_sysc_line_at(t, sc, ent, len, out);
+			*out++ = '\n';
+		}
 		/* the next record, taken only if it is another such entry
-		 * (th_fn_fast() holds for the same CPU and type) */
+		 * (th_line_fast() holds for the same CPU) */
 		if (!rb_iter_peek_quick(&it, &ev) ||
-		    ev.len < 8 + 2 * sizeof(ulong) ||
-		    ev.len >= t->fn_args_len ||
-		    th_ent_type(ev.payload) != fn ||
-		    ev.ts > lim || (ev.ts == lim && !tie))
+		    ev.ts > lim || (ev.ts == lim && !tie) ||
+		    !th_run_takes(t, type = th_ent_type(ev.payload), ev.len,
+				  &sc))
 			break;
 		rb_iter_take(&it, &ev);
 		ent = ev.payload;
@@ -528,11 +558,13 @@ th_print_other(struct th_tctx *t, unsigned type)
 		p = th_lat_context(t, p);
 	else if (t->f_context) {
 		p = th_context_cols(t, p);
-		/* a system call's line, most of a syscall trace: straight
-		 * into the line (th_by_fields() and th_adjust() leave such
-		 * an entry alone without these) */
+		/* a system call's line, most of a syscall trace, and a
+		 * tracepoint's: straight into the line (th_by_fields() and
+		 * th_adjust() leave such an entry alone without these) */
 		if (!t->f_fields && !t->lb &&
-		    (line = th_syscall_text_at(t, type, p)) != NULL) {
+		    ((line = th_syscall_text_at(t, type, p)) != NULL ||
+		     (!t->text_delta &&
+		      (line = th_tracepoint_text_at(t, type, p)) != NULL))) {
 			th_ob_commit(line);
 			return;
 		}

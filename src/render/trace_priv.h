@@ -18,6 +18,7 @@
 #include "model/events.h"
 #include "model/cmdlines.h"
 #include "model/last_boot.h"
+#include "printfmt.h"
 
 /* -------------------------------------------------------- outbuf.c --- */
 
@@ -238,12 +239,23 @@ size_t th_fn_args_text(ulong func, const unsigned char *ent, uint32_t len,
 void th_event_text(struct th_tctx *t, char *buf, size_t len);
 /* The print_fmt interpreter's context (%p's hashing, symbols, strings
  * and enumerators from the dump). */
-struct pf_ctx;
 extern struct pf_ctx th_pfc;
 /* TRACE_RAW_DATA's type value; -1 where the kernel has none. */
 long th_raw_data_type(void);
 
+/* The room of a line in th_ob: its context columns, then its text */
+enum { TH_CTX = 128, TH_TEXT = 8192 };
+
+/* T's entry of TYPE, when a tracepoint's whose print_fmt compiled,
+ * written at P (TH_TEXT bytes of room); its end, or NULL for
+ * th_event_text(). */
+char *th_tracepoint_text_at(struct th_tctx *t, unsigned type, char *p);
+
 /* --------------------------------------------------- syscall_text.c --- */
+
+/* The kernel's own entry types, which th_event_text() prints before it
+ * looks for an event of the type. */
+int th_type_is_core(unsigned type);
 
 /* print_syscall_enter() or print_syscall_exit() of T's entry of event E
  * into B (th_syscall_text_at()'s long way). */
@@ -252,6 +264,71 @@ void th_print_syscall(struct th_tctx *t, struct th_event *e,
 /* T's entry of TYPE, when a system call's enter or exit, written at P
  * (TH_TEXT bytes of room); its end, or NULL for th_event_text(). */
 char *th_syscall_text_at(struct th_tctx *t, unsigned type, char *p);
+
+/*
+ * The system call events of a trace, each resolved once: a syscall
+ * trace is mostly their lines, and th_event_text()'s dispatch, its
+ * string builder and the strlen() of the line were a quarter of its
+ * time.  Keyed by type (direct-mapped; a type that is not a system
+ * call's event is kept too, with no event).
+ */
+#define TH_SYSC_SLOTS 512
+struct th_sysc {
+	unsigned type;			/* 0: unused */
+	int kind;			/* TH_EVK_SYS_ENTER or _EXIT; 0: neither */
+	const struct th_syscall_meta *m;
+	struct pf_sysmeta pm;		/* m as pf_syscall_enter() takes it */
+	unsigned flags;			/* PF_SYS_USER, PF_SYS_OPENAT */
+	struct pf_sysline line;		/* its common line, compiled */
+};
+extern struct th_sysc th_sysc[TH_SYSC_SLOTS];
+void th_sysc_fill(struct th_sysc *c, unsigned type);
+
+/* The system call event of TYPE as its slot has it (kind 0: none) */
+static inline const struct th_sysc *th_sysc_of(unsigned type)
+{
+	struct th_sysc *c = &th_sysc[type % TH_SYSC_SLOTS];
+
+	if (c->type != type)
+		th_sysc_fill(c, type);
+	return c;
+}
+
+/* pf_syscall_enter()'s flags for C's entries under T's options */
+static inline unsigned th_sysc_flags(const struct th_tctx *t,
+				     const struct th_sysc *c)
+{
+	return c->flags | (t->f_verbose ? PF_SYS_VERBOSE : 0);
+}
+
+/* pf_sysline_at()'s flags for C's entries under T's options: its
+ * compiled line is the exit's, and the enter's without them */
+static inline unsigned th_sysc_line_flags(const struct th_tctx *t,
+					  const struct th_sysc *c)
+{
+	return c->kind == TH_EVK_SYS_EXIT ? 0 : th_sysc_flags(t, c);
+}
+
+/* Whether th_sysc_line_at() prints C's entry of LEN bytes (a slot
+ * without an event has no compiled line) */
+static inline int th_sysc_fits(const struct th_tctx *t,
+			       const struct th_sysc *c, uint32_t len)
+{
+	return pf_sysline_fits(&c->line, len, th_sysc_line_flags(t, c), 4096);
+}
+
+/* The compiled line of C's entry ENT of LEN bytes under T's options, at P
+ * (4096 bytes of room), its end (no newline); NULL when the line takes
+ * pf_syscall_enter()'s way or th_sysexit_at()'s (!th_sysc_fits()) */
+static inline char *th_sysc_line_at(const struct th_tctx *t,
+				    const struct th_sysc *c,
+				    const unsigned char *ent, uint32_t len,
+				    char *p)
+{
+	return pf_sysline_at(&c->line, ent, len,
+			     (th_pfc.flags & PF_CTX_BIG_ENDIAN) != 0,
+			     th_sysc_line_flags(t, c), p, 4096);
+}
 
 /* -------------------------------------------------- trace_rawfmt.c --- */
 
@@ -263,11 +340,12 @@ void th_print_rawfmt(struct th_tctx *t, unsigned type);
 
 /* Print one entry as the "trace" file does. */
 void th_print_entry(struct th_tctx *t);
-/* th_print_entry() of C's current entry and the function tracer's
- * entries after it in its sub-buffer older than LIM (as old: while TIE);
- * FALSE when C's entry is not the function tracer's. */
-int th_print_fn_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
-		    int tie);
+/* th_print_entry() of C's current entry and the entries after it in its
+ * sub-buffer older than LIM (as old: while TIE), while each is the
+ * function tracer's or a system call's whose line is made straight;
+ * FALSE when C's entry is not. */
+int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		 int tie);
 
 /* --------------------------------------------------- trace_graph.c --- */
 

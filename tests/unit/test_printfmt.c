@@ -1047,6 +1047,120 @@ static void test_memo(void)
 		free(fmt[k]);
 }
 
+/*
+ * pf_sysline_at() against pf_syscall_enter() and pf_syscall_exit(): the
+ * same line for any count of arguments, names of any length (past 255
+ * bytes, past the compiled text's room), values at every width; NULL,
+ * nothing written, where it must leave the line to them.
+ */
+static void test_sysline(void)
+{
+	static const char *const names[] = {
+		"fd", "buf", "count", "", "a_rather_long_argument_name", NULL,
+	};
+	static const struct pf_field ret[] = {
+		{ "__syscall_nr", "int", 8, 4, 1 },
+		{ "ret", "long", 16, 8, 1 },
+	};
+	char big[300], huge[600], out[2][4096], nm[64];
+	struct pf_sysline sl;
+	struct pf_sysmeta m;
+	int r, i, done = 0;
+	char *q;
+
+	memset(big, 'n', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	memset(huge, 'h', sizeof(huge) - 1);
+	huge[sizeof(huge) - 1] = 0;
+	for (r = 0; r < 3000; r++) {
+		memset(&m, 0, sizeof(m));
+		snprintf(nm, sizeof(nm), "sys_%.*s", rand() % 20,
+			 "abcdefghijklmnopqrstuvwxyz");
+		m.name = r % 97 == 5 ? huge : nm;
+		m.nb_args = rand() % 7;
+		for (i = 0; i < m.nb_args; i++) {
+			int k = rand() % 8;
+
+			m.args[i] = k < 5 ? names[k] : k == 5 ? big :
+				names[rand() % 3];
+			if (rand() % 2)
+				m.arg_len[i] = (unsigned)strlen(m.args[i]);
+		}
+		if (rand() % 2)
+			m.name_len = (unsigned)strlen(m.name);
+		memset(R, 0, sizeof(R));
+		for (i = 0; i < 8; i++)
+			put_le(16 + 8 * i, rand() % 3 ? (uint64_t)rand() <<
+			       (rand() % 40) : i % 2 ? ~0ULL : 0, 8);
+		pf_sysline_init(&sl, &m, 16);
+		memset(out, 0, sizeof(out));
+		q = pf_sysline_at(&sl, R, 16 + 8 * m.nb_args, 0, 0, out[0],
+				  r % 5 ? sizeof(out[0]) : (size_t)(rand() %
+								    300));
+		if (!q) {
+			CHECK(out[0][0] == 0);
+			continue;
+		}
+		done++;
+		*q = 0;
+		CHECK(pf_syscall_enter(&m, R, 16 + 8 * m.nb_args, 16, 0, NULL,
+				       out[1], sizeof(out[1])) ==
+		      (int)(q - out[0]));
+		CHECK_STR(out[0], out[1]);
+		/* what pf_syscall_enter() prints in any other form */
+		CHECK(!pf_sysline_at(&sl, R, 16 + 8 * m.nb_args, 0,
+				     PF_SYS_USER, out[0], sizeof(out[0])));
+		CHECK(m.nb_args == 0 ||
+		      !pf_sysline_at(&sl, R, 16 + 8 * m.nb_args - 1, 0, 0,
+				     out[0], sizeof(out[0])));
+		/* the exit line */
+		pf_sysline_init_exit(&sl, m.name, strlen(m.name), 16);
+		memset(out, 0, sizeof(out));
+		q = pf_sysline_at(&sl, R, 24, 0, 0, out[0], sizeof(out[0]));
+		CHECK(q != NULL || m.name == huge);
+		if (q) {
+			*q = 0;
+			pf_syscall_exit(m.name, R, 24, ret, 2, NULL, out[1],
+					sizeof(out[1]));
+			CHECK_STR(out[0], out[1]);
+		}
+	}
+	/* most lines compiled */
+	CHECK(done > 2000);
+	/* names at the compiled text's end (fuzz/regress/printfmt/
+	 * ubsan-sysline-name-511-no-args) */
+	for (r = 2 * 490; r < 2 * 520; r++) {
+		memset(&m, 0, sizeof(m));
+		huge[r / 2] = 0;
+		m.name = huge;
+		m.nb_args = r % 2;
+		m.args[0] = "fd";
+		pf_sysline_init(&sl, &m, 16);
+		q = pf_sysline_at(&sl, R, 24, 0, 0, out[0], sizeof(out[0]));
+		if (q) {
+			*q = 0;
+			pf_syscall_enter(&m, R, 24, 16, 0, NULL, out[1],
+					 sizeof(out[1]));
+			CHECK_STR(out[0], out[1]);
+		}
+		huge[r / 2] = 'h';
+	}
+	/* a big-endian record's values */
+	memset(&m, 0, sizeof(m));
+	m.name = "sys_read";
+	m.nb_args = 1;
+	m.args[0] = "fd";
+	pf_sysline_init(&sl, &m, 16);
+	memset(R, 0, sizeof(R));
+	R[23] = 0x12;
+	q = pf_sysline_at(&sl, R, 24, 1, 0, out[0], sizeof(out[0]));
+	CHECK(q != NULL);
+	if (q) {
+		*q = 0;
+		CHECK_STR(out[0], "sys_read(fd: 12)");
+	}
+}
+
 int main(void)
 {
 	int seen = 0;
@@ -1067,5 +1181,6 @@ int main(void)
 	test_fast_conversions();
 	test_memo();
 	test_fallback_syscalls();
+	test_sysline();
 	return unit_done("test_printfmt");
 }
