@@ -259,6 +259,9 @@ static inline int pf_sysline_fits(const struct pf_sysline *s, size_t reclen,
 char *pf_sysline_at(const struct pf_sysline *s, const unsigned char *rec,
 		    size_t reclen, int big, unsigned flags, char *out,
 		    size_t room);
+/* pf_sysline_at() of a record pf_sysline_fits() said it prints */
+char *pf_sysline_put(const struct pf_sysline *s, const unsigned char *rec,
+		     int big, char *out);
 int pf_syscall_exit(const char *sysname, const unsigned char *rec,
 		    size_t reclen, const struct pf_field *fields, int nfields,
 		    const struct pf_ctx *ctx, char *out, size_t outlen);

@@ -379,12 +379,18 @@ char *pf_sysline_at(const struct pf_sysline *s, const unsigned char *rec,
 		    size_t reclen, int big, unsigned flags, char *out,
 		    size_t room)
 {
+	if (!pf_sysline_fits(s, reclen, flags, room))
+		return NULL;
+	return pf_sysline_put(s, rec, big, out);
+}
+
+char *pf_sysline_put(const struct pf_sysline *s, const unsigned char *rec,
+		     int big, char *out)
+{
 	const unsigned char *a;
 	char *q;
 	int i;
 
-	if (!pf_sysline_fits(s, reclen, flags, room))
-		return NULL;
 	q = sysline_text(s, 0, out);
 	a = rec + s->args_off;
 	for (i = 0; i < s->nb_args; i++, a += 8) {

@@ -371,21 +371,9 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 	}
 }
 
-/*
- * The tracepoints of a trace for th_tracepoint_text_at(), each resolved
- * once: keyed by type (direct-mapped; a type whose line is not a
- * tracepoint's print_fmt is kept too, with no event).
- */
-#define TH_TPC_SLOTS 512
-static struct th_tpc {
-	unsigned type;			/* 0: unused */
-	struct th_event *e;		/* NULL: th_event_text() prints it */
-	struct th_evfmt *f;		/* its compiled print_fmt */
-	size_t name_len;
-} th_tpc[TH_TPC_SLOTS];
+struct th_tpc th_tpc[TH_TPC_SLOTS];
 
-static void __attribute__((noinline)) th_tpc_fill(struct th_tpc *c,
-						  unsigned type)
+void __attribute__((noinline)) th_tpc_fill(struct th_tpc *c, unsigned type)
 {
 	struct th_event *e;
 	struct th_evfmt *f;
@@ -403,28 +391,25 @@ static void __attribute__((noinline)) th_tpc_fill(struct th_tpc *c,
 }
 
 /*
- * th_tracepoint_text_at - T's entry of TYPE as th_event_text() prints it,
- * when it is a tracepoint's whose print_fmt compiled, written at P
+ * th_tracepoint_text_at - T's entry as th_event_text() prints it, when it
+ * is a tracepoint's whose print_fmt compiled, written at P
  * @t: the entry, with neither the "fields" option nor the previous
  *     boot's addresses (which the caller checks)
- * @type: its type
+ * @c: its type's slot (th_tpc_of())
  * @p: where the text goes, TH_TEXT bytes of room
  *
  * Return: the end of the text (no NUL written), or NULL, nothing kept,
  * when th_print_tracepoint() prints it (an error, a text that may have
  * been cut).
  */
-char *th_tracepoint_text_at(struct th_tctx *t, unsigned type, char *p)
+char *th_tracepoint_text_at(struct th_tctx *t, const struct th_tpc *c,
+			    char *p)
 {
 	enum { OUT = 8192 };		/* th_print_tracepoint()'s out */
-	struct th_tpc *c = &th_tpc[type % TH_TPC_SLOTS];
+	size_t room;
 	char *q;
 	int n;
 
-	size_t room;
-
-	if (c->type != type)
-		th_tpc_fill(c, type);
 	/* the room left after "name: " with the newline's byte */
 	if (!c->e || c->name_len + 2 + 1 + 2 > TH_TEXT)
 		return NULL;

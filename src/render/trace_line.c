@@ -153,14 +153,23 @@ th_prefix_find(struct th_tctx *t, struct th_prefix_set *ps, int pid,
 
 /*
  * The context columns of trace_print_context() into P, their end: of the
- * entry ENT at TS on CPU, with the irq-info bit F_IRQ and a clock that
- * counts nanoseconds (IN_NS).  T's entry fields are set from these when a
+ * entry ENT at TS on CPU, with its prefix key's bits KC (th_prefix_kc())
+ * and a clock that counts nanoseconds (IN_NS).  T's entry fields are set from these when a
  * prefix is made anew.  Values, not T's fields, so that a caller's loop
  * keeps them in registers across the stores into th_ob.
  */
+/* The bits of a prefix's key (struct th_prefix) that T's options and the
+ * CPU give */
+static inline uint64_t th_prefix_kc(const struct th_tctx *t, int cpu,
+				    int f_irq)
+{
+	return (uint64_t)f_irq << 48 | 1ULL << 49 |
+	       (uint64_t)(unsigned)cpu << 50 | (uint64_t)t->f_tgid << 63;
+}
+
 static inline __attribute__((always_inline)) char *
 th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
-	      uint64_t ts, int cpu, int f_irq, int in_ns)
+	      uint64_t ts, int cpu, uint64_t kc, int in_ns)
 {
 	/* the seconds of the last time stamp, formatted */
 	static unsigned long long last_sec = ~0ULL;
@@ -172,8 +181,7 @@ th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
 
 	/* the entry's flags, preempt count and pid (bytes 2-7) */
 	memcpy(&key, ent, sizeof(key));
-	key = key >> 16 | (uint64_t)f_irq << 48 | 1ULL << 49 |
-	      (uint64_t)(unsigned)cpu << 50 | (uint64_t)t->f_tgid << 63;
+	key = key >> 16 | kc;
 	if (x->key != key) {
 		t->ent = ent;
 		t->ts = ts;
@@ -220,7 +228,8 @@ th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
 static inline __attribute__((always_inline)) char *
 th_context_cols(struct th_tctx *t, char *p)
 {
-	return th_context_at(t, p, t->ent, t->ts, t->cpu, t->f_irq, t->in_ns);
+	return th_context_at(t, p, t->ent, t->ts, t->cpu,
+			     th_prefix_kc(t, t->cpu, t->f_irq), t->in_ns);
 }
 
 static void th_print_other(struct th_tctx *t, unsigned type);
@@ -348,33 +357,46 @@ void th_print_entry(struct th_tctx *t)
 	th_print_other(t, type);
 }
 
+/* How th_print_run() prints an entry (th_run_takes()) */
+enum { TH_RUN_NONE, TH_RUN_FN, TH_RUN_SYS, TH_RUN_TP };
+
 /*
- * Whether th_print_run() prints an entry of TYPE and LEN bytes (T's
- * options th_line_fast()): the function tracer's, as th_fn_line() does,
- * or a system call's whose compiled line fits (*SC its slot), as
- * th_print_other() would by th_syscall_text_at().
+ * How th_print_run() prints an entry of TYPE and LEN bytes (T's options
+ * th_line_fast()): the function tracer's as th_fn_line() does, a system
+ * call's whose compiled line fits (*SC its slot) or a tracepoint's whose
+ * print_fmt compiled (*TP its slot) as th_print_other() would;
+ * TH_RUN_NONE for any other.
  */
 static inline int th_run_takes(const struct th_tctx *t, unsigned type,
-			       uint32_t len, const struct th_sysc **sc)
+			       uint32_t len, const struct th_sysc **sc,
+			       const struct th_tpc **tp)
 {
 	if (type == th_ttypes.fn)
-		return len >= 8 + 2 * sizeof(ulong) && len < t->fn_args_len;
-	if (t->f_fields)
-		return FALSE;
+		return len >= 8 + 2 * sizeof(ulong) && len < t->fn_args_len ?
+			TH_RUN_FN : TH_RUN_NONE;
+	/* (th_print_other()'s conditions for either; an entry shorter
+	 * than its header is not printed) */
+	if (t->f_fields || len < 8)
+		return TH_RUN_NONE;
 	*sc = th_sysc_of(type);
-	return th_sysc_fits(t, *sc, len);
+	if (th_sysc_fits(t, *sc, len))
+		return TH_RUN_SYS;
+	if (t->text_delta || (*sc)->kind)
+		return TH_RUN_NONE;
+	*tp = th_tpc_of(type);
+	return (*tp)->e ? TH_RUN_TP : TH_RUN_NONE;
 }
 
 /*
  * th_print_entry() of C's current entry and of the entries after it in
  * its sub-buffer, read straight from the sub-buffer, while each is a
  * plain data record (rb_iter_next_quick()) that th_run_takes(), older
- * than LIM (as old: while TIE).  That is most of a function trace or of
- * a system call trace, without a pass through th_rb_cpu_peek(), the
- * merge of the CPUs and the dispatch of th_print_entry() for every
- * entry.  FALSE, nothing done, when C's current entry is not such an
- * entry; else it is consumed (c->have cleared) and the first record not
- * taken is left for th_rb_cpu_peek().
+ * than LIM (as old: while TIE).  That is most of a function trace, of a
+ * system call trace or of a tracepoint's, without a pass through
+ * th_rb_cpu_peek(), the merge of the CPUs and the dispatch of
+ * th_print_entry() for every entry.  FALSE, nothing done, when C's
+ * current entry is not such an entry; else it is consumed (c->have
+ * cleared) and the first record not taken is left for th_rb_cpu_peek().
  */
 int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		 int tie)
@@ -387,19 +409,21 @@ int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	struct rb_event ev;
 	const unsigned char *ent = c->ev.payload;
 	const struct th_sysc *sc = NULL;
+	const struct th_tpc *tp = NULL;
 	uint64_t ts = c->ev.ts;
 	uint32_t len = c->ev.len;
-	unsigned fn = th_ttypes.fn, mode = t->sym_flags & 7, type;
-	int cpu = c->cpu, f_irq = t->f_irq, in_ns = t->in_ns;
-	char *out, *end = th_ob.b + TH_OB_SIZE;
+	unsigned mode = t->sym_flags & 7;
+	int cpu = c->cpu, in_ns = t->in_ns, how;
+	uint64_t kc = th_prefix_kc(t, cpu, t->f_irq);
+	char *out, *end = th_ob.b + TH_OB_SIZE, *q;
 	long n = 0;
 
 	t->cpu = cpu;
 	t->ts = ts;
 	t->ent = ent;
 	t->len = len;
-	type = th_ent_type(ent);
-	if (!th_line_fast(t) || !th_run_takes(t, type, len, &sc))
+	if (!th_line_fast(t) ||
+	    !(how = th_run_takes(t, th_ent_type(ent), len, &sc, &tp)))
 		return FALSE;
 	th_rb_cpu_run_begin(c, &it, &pg);
 	out = th_ob_reserve(LINE);
@@ -409,20 +433,36 @@ int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 			th_ob_commit(out);
 			out = th_ob_reserve(LINE);
 		}
-		out = th_context_at(t, out, ent, ts, cpu, f_irq, in_ns);
-		if (type == fn)
-			out = th_fn_text_at(out, ent, mode);
-		else {
+		q = th_context_at(t, out, ent, ts, cpu, kc, in_ns);
+		if (how == TH_RUN_FN)
+			out = th_fn_text_at(q, ent, mode);
+		else if (how == TH_RUN_SYS) {
 			/* (th_run_takes(): it fits) */
-			out = th_sysc_line_at(t, sc, ent, len, out);
+			out = th_sysc_line_put(sc, ent, q);
 			*out++ = '\n';
+		} else if ((t->ent = ent, t->len = len,
+			    q = th_tracepoint_text_at(t, tp, q)) != NULL)
+			out = q;
+		else {
+			/* th_print_tracepoint()'s long way (an error, a
+			 * text that may have been cut), as th_print_entry()
+			 * takes it */
+			th_ob_commit(out);
+			t->idx += n;
+			n = 0;
+			t->cpu = cpu;
+			t->ts = ts;
+			t->ent = ent;
+			t->len = len;
+			th_print_other(t, th_ent_type(ent));
+			out = th_ob_reserve(LINE);
 		}
 		/* the next record, taken only if it is another such entry
 		 * (th_line_fast() holds for the same CPU) */
 		if (!rb_iter_peek_quick(&it, &ev) ||
 		    ev.ts > lim || (ev.ts == lim && !tie) ||
-		    !th_run_takes(t, type = th_ent_type(ev.payload), ev.len,
-				  &sc))
+		    !(how = th_run_takes(t, th_ent_type(ev.payload), ev.len,
+					 &sc, &tp)))
 			break;
 		rb_iter_take(&it, &ev);
 		ent = ev.payload;
@@ -564,7 +604,8 @@ th_print_other(struct th_tctx *t, unsigned type)
 		if (!t->f_fields && !t->lb &&
 		    ((line = th_syscall_text_at(t, type, p)) != NULL ||
 		     (!t->text_delta &&
-		      (line = th_tracepoint_text_at(t, type, p)) != NULL))) {
+		      (line = th_tracepoint_text_at(t, th_tpc_of(type),
+						    p)) != NULL))) {
 			th_ob_commit(line);
 			return;
 		}

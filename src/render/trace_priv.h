@@ -246,10 +246,36 @@ long th_raw_data_type(void);
 /* The room of a line in th_ob: its context columns, then its text */
 enum { TH_CTX = 128, TH_TEXT = 8192 };
 
-/* T's entry of TYPE, when a tracepoint's whose print_fmt compiled,
- * written at P (TH_TEXT bytes of room); its end, or NULL for
+/*
+ * The tracepoints of a trace for th_tracepoint_text_at(), each resolved
+ * once: keyed by type (direct-mapped; a type whose line is not a
+ * tracepoint's print_fmt is kept too, with no event).
+ */
+#define TH_TPC_SLOTS 512
+struct th_evfmt;
+struct th_tpc {
+	unsigned type;			/* 0: unused */
+	struct th_event *e;		/* NULL: th_event_text() prints it */
+	struct th_evfmt *f;		/* its compiled print_fmt */
+	size_t name_len;
+};
+extern struct th_tpc th_tpc[TH_TPC_SLOTS];
+void th_tpc_fill(struct th_tpc *c, unsigned type);
+
+static inline const struct th_tpc *th_tpc_of(unsigned type)
+{
+	struct th_tpc *c = &th_tpc[type % TH_TPC_SLOTS];
+
+	if (c->type != type)
+		th_tpc_fill(c, type);
+	return c;
+}
+
+/* T's entry, when a tracepoint's whose print_fmt compiled (C its type's
+ * slot), written at P (TH_TEXT bytes of room); its end, or NULL for
  * th_event_text(). */
-char *th_tracepoint_text_at(struct th_tctx *t, unsigned type, char *p);
+char *th_tracepoint_text_at(struct th_tctx *t, const struct th_tpc *c,
+			    char *p);
 
 /* --------------------------------------------------- syscall_text.c --- */
 
@@ -317,6 +343,14 @@ static inline int th_sysc_fits(const struct th_tctx *t,
 	return pf_sysline_fits(&c->line, len, th_sysc_line_flags(t, c), 4096);
 }
 
+/* th_sysc_line_at() of an entry th_sysc_fits() */
+static inline char *th_sysc_line_put(const struct th_sysc *c,
+				     const unsigned char *ent, char *p)
+{
+	return pf_sysline_put(&c->line, ent,
+			      (th_pfc.flags & PF_CTX_BIG_ENDIAN) != 0, p);
+}
+
 /* The compiled line of C's entry ENT of LEN bytes under T's options, at P
  * (4096 bytes of room), its end (no newline); NULL when the line takes
  * pf_syscall_enter()'s way or th_sysexit_at()'s (!th_sysc_fits()) */
@@ -342,8 +376,8 @@ void th_print_rawfmt(struct th_tctx *t, unsigned type);
 void th_print_entry(struct th_tctx *t);
 /* th_print_entry() of C's current entry and the entries after it in its
  * sub-buffer older than LIM (as old: while TIE), while each is the
- * function tracer's or a system call's whose line is made straight;
- * FALSE when C's entry is not. */
+ * function tracer's, a system call's or a tracepoint's whose line is
+ * made straight; FALSE when C's entry is not. */
 int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		 int tie);
 
