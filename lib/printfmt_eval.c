@@ -658,8 +658,7 @@ static int pure_on_field(const struct pf_fmt *f, int ni, int *field,
 			return 0;
 		fl = &f->fields[nd->field];
 		if (nd->ty.kind != TY_INT || fl->offset < 0 ||
-		    (fl->size != 1 && fl->size != 2 && fl->size != 4 &&
-		     fl->size != 8) ||
+		    !pf_int_size(fl->size) ||
 		    (*field >= 0 && *field != nd->field))
 			return 0;
 		*field = nd->field;
@@ -840,9 +839,8 @@ void pf_plan(struct pf_fmt *f)
 		if (nd->kind != N_FIELD)
 			goto memo;
 		fl = &f->fields[nd->field];
-		if (fl->offset < 0 || fl->size <= 0 || (c->type != 's' &&
-		    fl->size != 1 && fl->size != 2 && fl->size != 4 &&
-		    fl->size != 8))
+		if (fl->offset < 0 || fl->size <= 0 ||
+		    (c->type != 's' && !pf_int_size(fl->size)))
 			goto memo;
 		if (c->type == 's' ? nd->ty.kind != TY_BUF || nd->ty.elsz != 1 :
 		    nd->ty.kind != TY_INT || nd->ty.ptr)

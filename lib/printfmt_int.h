@@ -75,6 +75,10 @@ struct conv {
 
 enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
 
+/* pf_plan(): the bytes strs holds past its last string, so that
+ * do_format() copies a short text in one move of that size */
+#define PF_TEXT_SLACK	32
+
 /*
  * pf_plan(): the string an argument gives when it depends on nothing but
  * one integer field (sched_switch's prev_state: a ?: of __print_flags()),
@@ -82,10 +86,6 @@ enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
  * into the kernel's tmp_seq and where in them (or in the format's
  * literals) the value points.
  */
-/* pf_plan(): the bytes strs holds past its last string, so that
- * do_format() copies a short text in one move of that size */
-#define PF_TEXT_SLACK	32
-
 #define PF_MEMO_WAYS	8
 #define PF_MEMO_TEXT	48
 
@@ -148,6 +148,13 @@ static inline uint64_t norm(uint64_t v, int bits, int sgn)
 	if (sgn && bits > 0 && (v >> (bits - 1)) & 1)
 		v |= ~0ULL << bits;
 	return v;
+}
+
+/* Whether a field of SIZE bytes is one of C's integers, read in one load
+ * (pf_field_int()) and kept whole in a uint64_t */
+static inline int pf_int_size(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
 static inline struct ty ty_int(int bits, int sgn)

@@ -273,12 +273,19 @@ static int sys_openat(struct ev *e, struct out *o, const struct pf_sysmeta *m,
 	return 0;
 }
 
-/* argument I's name as "%s" through a 256-byte room printed it */
-static void sys_put_name(struct out *o, const struct pf_sysmeta *m, int i)
+/* The length of argument I's name as "%s" through a 256-byte room
+ * printed it */
+static size_t sys_name_len(const struct pf_sysmeta *m, int i)
 {
 	size_t n = m->arg_len[i] ? m->arg_len[i] : strlen(m->args[i]);
 
-	pf_puts_n(o, m->args[i], n < 255 ? n : 255);
+	return n < 255 ? n : 255;
+}
+
+/* argument I's name as "%s" through a 256-byte room printed it */
+static void sys_put_name(struct out *o, const struct pf_sysmeta *m, int i)
+{
+	pf_puts_n(o, m->args[i], sys_name_len(m, i));
 }
 
 /* S's text I, the N bytes at T (the text full: -1) */
@@ -311,8 +318,8 @@ void pf_sysline_init(struct pf_sysline *s, const struct pf_sysmeta *m,
 	s->args_off = args_off;
 	s->minrec = args_off + 8 * (size_t)m->nb_args;
 	/* "name(", then "%s: " of each name with ", " before all but the
-	 * first (a name cut at 255 bytes, as sys_put_name() cuts it), and
-	 * ")": text I ends where value I goes */
+	 * first (cut as sys_put_name() cuts it), and ")": text I ends where
+	 * value I goes */
 	l = m->name_len ? m->name_len : strlen(m->name);
 	if (l + 2 > sizeof(t))		/* "(" and ")" */
 		return;
@@ -320,9 +327,7 @@ void pf_sysline_init(struct pf_sysline *s, const struct pf_sysmeta *m,
 	t[l] = '(';
 	n = l + 1;
 	for (i = 0; i < m->nb_args; i++) {
-		l = m->arg_len[i] ? m->arg_len[i] : strlen(m->args[i]);
-		if (l > 255)
-			l = 255;
+		l = sys_name_len(m, i);
 		if (n + 2 + l + 2 > sizeof(t))
 			return;
 		if (i) {

@@ -151,13 +151,6 @@ th_prefix_find(struct th_tctx *t, struct th_prefix_set *ps, int pid,
 	return x;
 }
 
-/*
- * The context columns of trace_print_context() into P, their end: of the
- * entry ENT at TS on CPU, with its prefix key's bits KC (th_prefix_kc())
- * and a clock that counts nanoseconds (IN_NS).  T's entry fields are set from these when a
- * prefix is made anew.  Values, not T's fields, so that a caller's loop
- * keeps them in registers across the stores into th_ob.
- */
 /* The bits of a prefix's key (struct th_prefix) that T's options and the
  * CPU give */
 static inline uint64_t th_prefix_kc(const struct th_tctx *t, int cpu,
@@ -167,6 +160,13 @@ static inline uint64_t th_prefix_kc(const struct th_tctx *t, int cpu,
 	       (uint64_t)(unsigned)cpu << 50 | (uint64_t)t->f_tgid << 63;
 }
 
+/*
+ * The context columns of trace_print_context() into P, their end: of the
+ * entry ENT at TS on CPU, with its prefix key's bits KC (th_prefix_kc())
+ * and a clock that counts nanoseconds (IN_NS).  T's entry fields are set
+ * from these when a prefix is made anew.  Values, not T's fields, so that
+ * a caller's loop keeps them in registers across the stores into th_ob.
+ */
 static inline __attribute__((always_inline)) char *
 th_context_at(struct th_tctx *t, char *p, const unsigned char *ent,
 	      uint64_t ts, int cpu, uint64_t kc, int in_ns)
@@ -440,22 +440,24 @@ int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 			/* (th_run_takes(): it fits) */
 			out = th_sysc_line_put(sc, ent, q);
 			*out++ = '\n';
-		} else if ((t->ent = ent, t->len = len,
-			    q = th_tracepoint_text_at(t, tp, q)) != NULL)
-			out = q;
-		else {
-			/* th_print_tracepoint()'s long way (an error, a
-			 * text that may have been cut), as th_print_entry()
-			 * takes it */
-			th_ob_commit(out);
-			t->idx += n;
-			n = 0;
-			t->cpu = cpu;
-			t->ts = ts;
+		} else {
+			/* (the entry th_tracepoint_text_at() reads) */
 			t->ent = ent;
 			t->len = len;
-			th_print_other(t, th_ent_type(ent));
-			out = th_ob_reserve(LINE);
+			if ((q = th_tracepoint_text_at(t, tp, q)) != NULL)
+				out = q;
+			else {
+				/* th_print_tracepoint()'s long way (an
+				 * error, a text that may have been cut), as
+				 * th_print_entry() takes it */
+				th_ob_commit(out);
+				t->idx += n;
+				n = 0;
+				t->cpu = cpu;
+				t->ts = ts;
+				th_print_other(t, th_ent_type(ent));
+				out = th_ob_reserve(LINE);
+			}
 		}
 		/* the next record, taken only if it is another such entry
 		 * (th_line_fast() holds for the same CPU) */

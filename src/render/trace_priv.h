@@ -327,7 +327,7 @@ static inline unsigned th_sysc_flags(const struct th_tctx *t,
 	return c->flags | (t->f_verbose ? PF_SYS_VERBOSE : 0);
 }
 
-/* pf_sysline_at()'s flags for C's entries under T's options: its
+/* pf_sysline_fits()'s flags for C's entries under T's options: its
  * compiled line is the exit's, and the enter's without them */
 static inline unsigned th_sysc_line_flags(const struct th_tctx *t,
 					  const struct th_sysc *c)
@@ -359,9 +359,7 @@ static inline char *th_sysc_line_at(const struct th_tctx *t,
 				    const unsigned char *ent, uint32_t len,
 				    char *p)
 {
-	return pf_sysline_at(&c->line, ent, len,
-			     (th_pfc.flags & PF_CTX_BIG_ENDIAN) != 0,
-			     th_sysc_line_flags(t, c), p, 4096);
+	return th_sysc_fits(t, c, len) ? th_sysc_line_put(c, ent, p) : NULL;
 }
 
 /* -------------------------------------------------- trace_rawfmt.c --- */
