@@ -13,11 +13,14 @@
 
 unsigned long th_rb_gen;
 
-/* a before b: older, or as old and a lower CPU (the order of rb->cpus) */
+/* a before b: older, or as old and a lower CPU (the order of rb->cpus);
+ * in bit operations, not branches: which child of the heap is older is a
+ * coin toss on many CPUs, that a branch mispredicts half the time */
 static inline int th_rbm_less(const struct th_rbcpu *a,
 			      const struct th_rbcpu *b)
 {
-	return a->ev.ts < b->ev.ts || (a->ev.ts == b->ev.ts && a < b);
+	return (a->ev.ts < b->ev.ts) |
+	       ((a->ev.ts == b->ev.ts) & ((uintptr_t)a < (uintptr_t)b));
 }
 
 static inline int th_rbm_has(struct th_rbcpu *c)
@@ -34,7 +37,7 @@ static void th_rbm_down(struct th_rbcpu **h, int n, int i)
 
 		if (l >= n)
 			break;
-		m = l + 1 < n && th_rbm_less(h[l + 1], h[l]) ? l + 1 : l;
+		m = l + (l + 1 < n ? th_rbm_less(h[l + 1], h[l]) : 0);
 		if (!th_rbm_less(h[m], x))
 			break;
 		h[i] = h[m];
@@ -101,9 +104,20 @@ struct th_rbcpu *th_rb_next2(struct th_rb *rb, struct th_rbcpu **second)
 	}
 	h = rb->heap;
 	n = rb->nheap;
-	if (second)
-		*second = n < 2 ? NULL : n == 2 || th_rbm_less(h[1], h[2]) ?
-			  h[1] : h[2];
+	if (second) {
+		*second = n < 2 ? NULL : h[n == 2 ? 1 : 2 - th_rbm_less(h[1],
+							       h[2])];
+		/* its next record is read once the caller is done with the
+		 * top's entries: from its sub-buffer, one of as many as
+		 * there are CPUs, long out of the first-level cache on many
+		 * CPUs; the load starts now */
+		if (*second) {
+			uintptr_t p = (uintptr_t)(*second)->ev.payload;
+
+			__builtin_prefetch((const void *)p);
+			__builtin_prefetch((const void *)(p + 64));
+		}
+	}
 	return n ? h[0] : NULL;
 }
 

@@ -1159,6 +1159,24 @@ static void test_sysline(void)
 		*q = 0;
 		CHECK_STR(out[0], "sys_read(fd: 12)");
 	}
+	/* the hex digits against printf's, every length (pf_hex_at() has
+	 * no loop over them: a slip would show on one length only) */
+	for (r = 0; r < 64 * 4 + 2000; r++) {
+		uint64_t v = r < 256 ? (1ULL << (r % 64)) - (r / 64 % 2) +
+			(r / 128 ? (uint64_t)rand() % (1ULL << (r % 64)) :
+			 0) : (uint64_t)rand() << 33 ^ (uint64_t)rand() >>
+			(rand() % 31) << (rand() % 33);
+
+		put_le(16, v, 8);
+		q = pf_sysline_at(&sl, R, 24, 0, 0, out[0], sizeof(out[0]));
+		CHECK(q != NULL);
+		if (!q)
+			continue;
+		*q = 0;
+		snprintf(out[1], sizeof(out[1]), "sys_read(fd: %llx)",
+			 (unsigned long long)v);
+		CHECK_STR(out[0], out[1]);
+	}
 }
 
 int main(void)
