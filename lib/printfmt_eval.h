@@ -76,40 +76,11 @@ static inline void pf_puts_n(struct out *o, const char *s, size_t n)
 	}
 }
 
-/* The 8 hex digits of V, most significant first in memory (as bytes of
- * a little-endian word): each nibble spread to a byte, then '0' added and,
- * to those over 9, 'a' - '0' - 10 more; no branch and no table */
-static inline uint64_t pf_hex8(uint32_t v)
-{
-	uint64_t x = v, big;
-
-	x = (x | x << 16) & 0x0000ffff0000ffffULL;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
-	big = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
-	x += 0x3030303030303030ULL + big * ('a' - '0' - 10);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/* "%llx" of V at Q, its end (Q has room for 16): all 16 digits made,
- * shifted in registers so that the significant ones start at Q, and
- * stored at once.  The number of digits decides no branch (a loop over
- * them mispredicts on arguments of every length), and the store is read
- * back by nothing (a load across two smaller stores would stall). */
+/* "%llx" of V at Q, its end: the digits two at a time (Q has room for
+ * 16) */
 static inline char *pf_hex_at(char *q, uint64_t v)
 {
 	int nd = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-#if defined(__SIZEOF_INT128__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	unsigned __int128 w = (unsigned __int128)pf_hex8((uint32_t)v) << 64 |
-			      pf_hex8((uint32_t)(v >> 32));
-
-	w >>= 8 * (16 - nd);
-	memcpy(q, &w, 16);
-	return q + nd;
-#else
 	char *p = q + nd;
 
 	for (q = p; nd >= 2; nd -= 2, v >>= 8) {
@@ -119,7 +90,6 @@ static inline char *pf_hex_at(char *q, uint64_t v)
 	if (nd)
 		*--p = pf_hexdig[v & 15];
 	return q;
-#endif
 }
 
 /* "%llx" (PREFIX "0x" with HEX0X) and "%llu" of V, without printf:

@@ -50,7 +50,8 @@ struct rb_event {
 	uint64_t ts;			/* absolute time of the record */
 	const unsigned char *payload;	/* event bytes (DATA, DISCARD) */
 	uint32_t len;			/* payload length */
-	uint32_t size;			/* whole record */
+	uint32_t size;			/* whole record (rb_iter_peek_quick(): and
+				 * a time extend before it) */
 };
 
 struct rb_iter {
@@ -77,36 +78,57 @@ int rb_iter_next(struct rb_iter *it, struct rb_event *ev);
 
 /*
  * rb_iter_next() for the record nearly all are, inline: a little-endian
- * data record whose length is its type_len.  rb_iter_peek_quick() decodes
- * it into EV without moving IT: 1; 0 (EV unspecified) for anything else,
- * which rb_iter_next() then decodes.  rb_iter_take() moves IT past it, as
- * rb_iter_next() would; rb_iter_next_quick() is the two.
+ * data record whose length is its type_len, or a time extend and such a
+ * record after it (the time extends of a CPU that was idle for more than
+ * 2^27 ns: on many CPUs, one in a few dozen records).
+ * rb_iter_peek_quick() decodes the data record into EV without moving
+ * IT: 1; 0 (EV unspecified) for anything else, which rb_iter_next() then
+ * decodes.  EV's size is then what rb_iter_take() moves IT past, the
+ * extend's 8 bytes included; rb_iter_take() moves IT as rb_iter_next()
+ * would over the records; rb_iter_next_quick() is the two.
  */
+static inline uint32_t rb_le32(const unsigned char *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
 static inline int rb_iter_peek_quick(const struct rb_iter *it,
 				     struct rb_event *ev)
 {
 	const struct rb_page *pg = it->pg;
 	const unsigned char *p;
+	size_t off = it->off, ext = 0;
+	uint64_t ts = it->ts;
 	uint32_t hdr;
 	unsigned tl;
 
-	if (pg->big_endian || it->done || it->off + 4 > pg->commit)
+	if (pg->big_endian || it->done || off + 4 > pg->commit)
 		return 0;
-	p = pg->data + it->off;
-	hdr = (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	      (uint32_t)p[1] << 8 | p[0];
+	p = pg->data + off;
+	hdr = rb_le32(p);
 	tl = hdr & 31;
-	if (tl == 0 || tl > RB_TYPE_DATA_MAX ||
-	    it->off + tl * 4 + 4 > pg->commit)
+	if (tl == RB_TYPE_TIME_EXTEND) {
+		/* rb_iter_next()'s RB_TYPE_TIME_EXTEND, then the record */
+		if (off + 8 + 4 > pg->commit)
+			return 0;
+		ts += ((uint64_t)rb_le32(p + 4) << RB_TS_SHIFT) + (hdr >> 5);
+		ext = 8;
+		off += 8;
+		p += 8;
+		hdr = rb_le32(p);
+		tl = hdr & 31;
+	}
+	if (tl == 0 || tl > RB_TYPE_DATA_MAX || off + tl * 4 + 4 > pg->commit)
 		return 0;
 	ev->kind = RB_EV_DATA;
-	ev->offset = it->off;
+	ev->offset = off;
 	ev->type_len = tl;
 	ev->delta = hdr >> 5;
-	ev->size = tl * 4 + 4;
+	ev->size = ext + tl * 4 + 4;
 	ev->payload = p + 4;
 	ev->len = tl * 4;
-	ev->ts = it->ts + ev->delta;
+	ev->ts = ts + ev->delta;
 	return 1;
 }
 

@@ -116,6 +116,9 @@ struct th_rbcpu *th_rb_next2(struct th_rb *rb, struct th_rbcpu **second)
 
 			__builtin_prefetch((const void *)p);
 			__builtin_prefetch((const void *)(p + 64));
+			/* and the iterator a run of its entries starts from */
+			__builtin_prefetch(&(*second)->pg);
+			__builtin_prefetch(&(*second)->it);
 		}
 	}
 	return n ? h[0] : NULL;

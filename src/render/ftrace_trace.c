@@ -612,6 +612,8 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 			if (!c)
 				break;
 			lim = limc == end ? ~0ULL : limc->ev.ts;
+			if (fast && limc != end)
+				th_context_prefetch(limc->cpu);
 			do {
 				if (fast && !skip &&
 				    th_print_run(&t, c, lim, c < limc))

@@ -372,6 +372,8 @@ void th_print_rawfmt(struct th_tctx *t, unsigned type);
 
 /* Print one entry as the "trace" file does. */
 void th_print_entry(struct th_tctx *t);
+/* CPU's prefix of the context columns, loaded ahead of its run */
+void th_context_prefetch(int cpu);
 /* th_print_entry() of C's current entry and the entries after it in its
  * sub-buffer older than LIM (as old: while TIE), while each is the
  * function tracer's, a system call's or a tracepoint's whose line is

@@ -85,6 +85,33 @@ static void test_records(void)
 	CHECK(rb_iter_next(&it, &ev) == 1);
 	CHECK(ev.kind == RB_EV_PADDING);
 	CHECK(rb_iter_next(&it, &ev) == 0);
+
+	/* the quick path: record 1, then the extend with record 3, then
+	 * nothing it takes (the discarded event) */
+	rb_iter_init(&it, &pg);
+	CHECK(rb_iter_next_quick(&it, &ev) == 1);
+	CHECK(ev.ts == 1005 && ev.size == 12 && it.off == 12);
+	CHECK(rb_iter_peek_quick(&it, &ev) == 1);
+	CHECK(it.off == 12 && it.ts == 1005);
+	CHECK(ev.kind == RB_EV_DATA && ev.len == 4 && ev.offset == 20 &&
+	      ev.size == 8 + 8 && ev.delta == 0 &&
+	      ev.payload == pg.data + 24 && ev.ts == 1005 + (1 << 27) + 3);
+	rb_iter_take(&it, &ev);
+	CHECK(it.off == 28 && it.ts == 1005 + (1 << 27) + 3);
+	CHECK(rb_iter_next_quick(&it, &ev) == 0 && it.off == 28);
+	/* an extend at the end of the committed bytes, or before a record
+	 * the quick path does not take: left to rb_iter_next() */
+	put64(8, 20 + 4);
+	CHECK(rb_page_parse(&pg, page, sizeof(page), 8, 16, 4080, 0) == 0);
+	rb_iter_init(&it, &pg);
+	CHECK(rb_iter_next_quick(&it, &ev) == 1);
+	CHECK(rb_iter_next_quick(&it, &ev) == 0 && it.off == 12);
+	put32(d + 20, hdr(0, 0));
+	put64(8, o);
+	CHECK(rb_page_parse(&pg, page, sizeof(page), 8, 16, 4080, 0) == 0);
+	rb_iter_init(&it, &pg);
+	CHECK(rb_iter_next_quick(&it, &ev) == 1);
+	CHECK(rb_iter_next_quick(&it, &ev) == 0 && it.off == 12);
 }
 
 static void test_truncated(void)
