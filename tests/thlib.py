@@ -2,6 +2,7 @@
 crash process per dump with every command batched."""
 
 import atexit
+import collections
 import fnmatch
 import functools
 import inspect
@@ -64,6 +65,27 @@ def scratch_dir(*parts):
 # 3-4 times faster, same tracehunt output.  TRACEHUNT_GDB_INDEX=0 opens
 # the plain vmlinux.
 GDB_INDEX = os.environ.get("TRACEHUNT_GDB_INDEX", "1") != "0"
+
+
+# Dump.truth(): files of at most TRUTH_CACHE_MAX bytes kept, for the
+# TRUTH_CACHE_DUMPS dumps whose truth was read last (some 8 MB for the
+# options scenario's 57,000 files)
+TRUTH_CACHE_MAX = 16 << 10
+TRUTH_CACHE_DUMPS = 2
+_truth_caches = collections.OrderedDict()
+_truth_lock = threading.Lock()
+
+
+def _truth_cache_of(dump):
+    with _truth_lock:
+        c = _truth_caches.get(dump.dir)
+        if c is None:
+            c = _truth_caches[dump.dir] = {}
+            while len(_truth_caches) > TRUTH_CACHE_DUMPS:
+                _truth_caches.popitem(last=False)
+        else:
+            _truth_caches.move_to_end(dump.dir)
+        return c
 
 
 class DumpError(Exception):
@@ -676,8 +698,18 @@ class Dump:
         return list(self.manifest["truth_files"])
 
     def truth(self, name):
-        with open(os.path.join(self.dir, "truth", name), "rb") as f:
-            return f.read()
+        """The live file NAME as the guest read it.  The small ones are
+        kept for the two dumps read last: the census (test_census.py)
+        and test_ftrace_files.py each read the 57,000 of an options dump,
+        one after the other."""
+        cache = _truth_cache_of(self)
+        body = cache.get(name)
+        if body is None:
+            with open(os.path.join(self.dir, "truth", name), "rb") as f:
+                body = f.read()
+            if len(body) <= TRUTH_CACHE_MAX:
+                cache[name] = body
+        return body
 
     def truth_error(self, name):
         """The errno name of the live read of NAME when it failed (the
