@@ -371,23 +371,35 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 	}
 }
 
-struct th_tpc th_tpc[TH_TPC_SLOTS];
+struct th_typeslot th_typeslots[TH_TYPE_SLOTS];
 
-void __attribute__((noinline)) th_tpc_fill(struct th_tpc *c, unsigned type)
+/* C for E, a tracepoint's event (C zeroed): when its print_fmt compiled */
+static void th_tpc_fill(struct th_tpc *c, struct th_event *e)
 {
-	struct th_event *e;
-	struct th_evfmt *f;
+	struct th_evfmt *f = th_event_detail(e);
 
-	memset(c, 0, sizeof(*c));
-	c->type = type;
-	/* th_event_text()'s way to th_print_tracepoint() */
-	if (th_type_is_core(type) || !(e = th_event_by_type(type)) ||
-	    (e->kind != TH_EVK_TRACEPOINT && e->kind != TH_EVK_SYNTH) ||
-	    !(f = th_event_detail(e))->pf)
+	if (!f->pf)
 		return;
 	c->e = e;
 	c->f = f;
 	c->name_len = strlen(e->name);
+}
+
+void __attribute__((noinline)) th_typeslot_fill(struct th_typeslot *s,
+						unsigned type)
+{
+	struct th_event *e;
+
+	memset(s, 0, sizeof(*s));
+	s->type = type;
+	/* th_event_text()'s ways to th_print_syscall() and
+	 * th_print_tracepoint(), the kernel's own types first */
+	if (th_type_is_core(type) || !(e = th_event_by_type(type)))
+		return;
+	if (e->kind == TH_EVK_SYS_ENTER || e->kind == TH_EVK_SYS_EXIT)
+		th_sysc_fill(&s->sc, e);
+	else if (e->kind == TH_EVK_TRACEPOINT || e->kind == TH_EVK_SYNTH)
+		th_tpc_fill(&s->tp, e);
 }
 
 /*

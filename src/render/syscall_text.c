@@ -10,8 +10,6 @@
 /* struct syscall_trace_exit's ret: after the entry and the nr */
 #define TH_SYSEXIT_RET 16
 
-struct th_sysc th_sysc[TH_SYSC_SLOTS];
-
 int th_type_is_core(unsigned type)
 {
 	const struct th_trace_types *tt = th_trace_types();
@@ -27,17 +25,12 @@ int th_type_is_core(unsigned type)
 	return FALSE;
 }
 
-void __attribute__((noinline)) th_sysc_fill(struct th_sysc *c, unsigned type)
+void th_sysc_fill(struct th_sysc *c, struct th_event *e)
 {
-	struct th_event *e;
 	const struct th_syscall_meta *m;
 	int i;
 
-	memset(c, 0, sizeof(*c));
-	c->type = type;
-	if (th_type_is_core(type) || !(e = th_event_by_type(type)) ||
-	    (e->kind != TH_EVK_SYS_ENTER && e->kind != TH_EVK_SYS_EXIT) ||
-	    !(m = th_event_syscall(e)))
+	if (!(m = th_event_syscall(e)))
 		return;
 	c->kind = e->kind;
 	c->m = m;

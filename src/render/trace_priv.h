@@ -246,30 +246,13 @@ long th_raw_data_type(void);
 /* The room of a line in th_ob: its context columns, then its text */
 enum { TH_CTX = 128, TH_TEXT = 8192 };
 
-/*
- * The tracepoints of a trace for th_tracepoint_text_at(), each resolved
- * once: keyed by type (direct-mapped; a type whose line is not a
- * tracepoint's print_fmt is kept too, with no event).
- */
-#define TH_TPC_SLOTS 512
+/* A type's tracepoint for th_tracepoint_text_at() (struct th_typeslot) */
 struct th_evfmt;
 struct th_tpc {
-	unsigned type;			/* 0: unused */
 	struct th_event *e;		/* NULL: th_event_text() prints it */
 	struct th_evfmt *f;		/* its compiled print_fmt */
 	size_t name_len;
 };
-extern struct th_tpc th_tpc[TH_TPC_SLOTS];
-void th_tpc_fill(struct th_tpc *c, unsigned type);
-
-static inline const struct th_tpc *th_tpc_of(unsigned type)
-{
-	struct th_tpc *c = &th_tpc[type % TH_TPC_SLOTS];
-
-	if (c->type != type)
-		th_tpc_fill(c, type);
-	return c;
-}
 
 /* T's entry, when a tracepoint's whose print_fmt compiled (C its type's
  * slot), written at P (TH_TEXT bytes of room); its end, or NULL for
@@ -291,33 +274,54 @@ void th_print_syscall(struct th_tctx *t, struct th_event *e,
  * (TH_TEXT bytes of room); its end, or NULL for th_event_text(). */
 char *th_syscall_text_at(struct th_tctx *t, unsigned type, char *p);
 
-/*
- * The system call events of a trace, each resolved once: a syscall
- * trace is mostly their lines, and th_event_text()'s dispatch, its
- * string builder and the strlen() of the line were a quarter of its
- * time.  Keyed by type (direct-mapped; a type that is not a system
- * call's event is kept too, with no event).
- */
-#define TH_SYSC_SLOTS 512
+/* A type's system call event for th_syscall_text_at() (struct
+ * th_typeslot) */
 struct th_sysc {
-	unsigned type;			/* 0: unused */
 	int kind;			/* TH_EVK_SYS_ENTER or _EXIT; 0: neither */
 	const struct th_syscall_meta *m;
 	struct pf_sysmeta pm;		/* m as pf_syscall_enter() takes it */
 	unsigned flags;			/* PF_SYS_USER, PF_SYS_OPENAT */
 	struct pf_sysline line;		/* its common line, compiled */
 };
-extern struct th_sysc th_sysc[TH_SYSC_SLOTS];
-void th_sysc_fill(struct th_sysc *c, unsigned type);
+/* C for E, a system call's event (C zeroed) */
+void th_sysc_fill(struct th_sysc *c, struct th_event *e);
+
+/*
+ * The entry types of a trace, each resolved once to what prints its text
+ * straight into the line: a system call's event or a tracepoint's
+ * compiled print_fmt (a syscall or sched trace is mostly their lines, and
+ * th_event_text()'s dispatch, its string builder and the strlen() of the
+ * line were a quarter of its time).  Keyed by type, direct-mapped; a
+ * type that is neither is kept too, with neither.
+ */
+#define TH_TYPE_SLOTS 512
+struct th_typeslot {
+	unsigned type;			/* 0: unused */
+	struct th_sysc sc;		/* kind 0: not a system call's */
+	struct th_tpc tp;		/* e NULL: not a tracepoint's */
+};
+extern struct th_typeslot th_typeslots[TH_TYPE_SLOTS];
+void th_typeslot_fill(struct th_typeslot *s, unsigned type);
+
+static inline const struct th_typeslot *th_typeslot_of(unsigned type)
+{
+	struct th_typeslot *s = &th_typeslots[type % TH_TYPE_SLOTS];
+
+	if (s->type != type)
+		th_typeslot_fill(s, type);
+	return s;
+}
 
 /* The system call event of TYPE as its slot has it (kind 0: none) */
 static inline const struct th_sysc *th_sysc_of(unsigned type)
 {
-	struct th_sysc *c = &th_sysc[type % TH_SYSC_SLOTS];
+	return &th_typeslot_of(type)->sc;
+}
 
-	if (c->type != type)
-		th_sysc_fill(c, type);
-	return c;
+/* The tracepoint of TYPE as its slot has it (e NULL: none) */
+static inline const struct th_tpc *th_tpc_of(unsigned type)
+{
+	return &th_typeslot_of(type)->tp;
 }
 
 /* pf_syscall_enter()'s flags for C's entries under T's options */
