@@ -963,6 +963,7 @@ void pf_free(struct pf_fmt *f)
 	free(f->nodes);
 	free(f->strs);
 	free(f->memo);
+	free(f->ops);
 	free(f);
 }
 

@@ -148,6 +148,13 @@ int pf_format(const struct pf_fmt *fmt, const unsigned char *rec,
 	      size_t outlen);
 
 /*
+ * pf_nul_free - whether every text pf_format() prints with FMT is free of
+ * NUL bytes (its conversions are texts, integers and strings that stop
+ * at their NUL: no %c, no %p), so that its length is the text's
+ */
+int pf_nul_free(const struct pf_fmt *fmt);
+
+/*
  * pf_parse_ctx - pf_parse() that resolves identifiers through ctx->ident
  * and compiles for ctx->long_size (the context is not kept).
  */

@@ -727,7 +727,7 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 	size_t start = e->tmp.len, n;
 	unsigned tag = (unsigned)e->big | (unsigned)e->lsize << 1;
 	uint64_t key = 0;
-	int i, r;
+	int r;
 
 	if (m->field >= 0) {
 		const struct pf_field *fl = &f->fields[m->field];
@@ -736,12 +736,10 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 			return pf_eval_fast(e, f->args[a], v);
 		key = pf_rd_uint(e, e->rec + fl->offset, fl->size);
 	}
-	for (i = 0; i < PF_MEMO_WAYS; i++) {
-		x = &m->ent[i];
-		if (x->key != key || !x->where || x->tag != tag)
-			continue;
-		if (start + x->n + 1 >= e->tmp.cap)
-			break;
+	/* one slot for a key: the field's few values (a task's states) */
+	x = &m->ent[(key * 0x9e3779b97f4a7c15ULL) >> (64 - PF_MEMO_BITS)];
+	if (x->key == key && x->where && x->tag == tag &&
+	    start + x->n + 1 < e->tmp.cap) {
 		/* (in one move of the whole text when tmp has the room) */
 		if (start + PF_MEMO_TEXT < e->tmp.cap)
 			memcpy(e->tmp.buf + start, x->text, PF_MEMO_TEXT);
@@ -765,7 +763,7 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 	if (v->kind != TY_BUF || v->elsz != 1 || v->sgn ||
 	    e->tmp.len + 1 >= e->tmp.cap || n > PF_MEMO_TEXT)
 		return 0;
-	x = &m->ent[m->next];
+	x = &m->ent[(key * 0x9e3779b97f4a7c15ULL) >> (64 - PF_MEMO_BITS)];
 	if (!v->p)
 		x->where = PF_MEMO_NULL;
 	else if (v->p >= (const unsigned char *)e->tmp.buf + start &&
@@ -779,7 +777,6 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 		x->lit = v->p;
 	} else
 		return 0;
-	m->next = (m->next + 1) % PF_MEMO_WAYS;
 	x->key = key;
 	x->tag = (unsigned char)tag;
 	x->n = (unsigned short)n;
@@ -859,4 +856,5 @@ memo:
 	for (i = 0; i < f->nargs; i++)
 		if (!f->argfast[i])
 			f->slowarg[f->nslow++] = (unsigned char)i;
+	pf_plan_ops(f);
 }

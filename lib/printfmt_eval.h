@@ -37,7 +37,8 @@ struct ev {
 };
 
 extern const char pf_hexdig[];	/* "0123456789abcdef" */
-extern const char pf_hexdig2[];	/* "000102".."ff": a byte's two digits */
+extern const char pf_hexdig2[];
+extern const char pf_decdig2[];	/* "00".."99": two decimal digits */	/* "000102".."ff": a byte's two digits */
 
 /* Set E's error text (the first one wins); returns -CODE. */
 int pf_everr(struct ev *e, int code, const char *fmt, ...)
@@ -143,6 +144,22 @@ static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* a little-endian record on a little-endian host: one load */
 	if (!e->big && size > 0) {
+		uint32_t u32;
+		uint16_t u16;
+
+		switch (size) {	/* (C's sizes without a call) */
+		case 1:
+			return p[0];
+		case 2:
+			memcpy(&u16, p, 2);
+			return u16;
+		case 4:
+			memcpy(&u32, p, 4);
+			return u32;
+		case 8:
+			memcpy(&v, p, 8);
+			return v;
+		}
 		memcpy(&v, p, size < 8 ? (size_t)size : 8);
 		return v;
 	}
@@ -246,5 +263,58 @@ static inline int pf_eval_fast(struct ev *e, int ni, struct val *v)
 		return 0;
 	return pf_eval(e, ni, v);
 }
+
+/* NUM's decimal digits at the end of T[20]; where they start. */
+static inline int pf_dec_digits(char *t, uint64_t num)
+{
+	int n = 20;
+
+	for (; num >= 100; num /= 100) {
+		n -= 2;
+		memcpy(t + n, pf_decdig2 + 2 * (num % 100), 2);
+	}
+	if (num >= 10) {
+		n -= 2;
+		memcpy(t + n, pf_decdig2 + 2 * num, 2);
+	} else {
+		t[--n] = (char)('0' + num);
+	}
+	return n;
+}
+
+/* NUM in decimal at Q, as number() prints a %d (SGN) or %u with the
+ * flags ZEROPAD and a WIDTH of 20 or less at most (-1: none); the end.
+ * Q has 21 + WIDTH bytes of room. */
+static inline char *pf_dec_at(char *q, uint64_t num, int sgn, int zero,
+			      int width)
+{
+	/* the digits end at t + 20; the bytes after them make a short
+	 * number's copy one fixed move */
+	char t[36];
+	int n, neg = sgn && (int64_t)num < 0, pad;
+
+	n = pf_dec_digits(t, neg ? 0 - num : num);
+	pad = width - (20 - n) - neg;
+	if (!zero)
+		for (; pad > 0; pad--)
+			*q++ = ' ';
+	if (neg)
+		*q++ = '-';
+	for (; pad > 0; pad--)
+		*q++ = '0';
+	/* (Q has room for 21 bytes) */
+	if (n >= 4)
+		memcpy(q, t + n, 16);
+	else
+		memcpy(q, t + n, 20 - n);
+	return q + 20 - n;
+}
+
+
+/* lib/printfmt_ops.c: F's list of steps, when it has one (pf_plan()) */
+void pf_plan_ops(struct pf_fmt *f);
+/* the steps at O's end, the kept arguments' values in VALS; FALSE,
+ * nothing written, when do_format()'s loop prints the line */
+int pf_run_ops(struct ev *e, struct out *o, const struct val *vals);
 
 #endif

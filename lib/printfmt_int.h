@@ -78,6 +78,8 @@ enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
 /* pf_plan(): the bytes strs holds past its last string, so that
  * do_format() copies a short text in one move of that size */
 #define PF_TEXT_SLACK	32
+/* pf_plan(): the bytes a PF_OP_STR may write past its string */
+#define PF_STR_SLACK	16
 
 /*
  * pf_plan(): the string an argument gives when it depends on nothing but
@@ -86,7 +88,7 @@ enum { PF_FAST_NONE, PF_FAST_INT, PF_FAST_STR };
  * into the kernel's tmp_seq and where in them (or in the format's
  * literals) the value points.
  */
-#define PF_MEMO_WAYS	8
+#define PF_MEMO_BITS	4
 #define PF_MEMO_TEXT	48
 
 enum { PF_MEMO_NULL = 1, PF_MEMO_TMP, PF_MEMO_LIT };
@@ -104,8 +106,8 @@ struct pf_memo_ent {
 
 struct pf_memo {
 	int field;		/* the field read, -1 for none */
-	unsigned next;		/* the way replaced next */
-	struct pf_memo_ent ent[PF_MEMO_WAYS];
+	struct pf_memo_ent ent[1 << PF_MEMO_BITS];	/* by the key's
+							 * hash */
 };
 
 #define ZEROPAD	1
@@ -115,6 +117,30 @@ struct pf_memo {
 #define LEFT	16
 #define SMALL	32
 #define SPECIAL	64
+
+/*
+ * pf_plan(): a format whose every conversion is a text, one printed
+ * straight from the record (conv.fast) or a plain %s of a kept value
+ * (argmemo), as one list of steps that do_format() runs without its
+ * checks when the line has the room (sched_switch, sched_wakeup).
+ */
+enum { PF_OP_TEXT = 1, PF_OP_INT, PF_OP_STR, PF_OP_MEMO };
+
+struct pf_op {
+	unsigned char kind;	/* PF_OP_* */
+	unsigned char size;	/* PF_OP_INT: the field's bytes: 1, 2, 4, 8 */
+	unsigned char csgn;	/* %d: printed with a sign */
+	unsigned char zero;	/* the 0 flag */
+	signed char width;	/* -1 none, else 0 to 20 */
+	unsigned char arg;	/* PF_OP_MEMO: the argument */
+	unsigned short len;	/* PF_OP_TEXT: its bytes */
+	int off;		/* the field's offset; PF_OP_TEXT: in strs */
+	/* PF_OP_INT's value, as norm() of each step gives it: the field
+	 * read with its sign (s0, its sign bit or 0), then in the
+	 * argument's type (m1 its mask, s1 its sign bit or 0), then as
+	 * va_arg() reads it ([0] with 64-bit longs, [1] with 32-bit) */
+	uint64_t s0, m1, s1, m2[2], s2[2];
+};
 
 struct pf_fmt {
 	struct pf_field *fields;
@@ -138,6 +164,11 @@ struct pf_fmt {
 	unsigned char argmemo[PF_MAX_ARGS];	/* 1 + its index in memo */
 	struct pf_memo *memo;	/* written while formatting */
 	int nmemo;
+	struct pf_op *ops;	/* NULL: no list of steps */
+	int nops, nops_str;	/* nops_str: of PF_OP_STR */
+	size_t ops_str_off;	/* the sum of their fields' offsets */
+	size_t ops_room;	/* the steps' bytes but PF_OP_STR's and
+				 * PF_OP_MEMO's, with the moves' slack */
 };
 
 static inline uint64_t norm(uint64_t v, int bits, int sgn)

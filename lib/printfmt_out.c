@@ -49,55 +49,9 @@ static int digits(char *tmp, uint64_t num, int base, int locase)
 
 #define PF_D2(d) #d "0" #d "1" #d "2" #d "3" #d "4" #d "5" #d "6" #d "7" \
 	#d "8" #d "9"
-static const char decdig2[] = PF_D2(0) PF_D2(1) PF_D2(2) PF_D2(3) PF_D2(4)
+const char pf_decdig2[] = PF_D2(0) PF_D2(1) PF_D2(2) PF_D2(3) PF_D2(4)
 	PF_D2(5) PF_D2(6) PF_D2(7) PF_D2(8) PF_D2(9);
 #undef PF_D2
-
-/* NUM's decimal digits at the end of T[20]; where they start. */
-static inline int dec_digits(char *t, uint64_t num)
-{
-	int n = 20;
-
-	for (; num >= 100; num /= 100) {
-		n -= 2;
-		memcpy(t + n, decdig2 + 2 * (num % 100), 2);
-	}
-	if (num >= 10) {
-		n -= 2;
-		memcpy(t + n, decdig2 + 2 * num, 2);
-	} else {
-		t[--n] = (char)('0' + num);
-	}
-	return n;
-}
-
-/* NUM in decimal at Q, as number() prints a %d (SGN) or %u with the
- * flags ZEROPAD and a WIDTH of 20 or less at most (-1: none); the end.
- * Q has 21 + WIDTH bytes of room. */
-static inline char *dec_at(char *q, uint64_t num, int sgn, int zero,
-			   int width)
-{
-	/* the digits end at t + 20; the bytes after them make a short
-	 * number's copy one fixed move */
-	char t[36];
-	int n, neg = sgn && (int64_t)num < 0, pad;
-
-	n = dec_digits(t, neg ? 0 - num : num);
-	pad = width - (20 - n) - neg;
-	if (!zero)
-		for (; pad > 0; pad--)
-			*q++ = ' ';
-	if (neg)
-		*q++ = '-';
-	for (; pad > 0; pad--)
-		*q++ = '0';
-	/* (Q has room for 21 bytes) */
-	if (n >= 4)
-		memcpy(q, t + n, 16);
-	else
-		memcpy(q, t + n, 20 - n);
-	return q + 20 - n;
-}
 
 /* lib/vsprintf.c number(): note "%#x" of 0 is "0x0", "%#o" of 0 is "0". */
 static void number(struct out *o, uint64_t num, struct spec sp)
@@ -111,7 +65,7 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	    sp.prec <= 1 && o->len + 21 < o->cap) {
 		/* a plain %d or %u (no padding: a number is one digit or
 		 * more), straight into O */
-		o->len = dec_at(o->buf + o->len, num, sp.flags & SIGN, 0, -1) -
+		o->len = pf_dec_at(o->buf + o->len, num, sp.flags & SIGN, 0, -1) -
 			o->buf;
 		return;
 	}
@@ -650,7 +604,7 @@ static void fast_conv(struct ev *e, struct out *o, const struct conv *c)
 	}
 	v = conv_value(c, pf_field_int(e, fl, nd, p), e->lsize);
 	if (o->len + 21 + (c->width > 0 ? c->width : 0) < o->cap) {
-		o->len = dec_at(o->buf + o->len, v, c->flags & SIGN,
+		o->len = pf_dec_at(o->buf + o->len, v, c->flags & SIGN,
 				c->flags & ZEROPAD, c->width) - o->buf;
 	} else {
 		struct spec sp = { c->flags, c->width, -1, 10 };
@@ -691,6 +645,8 @@ static int do_format(struct ev *e, struct out *o)
 		if (r < 0)
 			return r;
 	}
+	if (fast && f->ops && !e->big && pf_run_ops(e, o, vals))
+		return 0;
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
 		struct spec sp;

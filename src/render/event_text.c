@@ -383,6 +383,7 @@ static void th_tpc_fill(struct th_tpc *c, struct th_event *e)
 	c->e = e;
 	c->f = f;
 	c->name_len = strlen(e->name);
+	c->nul_free = pf_nul_free(f->pf);
 }
 
 void __attribute__((noinline)) th_typeslot_fill(struct th_typeslot *s,
@@ -440,7 +441,7 @@ char *th_tracepoint_text_at(struct th_tctx *t, const struct th_tpc *c,
 	if (n < 0 || (size_t)n + 1 >= room)
 		return NULL;
 	/* "%s\n": the text up to a NUL it may hold */
-	q += strnlen(q, n);
+	q += c->nul_free ? (size_t)n : strnlen(q, n);
 	*q++ = '\n';
 	return q;
 }

@@ -252,6 +252,7 @@ struct th_tpc {
 	struct th_event *e;		/* NULL: th_event_text() prints it */
 	struct th_evfmt *f;		/* its compiled print_fmt */
 	size_t name_len;
+	int nul_free;			/* pf_nul_free() of it */
 };
 
 /* T's entry, when a tracepoint's whose print_fmt compiled (C its type's

@@ -1048,6 +1048,87 @@ static void test_memo(void)
 }
 
 /*
+ * The list of steps (lib/printfmt_ops.c: a sched_switch-like format of
+ * texts, integers and strings from the record and kept strings) against
+ * the general loop: the same format with one argument written
+ * "REC->x + 0", which no step prints, compiled afresh for each record
+ * (its kept strings evaluated).  Records whose values are drawn from a
+ * few (kept strings found again), a comm without its NUL (read on to the
+ * record's end), every room from 1 byte (nothing written past it), a long
+ * text, pf_nul_free().
+ */
+static void test_ops(void)
+{
+	static const char *const masks =
+		"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | "
+		"0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1)"
+		" - 1)";
+	static const uint64_t lv[] = { 0, 1, 2, 0x80, 0x100, 0x101, 0x3 };
+	static const char *const tail[] = {
+		"", " a text longer than the thirty-two bytes moved at once",
+	};
+	char fmt[2][2048], err[256], out[2][1200];
+	struct pf_ctx ctx = { 0 };
+	int r, t, k, n[2], room;
+
+	for (t = 0; t < 2; t++) {
+		struct pf_fmt *f;
+
+		for (k = 0; k < 2; k++)
+			snprintf(fmt[k], sizeof(fmt[k]), "\"comm=%%s pid=%%d "
+				 "prio=%%03d state=%%s%%s%s ==> s=%%hd u=%%u "
+				 "b=%%u c=%%d\", REC->comm, REC->i, REC->s, "
+				 "(REC->l & %s) ? __print_flags(REC->l & %s, "
+				 "\"|\", { 0x00000001, \"S\" }, { 0x00000002, "
+				 "\"D\" }, { 0x00000080, \"I\" }) : \"R\", "
+				 "REC->l & (%s + 1) ? \"+\" : \"\", REC->s, "
+				 "REC->u%s, REC->b, REC->c", tail[t], masks,
+				 masks, masks, k ? " + 0" : "");
+		f = pf_parse(fmt[0], SF, NSF, err, sizeof(err));
+		CHECK(f != NULL && pf_nul_free(f));
+		if (!f) {
+			fprintf(stderr, "parse %s: %s\n", fmt[0], err);
+			continue;
+		}
+		for (r = 0; r < 300; r++) {
+			struct pf_fmt *g = pf_parse(fmt[1], SF, NSF, err,
+						    sizeof(err));
+
+			CHECK(g != NULL && !pf_nul_free(g));
+			synth_record();
+			put_le(16, lv[rand() % 7], 8);
+			put_le(8, (uint64_t)(rand() % 3) * 1000 - 1000, 4);
+			put_le(12, (uint64_t)rand(), 4);
+			put_le(34, (uint64_t)(rand() % 5) * 30000, 2);
+			R[32] = (unsigned char)(rand() % 3 - 1);
+			R[92] = (unsigned char)(rand() % 2);
+			if (r % 10 == 3)
+				memset(R + 40, 'x', 16);
+			if (r % 10 == 4)
+				memset(R + 40, 'y', RLEN - 40);
+			for (room = 1; room <= (int)sizeof(out[0]);
+			     room += r < 20 ? 1 : 97) {
+				size_t j;
+
+				/* and not a byte past the room */
+				memset(out[0], 0x5a, sizeof(out[0]));
+				n[0] = pf_format(f, R, RLEN, &ctx, out[0], room);
+				n[1] = g ? pf_format(g, R, RLEN, &ctx, out[1],
+						     room) : -1;
+				CHECK(n[0] == n[1]);
+				CHECK_STR(out[0], out[1]);
+				for (j = room; j < sizeof(out[0]); j++)
+					if (out[0][j] != 0x5a)
+						break;
+				CHECK(j == sizeof(out[0]));
+			}
+			pf_free(g);
+		}
+		pf_free(f);
+	}
+}
+
+/*
  * pf_sysline_at() against pf_syscall_enter() and pf_syscall_exit(): the
  * same line for any count of arguments, names of any length (past 255
  * bytes, past the compiled text's room), values at every width; NULL,
@@ -1198,6 +1279,7 @@ int main(void)
 	test_synthetic();
 	test_fast_conversions();
 	test_memo();
+	test_ops();
 	test_fallback_syscalls();
 	test_sysline();
 	return unit_done("test_printfmt");
