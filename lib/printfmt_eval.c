@@ -716,8 +716,9 @@ static void plan_memo(struct pf_fmt *f, int a)
  *
  * A value kept for the field's bytes is written into tmp as its
  * evaluation wrote it (so every later argument sees the same tmp), when
- * tmp has the room the evaluation had; else the argument is evaluated,
- * and kept when it was not cut short.
+ * tmp has the room the evaluation had (pf_memo_hit()); else the argument
+ * is evaluated, and kept when it was not cut short.  A kept value's
+ * count is its string's length (what a %s prints of it).
  */
 int pf_memo_eval(struct ev *e, int a, struct val *v)
 {
@@ -725,37 +726,14 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 	struct pf_memo *m = &f->memo[f->argmemo[a] - 1];
 	struct pf_memo_ent *x;
 	size_t start = e->tmp.len, n;
-	unsigned tag = (unsigned)e->big | (unsigned)e->lsize << 1;
-	uint64_t key = 0;
+	uint64_t key;
 	int r;
 
-	if (m->field >= 0) {
-		const struct pf_field *fl = &f->fields[m->field];
-
-		if (!e->rec || e->reclen < (size_t)fl->offset + fl->size)
-			return pf_eval_fast(e, f->args[a], v);
-		key = pf_rd_uint(e, e->rec + fl->offset, fl->size);
-	}
-	/* one slot for a key: the field's few values (a task's states) */
-	x = &m->ent[(key * 0x9e3779b97f4a7c15ULL) >> (64 - PF_MEMO_BITS)];
-	if (x->key == key && x->where && x->tag == tag &&
-	    start + x->n + 1 < e->tmp.cap) {
-		/* (in one move of the whole text when tmp has the room) */
-		if (start + PF_MEMO_TEXT < e->tmp.cap)
-			memcpy(e->tmp.buf + start, x->text, PF_MEMO_TEXT);
-		else
-			memcpy(e->tmp.buf + start, x->text, x->n);
-		e->tmp.len = start + x->n;
-		v->kind = TY_BUF;
-		v->v = 0;
-		v->elsz = 1;
-		v->sgn = 0;
-		v->n = x->vn;
-		v->p = x->where == PF_MEMO_TMP ?
-			(const unsigned char *)e->tmp.buf + start + x->off :
-			x->where == PF_MEMO_LIT ? x->lit : NULL;
+	if (!pf_memo_key(e, m, &key))
+		return pf_eval_fast(e, f->args[a], v);
+	x = pf_memo_slot(m, key);
+	if (pf_memo_hit(e, x, key, v))
 		return 0;
-	}
 	if ((r = pf_eval_fast(e, f->args[a], v)) < 0)
 		return r;
 	n = e->tmp.len - start;
@@ -763,7 +741,6 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 	if (v->kind != TY_BUF || v->elsz != 1 || v->sgn ||
 	    e->tmp.len + 1 >= e->tmp.cap || n > PF_MEMO_TEXT)
 		return 0;
-	x = &m->ent[(key * 0x9e3779b97f4a7c15ULL) >> (64 - PF_MEMO_BITS)];
 	if (!v->p)
 		x->where = PF_MEMO_NULL;
 	else if (v->p >= (const unsigned char *)e->tmp.buf + start &&
@@ -778,9 +755,11 @@ int pf_memo_eval(struct ev *e, int a, struct val *v)
 	} else
 		return 0;
 	x->key = key;
-	x->tag = (unsigned char)tag;
+	x->tag = (unsigned char)pf_memo_tag(e);
 	x->n = (unsigned short)n;
-	x->vn = v->n;
+	/* (what a %s of it prints, outside the record: the same bytes as
+	 * the count it had) */
+	x->vn = v->p ? strnlen((const char *)v->p, v->n) : v->n;
 	memcpy(x->text, e->tmp.buf + start, n);
 	return 0;
 }

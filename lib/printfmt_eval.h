@@ -311,10 +311,69 @@ static inline char *pf_dec_at(char *q, uint64_t num, int sgn, int zero,
 }
 
 
+/* The tag of a value kept (pf_memo_eval()) for E: its byte order and
+ * long size */
+static inline unsigned pf_memo_tag(const struct ev *e)
+{
+	return (unsigned)e->big | (unsigned)e->lsize << 1;
+}
+
+/* M's key in E's record: FALSE when its field is beyond the record */
+static inline int pf_memo_key(struct ev *e, const struct pf_memo *m,
+			      uint64_t *key)
+{
+	const struct pf_field *fl;
+
+	*key = 0;
+	if (m->field < 0)
+		return 1;
+	fl = &e->f->fields[m->field];
+	if (!e->rec || e->reclen < (size_t)fl->offset + fl->size)
+		return 0;
+	*key = pf_rd_uint(e, e->rec + fl->offset, fl->size);
+	return 1;
+}
+
+/* M's slot for KEY: one a key (the field's few values, a task's states) */
+static inline struct pf_memo_ent *pf_memo_slot(struct pf_memo *m,
+					       uint64_t key)
+{
+	return &m->ent[(key * 0x9e3779b97f4a7c15ULL) >> (64 - PF_MEMO_BITS)];
+}
+
+/* The value kept in X for KEY into V, written into E's tmp as its
+ * evaluation wrote it; FALSE, nothing done, when X does not hold it or
+ * tmp lacks the room the evaluation had */
+static inline int pf_memo_hit(struct ev *e, const struct pf_memo_ent *x,
+			      uint64_t key, struct val *v)
+{
+	size_t start = e->tmp.len;
+
+	if (x->key != key || !x->where || x->tag != pf_memo_tag(e) ||
+	    start + x->n + 1 >= e->tmp.cap)
+		return 0;
+	/* (in one move of the whole text when tmp has the room) */
+	if (start + PF_MEMO_TEXT < e->tmp.cap)
+		memcpy(e->tmp.buf + start, x->text, PF_MEMO_TEXT);
+	else
+		memcpy(e->tmp.buf + start, x->text, x->n);
+	e->tmp.len = start + x->n;
+	v->kind = TY_BUF;
+	v->v = 0;
+	v->elsz = 1;
+	v->sgn = 0;
+	v->n = x->vn;
+	v->p = x->where == PF_MEMO_TMP ?
+		(const unsigned char *)e->tmp.buf + start + x->off :
+		x->where == PF_MEMO_LIT ? x->lit : NULL;
+	return 1;
+}
+
 /* lib/printfmt_ops.c: F's list of steps, when it has one (pf_plan()) */
 void pf_plan_ops(struct pf_fmt *f);
-/* the steps at O's end, the kept arguments' values in VALS; FALSE,
- * nothing written, when do_format()'s loop prints the line */
-int pf_run_ops(struct ev *e, struct out *o, const struct val *vals);
+/* the steps at O's end, after the kept arguments' evaluation into VALS:
+ * 1; 0, nothing written, VALS evaluated, when do_format()'s loop prints
+ * the line; or an evaluation's negative PF_E* code */
+int pf_run_ops(struct ev *e, struct out *o, struct val *vals);
 
 #endif

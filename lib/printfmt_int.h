@@ -100,7 +100,7 @@ struct pf_memo_ent {
 	unsigned short n;	/* bytes written into tmp, its NUL included */
 	unsigned short off;	/* PF_MEMO_TMP: the value at tmp + off */
 	const unsigned char *lit;	/* PF_MEMO_LIT: the value */
-	size_t vn;		/* the value's byte count */
+	size_t vn;		/* the value's string length */
 	char text[PF_MEMO_TEXT];
 };
 
@@ -122,19 +122,22 @@ struct pf_memo {
  * pf_plan(): a format whose every conversion is a text, one printed
  * straight from the record (conv.fast) or a plain %s of a kept value
  * (argmemo), as one list of steps that do_format() runs without its
- * checks when the line has the room (sched_switch, sched_wakeup).
+ * checks when the line has the room (sched_switch, sched_wakeup): each
+ * step a text, then a value.
  */
 enum { PF_OP_TEXT = 1, PF_OP_INT, PF_OP_STR, PF_OP_MEMO };
+#define PF_OPS_MEMO	16	/* the kept values of a list, at most */
 
 struct pf_op {
-	unsigned char kind;	/* PF_OP_* */
+	unsigned char kind;	/* PF_OP_*: PF_OP_TEXT, the text alone */
 	unsigned char size;	/* PF_OP_INT: the field's bytes: 1, 2, 4, 8 */
 	unsigned char csgn;	/* %d: printed with a sign */
 	unsigned char zero;	/* the 0 flag */
 	signed char width;	/* -1 none, else 0 to 20 */
 	unsigned char arg;	/* PF_OP_MEMO: the argument */
-	unsigned short len;	/* PF_OP_TEXT: its bytes */
-	int off;		/* the field's offset; PF_OP_TEXT: in strs */
+	unsigned short tlen;	/* the text before the value: its bytes */
+	int toff;		/* and offset in strs */
+	int off;		/* the field's offset */
 	/* PF_OP_INT's value, as norm() of each step gives it: the field
 	 * read with its sign (s0, its sign bit or 0), then in the
 	 * argument's type (m1 its mask, s1 its sign bit or 0), then as
@@ -166,6 +169,8 @@ struct pf_fmt {
 	int nmemo;
 	struct pf_op *ops;	/* NULL: no list of steps */
 	int nops, nops_str;	/* nops_str: of PF_OP_STR */
+	unsigned char ops_memo[PF_OPS_MEMO];	/* the PF_OP_MEMO steps */
+	int nops_memo;
 	size_t ops_str_off;	/* the sum of their fields' offsets */
 	size_t ops_room;	/* the steps' bytes but PF_OP_STR's and
 				 * PF_OP_MEMO's, with the moves' slack */

@@ -35,75 +35,100 @@ static void op_norm(int bits, int sgn, uint64_t *m, uint64_t *s)
 	*s = sgn && bits > 0 ? 1ULL << ((bits >= 64 ? 64 : bits) - 1) : 0;
 }
 
+/* The step that conversion C takes at OP (its text set): FALSE when none
+ * does; AI, the argument it prints, past it */
+static int plan_op(struct pf_fmt *f, const struct conv *c, int *ai,
+		   struct pf_op *op)
+{
+	const struct node *nd;
+	const struct pf_field *fl;
+	int bits;
+
+	if (c->type == '%' || *ai >= f->nargs)
+		return 0;
+	if (f->argmemo[*ai] && c->type == 's' && !c->fast &&
+	    c->width == -1 && c->prec == -1 && !c->flags) {
+		if (f->nops_memo == PF_OPS_MEMO)
+			return 0;
+		op->kind = PF_OP_MEMO;
+		op->arg = (unsigned char)(*ai)++;
+		f->ops_memo[f->nops_memo++] = (unsigned char)(op - f->ops);
+		return 1;
+	}
+	if (!c->fast || c->fnode != f->args[(*ai)++])
+		return 0;
+	nd = &f->nodes[c->fnode];
+	fl = &f->fields[nd->field];
+	op->off = fl->offset;
+	if (c->fast == PF_FAST_STR) {
+		op->kind = PF_OP_STR;
+		f->nops_str++;
+		f->ops_str_off += (size_t)fl->offset;
+		f->ops_room += PF_STR_SLACK;
+		return 1;
+	}
+	op->kind = PF_OP_INT;
+	op->size = (unsigned char)fl->size;
+	op->csgn = (c->flags & SIGN) != 0;
+	op->zero = (c->flags & ZEROPAD) != 0;
+	op->width = (signed char)c->width;
+	if (fl->is_signed && !nd->ty.ptr)
+		op->s0 = 1ULL << (fl->size * 8 - 1);
+	op_norm(nd->ty.bits, nd->ty.sgn, &op->m1, &op->s1);
+	bits = conv_bits(c);
+	op_norm(bits ? bits : 64, op->csgn, &op->m2[0], &op->s2[0]);
+	op_norm(bits ? bits : 32, op->csgn, &op->m2[1], &op->s2[1]);
+	f->ops_room += 21 + (c->width > 0 ? c->width : 0);
+	return 1;
+}
+
 /*
  * F's conversions as one list of steps (struct pf_op), when each is a
  * text without a NUL, a conversion of pf_plan() or a plain %s of a kept
- * value; else none (do_format() prints it as before).
+ * value, and the kept ones are all the others; else none (do_format()
+ * prints it as before).
  */
 void pf_plan_ops(struct pf_fmt *f)
 {
-	struct pf_op *ops = calloc(f->nconv + 1, sizeof(*ops)), *op;
-	size_t room = 0;
-	int i, bits, ai = 0;
+	int i, ai = 0, text = 0;
+	struct pf_op *op;
 
-	if (!ops || !f->nfast || !f->text_slack)
+	f->ops = calloc(f->nconv + 1, sizeof(*f->ops));
+	if (!f->ops || !f->nfast || !f->text_slack)
 		goto none;
-	for (i = 0, op = ops; i < f->nconv; i++, op++) {
+	for (i = 0, op = f->ops; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
-		const struct node *nd;
-		const struct pf_field *fl;
 
-		if (!c->type) {
-			if (memchr(f->strs + c->text, 0, c->len) ||
-			    c->len > 0xffff)
+		if (c->type) {
+			if (!plan_op(f, c, &ai, op++))
 				goto none;
-			op->kind = PF_OP_TEXT;
-			op->off = c->text;
-			op->len = (unsigned short)c->len;
-			room += c->len > PF_TEXT_SLACK ? c->len : PF_TEXT_SLACK;
+			text = 0;
 			continue;
 		}
-		if (c->type == '%' || ai >= f->nargs)
+		/* a text: the next step's, or one alone after a text */
+		if (text)
+			op++->kind = PF_OP_TEXT;
+		if (memchr(f->strs + c->text, 0, c->len) || c->len > 0xffff)
 			goto none;
-		if (f->argmemo[ai] && c->type == 's' && !c->fast &&
-		    c->width == -1 && c->prec == -1 && !c->flags) {
-			op->kind = PF_OP_MEMO;
-			op->arg = (unsigned char)ai++;
-			continue;
-		}
-		if (!c->fast || c->fnode != f->args[ai++])
-			goto none;
-		nd = &f->nodes[c->fnode];
-		fl = &f->fields[nd->field];
-		op->off = fl->offset;
-		if (c->fast == PF_FAST_STR) {
-			op->kind = PF_OP_STR;
-			f->nops_str++;
-			f->ops_str_off += (size_t)fl->offset;
-			room += PF_STR_SLACK;
-			continue;
-		}
-		op->kind = PF_OP_INT;
-		op->size = (unsigned char)fl->size;
-		op->csgn = (c->flags & SIGN) != 0;
-		op->zero = (c->flags & ZEROPAD) != 0;
-		op->width = (signed char)c->width;
-		if (fl->is_signed && !nd->ty.ptr)
-			op->s0 = 1ULL << (fl->size * 8 - 1);
-		op_norm(nd->ty.bits, nd->ty.sgn, &op->m1, &op->s1);
-		bits = conv_bits(c);
-		op_norm(bits ? bits : 64, op->csgn, &op->m2[0], &op->s2[0]);
-		op_norm(bits ? bits : 32, op->csgn, &op->m2[1], &op->s2[1]);
-		room += 21 + (c->width > 0 ? c->width : 0);
+		op->toff = c->text;
+		op->tlen = (unsigned short)c->len;
+		text = 1;
 	}
-	f->ops = ops;
-	f->nops = f->nconv;
-	f->ops_room = room;
+	if (text)
+		op++->kind = PF_OP_TEXT;
+	if (f->nops_memo != f->nslow)
+		goto none;
+	f->nops = (int)(op - f->ops);
+	/* each step's text in one move of PF_TEXT_SLACK bytes, or its own */
+	for (op = f->ops; op < f->ops + f->nops; op++)
+		f->ops_room += op->tlen > PF_TEXT_SLACK ? op->tlen :
+			PF_TEXT_SLACK;
 	return;
 none:
-	free(ops);
-	f->nops_str = 0;
-	f->ops_str_off = 0;
+	free(f->ops);
+	f->ops = NULL;
+	f->nops = f->nops_str = f->nops_memo = 0;
+	f->ops_str_off = f->ops_room = 0;
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -156,57 +181,58 @@ static inline size_t op_strlen(const unsigned char *p, size_t lim)
 	return n;
 }
 
-enum { PF_OPS_MEMO = 16 };	/* the kept values pf_run_ops() prints */
-
 /*
- * pf_run_ops - the list of steps of pf_plan_ops() at O's end, the kept
- * arguments' values in VALS: the bytes do_format()'s loop prints, with
- * one check of the room.  FALSE, nothing written, when O lacks that
- * room or a kept value is not a plain string outside the record (the
- * loop prints those).
+ * pf_run_ops - the list of steps of pf_plan_ops() at O's end, after the
+ * kept arguments' evaluation into VALS (in their order, as do_format()
+ * evaluates them): the bytes do_format()'s loop prints, with one check
+ * of the room.  0, nothing written, when O lacks that room or a kept
+ * value is not a plain string outside the record (the loop prints
+ * those, from VALS); a negative PF_E* code when an evaluation failed.
  */
-int pf_run_ops(struct ev *e, struct out *o, const struct val *vals)
+int pf_run_ops(struct ev *e, struct out *o, struct val *vals)
 {
 	const struct pf_fmt *f = e->f;
 	const struct pf_op *op, *end = f->ops + f->nops;
 	/* (a string's bytes: up to the record's end) */
 	size_t need = f->ops_room + (size_t)f->nops_str * e->reclen -
 		f->ops_str_off;
-	size_t ml[PF_OPS_MEMO];
 	uintptr_t r0 = (uintptr_t)e->rec;
-	int k = 0;
+	int k, r, ok = 1;
 	char *q;
 
-	for (op = f->ops; op < end; op++) {
-		const struct val *v;
-		uintptr_t a;
+	for (k = 0; k < f->nops_memo; k++) {
+		int a = f->ops[f->ops_memo[k]].arg;
+		struct pf_memo *m = &f->memo[f->argmemo[a] - 1];
+		struct val *v = &vals[a];
+		uint64_t key;
 
-		if (op->kind != PF_OP_MEMO)
-			continue;
-		v = &vals[op->arg];
-		a = (uintptr_t)v->p;
-		if (k == PF_OPS_MEMO || v->kind != TY_BUF || !v->p ||
-		    (a >= r0 && a < r0 + e->reclen))
-			return 0;
-		ml[k] = strnlen((const char *)v->p, v->n);
-		need += ml[k++];
+		/* a kept value's count is its length (pf_memo_eval()) */
+		if (!pf_memo_key(e, m, &key) ||
+		    !pf_memo_hit(e, pf_memo_slot(m, key), key, v)) {
+			if ((r = pf_memo_eval(e, a, v)) < 0)
+				return r;
+			if (v->kind == TY_BUF && v->p)
+				v->n = strnlen((const char *)v->p, v->n);
+		}
+		if (v->kind != TY_BUF || !v->p ||
+		    ((uintptr_t)v->p >= r0 && (uintptr_t)v->p < r0 + e->reclen))
+			ok = 0;
+		need += v->n;
 	}
-	if (o->len + need + 1 >= o->cap)
+	if (!ok || o->len + need + 1 >= o->cap)
 		return 0;
 	q = o->buf + o->len;
-	for (op = f->ops, k = 0; op < end; op++) {
+	for (op = f->ops; op < end; op++) {
 		const char *p;
 		size_t n, lim;
 
+		/* (strs is readable PF_TEXT_SLACK bytes on) */
+		if (op->tlen <= PF_TEXT_SLACK)
+			memcpy(q, f->strs + op->toff, PF_TEXT_SLACK);
+		else
+			memcpy(q, f->strs + op->toff, op->tlen);
+		q += op->tlen;
 		switch (op->kind) {
-		case PF_OP_TEXT:
-			/* (strs is readable PF_TEXT_SLACK bytes on) */
-			if (op->len <= PF_TEXT_SLACK)
-				memcpy(q, f->strs + op->off, PF_TEXT_SLACK);
-			else
-				memcpy(q, f->strs + op->off, op->len);
-			q += op->len;
-			break;
 		case PF_OP_INT:
 			q = pf_dec_at(q, op_value(e, op), op->csgn,
 				      op->zero, op->width);
@@ -222,18 +248,28 @@ int pf_run_ops(struct ev *e, struct out *o, const struct val *vals)
 				memcpy(q, p, n);
 			q += n;
 			break;
-		default:
-			memcpy(q, vals[op->arg].p, ml[k]);
-			q += ml[k++];
+		case PF_OP_MEMO:
+			memcpy(q, vals[op->arg].p, vals[op->arg].n);
+			q += vals[op->arg].n;
+			break;
 		}
 	}
 	o->len = (size_t)(q - o->buf);
 	return 1;
 }
 #else
-int pf_run_ops(struct ev *e, struct out *o, const struct val *vals)
+/* (a big-endian host: the kept arguments evaluated, the loop prints) */
+int pf_run_ops(struct ev *e, struct out *o, struct val *vals)
 {
-	(void)e, (void)o, (void)vals;
+	const struct pf_fmt *f = e->f;
+	int k, a, r;
+
+	(void)o;
+	for (k = 0; k < f->nops_memo; k++) {
+		a = f->ops[f->ops_memo[k]].arg;
+		if ((r = pf_memo_eval(e, a, &vals[a])) < 0)
+			return r;
+	}
 	return 0;
 }
 #endif

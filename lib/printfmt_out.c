@@ -637,16 +637,18 @@ static int do_format(struct ev *e, struct out *o)
 	int fast = f->nfast && !blank_s && e->reclen >= f->fast_minlen;
 
 	/* the compiled code evaluates every argument before printing (the
-	 * fast ones when printed) */
-	for (k = 0; k < (fast ? f->nslow : f->nargs); k++) {
-		i = fast ? f->slowarg[k] : k;
-		r = f->argmemo[i] ? pf_memo_eval(e, i, &vals[i]) :
-			pf_eval_fast(e, f->args[i], &vals[i]);
-		if (r < 0)
-			return r;
-	}
-	if (fast && f->ops && !e->big && pf_run_ops(e, o, vals))
-		return 0;
+	 * fast ones when printed); the list of steps, its kept ones */
+	if (fast && f->ops && !e->big) {
+		if ((r = pf_run_ops(e, o, vals)) != 0)
+			return r < 0 ? r : 0;
+	} else
+		for (k = 0; k < (fast ? f->nslow : f->nargs); k++) {
+			i = fast ? f->slowarg[k] : k;
+			r = f->argmemo[i] ? pf_memo_eval(e, i, &vals[i]) :
+				pf_eval_fast(e, f->args[i], &vals[i]);
+			if (r < 0)
+				return r;
+		}
 	for (i = 0; i < f->nconv; i++) {
 		const struct conv *c = &f->conv[i];
 		struct spec sp;
