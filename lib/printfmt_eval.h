@@ -37,8 +37,8 @@ struct ev {
 };
 
 extern const char pf_hexdig[];	/* "0123456789abcdef" */
-extern const char pf_hexdig2[];
-extern const char pf_decdig2[];	/* "00".."99": two decimal digits */	/* "000102".."ff": a byte's two digits */
+extern const char pf_hexdig2[];	/* "000102".."ff": a byte's two digits */
+extern const char pf_decdig2[];	/* "00".."99": two decimal digits */
 
 /* Set E's error text (the first one wins); returns -CODE. */
 int pf_everr(struct ev *e, int code, const char *fmt, ...)
@@ -309,7 +309,6 @@ static inline char *pf_dec_at(char *q, uint64_t num, int sgn, int zero,
 		memcpy(q, t + n, 20 - n);
 	return q + 20 - n;
 }
-
 
 /* The tag of a value kept (pf_memo_eval()) for E: its byte order and
  * long size */

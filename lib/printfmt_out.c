@@ -65,8 +65,8 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	    sp.prec <= 1 && o->len + 21 < o->cap) {
 		/* a plain %d or %u (no padding: a number is one digit or
 		 * more), straight into O */
-		o->len = pf_dec_at(o->buf + o->len, num, sp.flags & SIGN, 0, -1) -
-			o->buf;
+		o->len = pf_dec_at(o->buf + o->len, num, sp.flags & SIGN, 0,
+				   -1) - o->buf;
 		return;
 	}
 	if (sp.flags & LEFT)
@@ -605,7 +605,7 @@ static void fast_conv(struct ev *e, struct out *o, const struct conv *c)
 	v = conv_value(c, pf_field_int(e, fl, nd, p), e->lsize);
 	if (o->len + 21 + (c->width > 0 ? c->width : 0) < o->cap) {
 		o->len = pf_dec_at(o->buf + o->len, v, c->flags & SIGN,
-				c->flags & ZEROPAD, c->width) - o->buf;
+				   c->flags & ZEROPAD, c->width) - o->buf;
 	} else {
 		struct spec sp = { c->flags, c->width, -1, 10 };
 
