@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "model/ftrace_files.h"
 #include "model/events.h"
+#include "nameidx.h"
 
 static struct th_event_file_off {
 	int read;
@@ -178,6 +179,8 @@ static struct th_evdir {
 	int nev, nsys;			/* -1: the list could not be walked */
 	struct th_evfile *ev;
 	struct th_evsystem *sys;
+	struct ni_index names;		/* ev by (system, name): made by the
+					 * first th_tr_evfile() */
 } *th_evdirs;
 static int th_nevdirs;
 
@@ -282,6 +285,7 @@ static struct th_evdir *th_evdir(struct th_tr *tr)
 		return NULL;
 	th_evdirs = grown;
 	d = &th_evdirs[th_nevdirs++];
+	memset(d, 0, sizeof(*d));
 	d->tr = tr->addr;
 	tag = th_damage_tag("event_files");
 	d->nev = o->flags < 0 || o->event_call < 0 ? -1 :
@@ -320,17 +324,34 @@ int th_tr_evfiles(struct th_tr *tr, const struct th_evfile **out)
  * Return: the first of that name (the one its directory shows), NULL
  * when none.
  */
+/* The names of event file I of ARG (a struct th_evfile array) */
+static void th_evfile_names(const void *arg, int i, const char **system,
+			    const char **name)
+{
+	const struct th_evfile *ev = arg;
+
+	*system = ev[i].system;
+	*name = ev[i].name;
+}
+
 const struct th_evfile *th_tr_evfile(struct th_tr *tr, const char *system,
 				     const char *name)
 {
-	const struct th_evfile *ev;
-	int i, n = th_tr_evfiles(tr, &ev);
+	struct th_evdir *d = th_evdir(tr);
+	int i;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(ev[i].name, name) == 0 &&
-		    strcmp(ev[i].system, system) == 0)
-			return &ev[i];
-	return NULL;
+	if (!d || d->nev <= 0)
+		return NULL;
+	/* (an options dump's command looks one up among 1,500) */
+	if (!d->names.slot)
+		ni_build(&d->names, d->nev, th_evfile_names, d->ev);
+	i = ni_find(&d->names, system, name, th_evfile_names, d->ev);
+	if (i == -2)	/* (without memory for the index: a scan) */
+		for (i = 0; i < d->nev; i++)
+			if (strcmp(d->ev[i].name, name) == 0 &&
+			    strcmp(d->ev[i].system, system) == 0)
+				break;
+	return i >= 0 && i < d->nev ? &d->ev[i] : NULL;
 }
 
 /**

@@ -18,6 +18,7 @@
 #include "render/trace_priv.h"
 #include "render/trace_dump.h"
 #include "render/trace_dat.h"
+#include "nameidx.h"
 
 /* ------------------------------------------------------ event formats --- */
 
@@ -32,6 +33,7 @@ struct th_devent {
 static struct th_devent *dev;
 static int ndev = -1;
 static int *dev_idx;			/* type -> index */
+static struct ni_index dev_names;	/* (system, name) -> index */
 
 /* f_show() of kernel/trace/trace_events.c */
 static void th_dev_field_line(struct th_sb *b,
@@ -91,6 +93,15 @@ static void th_dev_format(struct th_devent *d, char *pf, size_t pflen)
 	th_sb_printf(&d->fmt, "\nprint fmt: %s\n", pf);
 }
 
+/* The names of event I of the catalog (lib/nameidx.h) */
+static void th_dev_names(const void *arg, int i, const char **system,
+			 const char **name)
+{
+	(void)arg;
+	*system = dev[i].system;
+	*name = dev[i].ev->name;
+}
+
 static void th_dev_load(void)
 {
 	struct th_event *evs;
@@ -125,6 +136,8 @@ static void th_dev_load(void)
 		ndev++;
 	}
 	free(pf);
+	/* (without memory th_event_format_find() scans) */
+	ni_build(&dev_names, ndev, th_dev_names, NULL);
 }
 
 static struct th_devent *th_dev(unsigned type)
@@ -829,15 +842,17 @@ const char *th_event_format_find(const char *system, const char *name,
 
 	if (ndev < 0)
 		th_dev_load();
-	for (i = 0; i < ndev; i++) {
-		if (strcmp(dev[i].system, system) == 0 &&
-		    strcmp(dev[i].ev->name, name) == 0) {
-			*len = dev[i].fmt.pos;
-			*type = dev[i].ev->type;
-			return dev[i].fmt.buf;
-		}
-	}
-	return NULL;
+	i = ni_find(&dev_names, system, name, th_dev_names, NULL);
+	if (i == -2)	/* (without memory for the index: a scan) */
+		for (i = 0; i < ndev; i++)
+			if (strcmp(dev[i].system, system) == 0 &&
+			    strcmp(dev[i].ev->name, name) == 0)
+				break;
+	if (i < 0 || i >= ndev)
+		return NULL;
+	*len = dev[i].fmt.pos;
+	*type = dev[i].ev->type;
+	return dev[i].fmt.buf;
 }
 
 /**
