@@ -28,6 +28,7 @@ int ni_build(struct ni_index *x, int n, ni_names_fn names, const void *arg)
 
 	x->slot = NULL;
 	x->mask = 0;
+	x->n = n > 0 ? n : 0;
 	if (n < 0)
 		return 0;
 	while (size < 2u * (unsigned)n && size < (1u << 30))
@@ -56,11 +57,19 @@ int ni_find(const struct ni_index *x, const char *a, const char *b,
 {
 	const char *ia, *ib;
 	unsigned h;
+	int i;
 
-	if (!x->slot)
-		return -2;
 	if (!a || !b)
 		return -1;
+	if (!x->slot) {
+		for (i = 0; i < x->n; i++) {
+			names(arg, i, &ia, &ib);
+			if (ia && ib && strcmp(ia, a) == 0 &&
+			    strcmp(ib, b) == 0)
+				return i;
+		}
+		return -1;
+	}
 	/* (at most half full: an empty slot ends every probe) */
 	for (h = ni_hash(a, b) & x->mask; x->slot[h]; h = (h + 1) & x->mask) {
 		names(arg, x->slot[h] - 1, &ia, &ib);
@@ -75,4 +84,5 @@ void ni_free(struct ni_index *x)
 	free(x->slot);
 	x->slot = NULL;
 	x->mask = 0;
+	x->n = 0;
 }

@@ -15,20 +15,21 @@ typedef void (*ni_names_fn)(const void *arg, int i, const char **a,
 struct ni_index {
 	int *slot;		/* 1 + an item, 0 empty; NULL: not built */
 	unsigned mask;
+	int n;			/* the items */
 };
 
 /*
  * ni_build - index N items of ARG, whose names NAMES gives
  *
- * Return: FALSE without memory (X stays unbuilt: ni_find() says so).
+ * Return: FALSE without memory (X then has no slots: ni_find() scans).
  */
 int ni_build(struct ni_index *x, int n, ni_names_fn names, const void *arg);
 
 /*
- * ni_find - the first item (in ARG's order) named A and B
+ * ni_find - the first item (in ARG's order) named A and B: by the index,
+ * or by a scan of X's items when ni_build() had no memory for it
  *
- * Return: its index; -1 when none is; -2 when X is not built (the caller
- * scans).
+ * Return: its index; -1 when none is.
  */
 int ni_find(const struct ni_index *x, const char *a, const char *b,
 	    ni_names_fn names, const void *arg);

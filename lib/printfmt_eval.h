@@ -135,8 +135,8 @@ static inline void pf_put_udec(struct out *o, uint64_t v)
 	pf_puts_n(o, d + n, sizeof(d) - n);
 }
 
-static inline uint64_t pf_rd_uint(struct ev *e, const unsigned char *p,
-				  int size)
+static inline uint64_t pf_rd_uint(const struct ev *e,
+				  const unsigned char *p, int size)
 {
 	uint64_t v = 0;
 	int i;

@@ -186,6 +186,25 @@ static inline uint64_t norm(uint64_t v, int bits, int sgn)
 	return v;
 }
 
+/* The bits of the integer a conversion's va_arg() reads (0: a long's) */
+static inline int pf_conv_bits(const struct conv *c)
+{
+	switch (c->qual) {
+	case 'H':
+		return 8;
+	case 'h':
+		return 16;
+	case 'l':
+	case 'z':
+	case 't':
+		return 0;
+	case 'L':
+		return 64;
+	default:
+		return 32;
+	}
+}
+
 /* Whether a field of SIZE bytes is one of C's integers, read in one load
  * (pf_field_int()) and kept whole in a uint64_t */
 static inline int pf_int_size(int size)

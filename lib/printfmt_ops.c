@@ -8,25 +8,6 @@
 #include <string.h>
 #include "printfmt_eval.h"
 
-/* The bits a conversion's va_arg() reads (0: a long's) */
-static int conv_bits(const struct conv *c)
-{
-	switch (c->qual) {
-	case 'H':
-		return 8;
-	case 'h':
-		return 16;
-	case 'l':
-	case 'z':
-	case 't':
-		return 0;
-	case 'L':
-		return 64;
-	default:
-		return 32;
-	}
-}
-
 /* norm() to BITS with sign SGN as a mask and a sign bit (0 unsigned):
  * ((v & *M) ^ *S) - *S */
 static void op_norm(int bits, int sgn, uint64_t *m, uint64_t *s)
@@ -75,7 +56,7 @@ static int plan_op(struct pf_fmt *f, const struct conv *c, int *ai,
 	if (fl->is_signed && !nd->ty.ptr)
 		op->s0 = 1ULL << (fl->size * 8 - 1);
 	op_norm(nd->ty.bits, nd->ty.sgn, &op->m1, &op->s1);
-	bits = conv_bits(c);
+	bits = pf_conv_bits(c);
 	op_norm(bits ? bits : 64, op->csgn, &op->m2[0], &op->s2[0]);
 	op_norm(bits ? bits : 32, op->csgn, &op->m2[1], &op->s2[1]);
 	f->ops_room += 21 + (c->width > 0 ? c->width : 0);
@@ -135,27 +116,9 @@ none:
 /* A PF_OP_INT's value: what pf_field_int() and conv_value() give */
 static inline uint64_t op_value(const struct ev *e, const struct pf_op *op)
 {
-	const unsigned char *p = e->rec + op->off;
-	uint64_t v;
-	uint32_t u32;
-	uint16_t u16;
+	uint64_t v = pf_rd_uint(e, e->rec + op->off, op->size);
 	int l = e->lsize == 32;
 
-	switch (op->size) {
-	case 1:
-		v = p[0];
-		break;
-	case 2:
-		memcpy(&u16, p, 2);
-		v = u16;
-		break;
-	case 4:
-		memcpy(&u32, p, 4);
-		v = u32;
-		break;
-	default:
-		memcpy(&v, p, 8);
-	}
 	v = (v ^ op->s0) - op->s0;
 	v = ((v & op->m1) ^ op->s1) - op->s1;
 	return ((v & op->m2[l]) ^ op->s2[l]) - op->s2[l];

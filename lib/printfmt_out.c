@@ -570,22 +570,9 @@ static int string_arg(struct ev *e, struct out *o, const struct val *v,
 static inline uint64_t conv_value(const struct conv *c, uint64_t v,
 				  int lsize)
 {
-	int sgn = (c->flags & SIGN) != 0;
+	int bits = pf_conv_bits(c);
 
-	switch (c->qual) {
-	case 'H':
-		return norm(v, 8, sgn);
-	case 'h':
-		return norm(v, 16, sgn);
-	case 'l':
-	case 'z':
-	case 't':
-		return norm(v, lsize, sgn);
-	case 'L':
-		return v;
-	default:
-		return norm(v, 32, sgn);
-	}
+	return norm(v, bits ? bits : lsize, (c->flags & SIGN) != 0);
 }
 
 /* A conversion of pf_plan(), from the record: as pf_eval_leaf(),

@@ -13,8 +13,7 @@ static uint32_t rb_get32(const unsigned char *p, int be)
 	if (be)
 		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 		       (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[1] << 8 | p[0];
+	return rb_le32(p);
 }
 
 static uint64_t rb_get64(const unsigned char *p, int be)

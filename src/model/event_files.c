@@ -315,15 +315,6 @@ int th_tr_evfiles(struct th_tr *tr, const struct th_evfile **out)
 	return d ? d->nev : -1;
 }
 
-/**
- * th_tr_evfile - the event file of SYSTEM/NAME in an array
- * @tr: the array
- * @system: the event's system
- * @name: the event's name
- *
- * Return: the first of that name (the one its directory shows), NULL
- * when none.
- */
 /* The names of event file I of ARG (a struct th_evfile array) */
 static void th_evfile_names(const void *arg, int i, const char **system,
 			    const char **name)
@@ -334,6 +325,15 @@ static void th_evfile_names(const void *arg, int i, const char **system,
 	*name = ev[i].name;
 }
 
+/**
+ * th_tr_evfile - the event file of SYSTEM/NAME in an array
+ * @tr: the array
+ * @system: the event's system
+ * @name: the event's name
+ *
+ * Return: the first of that name (the one its directory shows), NULL
+ * when none.
+ */
 const struct th_evfile *th_tr_evfile(struct th_tr *tr, const char *system,
 				     const char *name)
 {
@@ -346,12 +346,7 @@ const struct th_evfile *th_tr_evfile(struct th_tr *tr, const char *system,
 	if (!d->names.slot)
 		ni_build(&d->names, d->nev, th_evfile_names, d->ev);
 	i = ni_find(&d->names, system, name, th_evfile_names, d->ev);
-	if (i == -2)	/* (without memory for the index: a scan) */
-		for (i = 0; i < d->nev; i++)
-			if (strcmp(d->ev[i].name, name) == 0 &&
-			    strcmp(d->ev[i].system, system) == 0)
-				break;
-	return i >= 0 && i < d->nev ? &d->ev[i] : NULL;
+	return i >= 0 ? &d->ev[i] : NULL;
 }
 
 /**

@@ -843,12 +843,7 @@ const char *th_event_format_find(const char *system, const char *name,
 	if (ndev < 0)
 		th_dev_load();
 	i = ni_find(&dev_names, system, name, th_dev_names, NULL);
-	if (i == -2)	/* (without memory for the index: a scan) */
-		for (i = 0; i < ndev; i++)
-			if (strcmp(dev[i].system, system) == 0 &&
-			    strcmp(dev[i].ev->name, name) == 0)
-				break;
-	if (i < 0 || i >= ndev)
+	if (i < 0)
 		return NULL;
 	*len = dev[i].fmt.pos;
 	*type = dev[i].ev->type;
