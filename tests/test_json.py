@@ -365,9 +365,10 @@ CTX = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+(\(\s*[\d-]+\)\s+)?"
 
 # The latency format's columns (lat_print_generic(), lat_print_timestamp():
 # the comm cut to 8, microseconds since the buffer's time_start and the
-# mark of the gap to the next entry): no time stamp of the entry's own.
+# mark of the gap to the next entry): no time stamp of the entry's own;
+# 3.10's four flag columns (no migrate-disable) to the later five or six.
 LAT_CTX = re.compile(r"^(?P<comm>.{8})-(?P<pid>\d+)\s+(?P<cpu>\d+)"
-                     r"(?P<flags>\S{5,6})\s+(?P<ts>\d+)us.: (?P<text>.*)$")
+                     r"(?P<flags>\S{4,6})\s+(?P<ts>\d+)us.: (?P<text>.*)$")
 
 
 def _trace_entries(text, lat=False, bare=()):

@@ -405,3 +405,35 @@ int th_timerlat_context(int ctx, char *buf, int len)
 			     "timerlat_lat_context[]") && p &&
 	       th_read_cstr(p, buf, len, "timerlat_lat_context[]");
 }
+
+/*
+ * th_task_states - what trace_ctxwake_print() makes of a task state.
+ * Since Linux kernel commit 3f5fe9fef5b2 ("sched/debug: Fix task state
+ * recording/printout") (in v4.14) a ctx_switch_entry holds
+ * task_state_index(), printed by task_index_to_char() from "RSDTtXZPI"
+ * (the same letters since 06eb61844d84, "sched/debug: Add explicit
+ * TASK_IDLE printing", in v4.14 too).  Before it, the raw state, which
+ * task_state_char() maps through the bit it has set lowest into
+ * trace_output.c's state_to_char[] (TASK_STATE_TO_CHAR_STR): told by that
+ * array's symbol, and its letters read from the dump.
+ */
+const struct th_task_states *th_task_states(void)
+{
+	static struct th_task_states st;
+	static int init;
+	ulong a;
+
+	if (init)
+		return &st;
+	init = 1;
+	a = th_ksymbol("state_to_char");
+	if (a && th_read_cstr(a, st.chars, sizeof(st.chars),
+			      "state_to_char") && st.chars[0]) {
+		st.by_bit = 1;
+	} else {
+		st.by_bit = 0;
+		snprintf(st.chars, sizeof(st.chars), "RSDTtXZPI");
+	}
+	st.n = (int)strlen(st.chars);
+	return &st;
+}

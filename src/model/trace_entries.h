@@ -80,6 +80,14 @@ struct th_lat_entries {
 const struct th_lat_entries *th_lat_entries(void);
 /* timerlat_lat_context[CTX] into BUF; FALSE when there is none. */
 int th_timerlat_context(int ctx, char *buf, int len);
+/* The letters trace_ctxwake_print() gives the states a ctx_switch_entry
+ * holds: chars[] indexed by the state itself (task_state_index()), or,
+ * with by_bit, by its lowest set bit plus one (3.10's raw task state) */
+struct th_task_states {
+	int by_bit, n;
+	char chars[32];
+};
+const struct th_task_states *th_task_states(void);
 
 #pragma GCC visibility pop
 

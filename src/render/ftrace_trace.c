@@ -96,6 +96,19 @@ static void th_lat_help_header(void)
 		      "#     \\   /        ||||||  \\    |    /       \n", fp);
 		return;
 	}
+	if (th_trace_pid_width() == 5) {
+		/* 3.10's, for its "%5d" pids (th_trace_pid_width()) */
+		fputs("#                  _------=> CPU#            \n"
+		      "#                 / _-----=> irqs-off        \n"
+		      "#                | / _----=> need-resched    \n"
+		      "#                || / _---=> hardirq/softirq \n"
+		      "#                ||| / _--=> preempt-depth   \n"
+		      "#                |||| /     delay             \n"
+		      "#  cmd     pid   ||||| time  |   caller      \n"
+		      "#     \\   /      |||||  \\    |   /           \n",
+		      fp);
+		return;
+	}
 	fputs("#                    _------=> CPU#            \n"
 	      "#                   / _-----=> irqs-off        \n"
 	      "#                  | / _----=> need-resched    \n"
@@ -106,16 +119,36 @@ static void th_lat_help_header(void)
 	      "#     \\   /        |||||  \\    |   /         \n", fp);
 }
 
+/* trace_empty() of a fresh iterator on RB's CPU CPU (-1: every CPU):
+ * 3.10's ring_buffer_iter_empty() asks only whether each iterator is at
+ * its commit, whatever the pages between hold; the later one has no
+ * entries there */
+static int th_trace_empty(struct th_rb *rb, int cpu)
+{
+	ulong entries, total;
+	int i;
+
+	if (th_rb_iter_empty_is_old()) {
+		for (i = 0; i < rb->ncpus; i++)
+			if ((cpu < 0 || rb->cpus[i].cpu == cpu) &&
+			    th_rb_cpu_iter_empty_old(&rb->cpus[i]) != 1)
+				return FALSE;
+		return TRUE;
+	}
+	th_rb_totals(rb, cpu, &entries, &total);
+	return !entries;
+}
+
 /* print_trace_header(): atop a trace in latency format, when the buffer
- * holds entries (trace_empty()) */
+ * is not empty (trace_empty(): on 3.10, a per-CPU file whose entries are
+ * all before its iterator's start has the header too) */
 static void th_lat_trace_header(struct th_tctx *t, struct th_rb *rb)
 {
 	struct th_lat_hdr h;
 	ulong entries, total;
 	char s1[512];
 
-	th_rb_totals(rb, t->cpu_file, &entries, &total);
-	if (!entries)
+	if (th_trace_empty(rb, t->cpu_file))
 		return;
 	th_rb_totals(rb, -1, &entries, &total);
 	th_lat_header(t->tr, t->max, &h);
@@ -487,21 +520,10 @@ static void th_snapshot_help(struct th_tr *tr, int cpu_file);
  * the snapshot help, RB closed; FALSE otherwise. */
 static int th_snapshot_empty(struct th_tr *tr, struct th_rb *rb, int cpu)
 {
-	ulong entries, total;
 	struct th_tctx t;
-	int i;
 
-	if (th_rb_iter_empty_is_old()) {
-		/* 3.10: every CPU's fresh iterator at its commit */
-		for (i = 0; i < rb->ncpus; i++)
-			if ((cpu < 0 || rb->cpus[i].cpu == cpu) &&
-			    th_rb_cpu_iter_empty_old(&rb->cpus[i]) != 1)
-				return FALSE;
-	} else {
-		th_rb_totals(rb, cpu, &entries, &total);
-		if (entries)
-			return FALSE;
-	}
+	if (!th_trace_empty(rb, cpu))
+		return FALSE;
 	th_tctx_init(&t, tr->addr);
 	fprintf(fp, "# tracer: %s\n#\n", t.tracer);
 	th_snapshot_help(tr, cpu);

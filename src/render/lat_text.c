@@ -6,6 +6,7 @@
  */
 #include "render/trace_priv.h"
 #include "model/trace_entries.h"
+#include "model/trace_opts.h"
 
 /* Bounded reads of the entry's members (0 for a member it lacks). */
 static uint64_t th_lt_u64(const struct th_tctx *t, long off)
@@ -31,17 +32,16 @@ static unsigned char th_lt_u8(const struct th_tctx *t, long off)
 	return off >= 0 && (uint64_t)off < t->len ? t->ent[off] : 0;
 }
 
-/*
- * task_index_to_char(): the state letters of task_state_index(), the
- * same string since Linux kernel commit 06eb61844d84 ("sched/debug: Add
- * explicit TASK_IDLE printing") (in v4.14); an index past it is printed
- * as the kernel's array would give it, unknown here: '?'.
- */
-static char th_state_char(unsigned idx)
+/* task_index_to_char(), or 3.10's task_state_char() (th_task_states()):
+ * a letter past the kernel's table is its '?' */
+static char th_state_char(unsigned v)
 {
-	static const char state_char[] = "RSDTtXZPI";
+	const struct th_task_states *st = th_task_states();
+	unsigned i = v;
 
-	return idx < sizeof(state_char) - 1 ? state_char[idx] : '?';
+	if (st->by_bit)
+		i = v ? (unsigned)__builtin_ctz(v) + 1 : 0;
+	return i < (unsigned)st->n ? st->chars[i] : '?';
 }
 
 /* trace_ctxwake_print() with DELIM ("==>" or "  +") */
@@ -49,14 +49,15 @@ static void th_ctxwake(struct th_tctx *t, struct th_sb *b, const char *delim)
 {
 	const struct th_lat_entries *o = th_lat_entries();
 	int next_pid = (int)th_lt_u32(t, o->ctx_next_pid);
+	int w = th_trace_pid_width();	/* 3.10: "%5d" */
 	char comm[32];
 
 	th_find_cmdline(next_pid, comm);
-	th_sb_printf(b, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s\n",
-		     (int)th_lt_u32(t, o->ctx_prev_pid),
+	th_sb_printf(b, " %*d:%3d:%c %s [%03d] %*d:%3d:%c %s\n",
+		     w, (int)th_lt_u32(t, o->ctx_prev_pid),
 		     th_lt_u8(t, o->ctx_prev_prio),
 		     th_state_char(th_lt_u8(t, o->ctx_prev_state)), delim,
-		     (int)th_lt_u32(t, o->ctx_next_cpu), next_pid,
+		     (int)th_lt_u32(t, o->ctx_next_cpu), w, next_pid,
 		     th_lt_u8(t, o->ctx_next_prio),
 		     th_state_char(th_lt_u8(t, o->ctx_next_state)), comm);
 }
