@@ -34,6 +34,7 @@ static struct th_event_off {
 	long meta_user_mask, meta_user_mask_size, meta_user_arg_size,
 	     meta_user_arg_is_str;
 	long ste_args;			/* struct syscall_trace_enter.args */
+	long stx_ret;			/* struct syscall_trace_exit.ret */
 	/* enum trace_event_flags */
 	long fl_tracepoint, fl_custom, fl_ignore_enable;
 	/* what funcs->trace is for kprobes and syscalls */
@@ -126,6 +127,7 @@ static const struct th_event_off *th_event_off(void)
 	evo.meta_user_arg_is_str = th_member("syscall_metadata",
 					     "user_arg_is_str");
 	evo.ste_args = th_member("syscall_trace_enter", "args");
+	evo.stx_ret = th_member("syscall_trace_exit", "ret");
 	evo.meta_enter_fields = th_member("syscall_metadata", "enter_fields");
 	evo.meta_exit_fields = th_member("syscall_metadata", "exit_fields");
 	evo.fl_tracepoint = th_enum("TRACE_EVENT_FL_TRACEPOINT", 0);
@@ -771,10 +773,11 @@ const struct th_syscall_meta *th_event_syscall(struct th_event *e)
 		th_read_ulong(meta + o->meta_types, &typev, "meta.types");
 	th_event_sys_strs(typev, m->nb_args, m->types);
 	th_event_sys_user(o, meta, m);
-	/* syscall_trace_enter: an 8-byte trace_entry and an int before
-	 * args[] since the struct exists (v2.6.31): 16 when the debuginfo
-	 * lacks it */
+	/* syscall_trace_enter and syscall_trace_exit: an 8-byte
+	 * trace_entry and an int before args[] and ret since the structs
+	 * exist (v2.6.31): 16 when the debuginfo lacks them */
 	m->args_off = o->ste_args > 0 ? o->ste_args : 16;
+	m->ret_off = o->stx_ret > 0 ? o->stx_ret : 16;
 	pf = malloc(4096);
 	m->openat_by_name = m->has_user &&
 		th_event_print_fmt(e, pf, 4096, &pa) == 0 &&

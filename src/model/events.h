@@ -129,6 +129,7 @@ struct th_syscall_meta {
 	 * the one that function's commit gave it */
 	int openat_by_name;
 	unsigned args_off;	/* struct syscall_trace_enter.args */
+	unsigned ret_off;	/* struct syscall_trace_exit.ret */
 };
 /* E's metadata, read once; NULL when E has none that can be read. */
 const struct th_syscall_meta *th_event_syscall(struct th_event *e);

@@ -159,6 +159,7 @@ static struct th_cu_hint {
 	 */
 	{ "trace_array", { "ftrace_syscall_enter", "nop_trace_init" }, 0 },
 	{ "syscall_trace_enter", { "ftrace_syscall_enter" }, 0 },
+	{ "syscall_trace_exit", { "ftrace_syscall_exit" }, 0 },
 	{ "syscall_metadata", { "ftrace_syscall_enter" }, 0 },
 	{ "tracepoint", { "ftrace_syscall_enter",
 			  "tracepoint_probe_register" }, 0 },

@@ -7,9 +7,6 @@
 #include "render/trace_priv.h"
 #include "printfmt.h"
 
-/* struct syscall_trace_exit's ret: after the entry and the nr */
-#define TH_SYSEXIT_RET 16
-
 int th_type_is_core(unsigned type)
 {
 	const struct th_trace_types *tt = th_trace_types();
@@ -51,7 +48,7 @@ void th_sysc_fill(struct th_sysc *c, struct th_event *e)
 		c->flags |= PF_SYS_OPENAT;
 	if (c->kind == TH_EVK_SYS_EXIT)
 		pf_sysline_init_exit(&c->line, m->name, c->pm.name_len,
-				     TH_SYSEXIT_RET);
+				     m->ret_off);
 	else
 		pf_sysline_init(&c->line, &c->pm, m->args_off);
 }
@@ -62,7 +59,7 @@ void th_sysc_fill(struct th_sysc *c, struct th_event *e)
 static inline char *th_sysexit_at(const struct th_tctx *t,
 				  const struct th_sysc *c, char *p)
 {
-	ulong v = th_get_ul(t->ent, t->len, TH_SYSEXIT_RET);
+	ulong v = th_get_ul(t->ent, t->len, c->m->ret_off);
 	char d[24];
 	int k = sizeof(d);
 
