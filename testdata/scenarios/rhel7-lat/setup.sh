@@ -18,3 +18,9 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 th_w 0 $T/tracing_on
+# With tracing_thresh 0 a wakeup slower than tracing_max_latency swaps the
+# max buffer in whether tracing is on or not (3.10's tracing_on stops the
+# recording, not update_max_tr()): the capture's own wakeups could change
+# "trace" between the capture and the panic.  A maximum of 4 s keeps it
+# (the header's latency is the max buffer's saved_latency, not this file).
+th_w 4000000 $T/tracing_max_latency
