@@ -9,6 +9,7 @@
 #include "model/trace_entries.h"
 #include "model/ftrace_files.h"
 #include "model/trace_opts.h"
+#include "model/vmlinux_file.h"
 #include <stddef.h>
 
 static struct th_entry_flags entry_flags;
@@ -427,12 +428,19 @@ const struct th_task_states *th_task_states(void)
 		return &st;
 	init = 1;
 	a = th_ksymbol("state_to_char");
-	if (a && th_read_cstr(a, st.chars, sizeof(st.chars),
-			      "state_to_char") && st.chars[0]) {
-		st.by_bit = 1;
-	} else {
-		st.by_bit = 0;
+	if (!a) {
 		snprintf(st.chars, sizeof(st.chars), "RSDTtXZPI");
+	} else {
+		/* read-only data: the vmlinux file's bytes where the dump
+		 * lacks the page; neither: every letter '?' */
+		const unsigned char *f;
+
+		st.by_bit = 1;
+		if (!th_read_cstr(a, st.chars, sizeof(st.chars),
+				  "state_to_char") &&
+		    (f = th_vmlinux_bytes(a, sizeof(st.chars) - 1)) != NULL)
+			memcpy(st.chars, f, sizeof(st.chars) - 1);
+		st.chars[sizeof(st.chars) - 1] = '\0';
 	}
 	st.n = (int)strlen(st.chars);
 	return &st;
