@@ -264,7 +264,9 @@ print:
 			snprintf(l->sym, sizeof(l->sym), "%s+0x%lx",
 				 ks.name, ks.offset);
 	} else {
-		snprintf(l->sym, sizeof(l->sym), "?");
+		/* as enabled_functions' "%ps" names it (a module that
+		 * unlinked itself: no symbol) */
+		snprintf(l->sym, sizeof(l->sym), "0x%lx", r->ip);
 	}
 	site_flags(s, r, l->fl, sizeof(l->fl));
 	l->verdict = verdict;

@@ -27,6 +27,9 @@ const char *th_kprobes_missing(void);
 long th_kprobes_collect(struct kp_probe **out);
 /* kprobes_all_disarmed: 1, 0, -1 when unknown */
 int th_kprobes_all_disarmed(void);
+/* What kprobes/list prints for a probe at ADDR without a symbol: "%pS"
+ * of it, or 3.10's bare "%p" (report_probe()'s own format, read) */
+char *th_kplist_nosym(ulong addr, char *buf, size_t len);
 /* kprobe_blacklist's entries in list order; -1 when the dump has none */
 long th_kprobe_blacklist(void (*fn)(ulong start, ulong end, void *arg),
 			 void *arg);

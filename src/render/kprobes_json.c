@@ -37,7 +37,7 @@ static void kpj_where(ulong addr)
 		th_json_key("module");
 		th_json_str(s.module[0] ? s.module : NULL);
 	} else {
-		th_json_kstr("symbol", th_ksym_pS(addr, ps, sizeof(ps)));
+		th_json_kstr("symbol", th_kplist_nosym(addr, ps, sizeof(ps)));
 		th_json_key("offset");
 		th_json_null();
 		th_json_key("module");

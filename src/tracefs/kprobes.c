@@ -25,7 +25,7 @@ void th_kprobes_list_line(struct kp_probe *k)
 	p.site_flags = k->pflags;
 	found = th_ksym_lookup(k->addr, &s);
 	if (!found)
-		th_ksym_pS(k->addr, ps, sizeof(ps));
+		th_kplist_nosym(k->addr, ps, sizeof(ps));
 	if (kpl_format(&p, th_kprobe_type(k), found ? s.name : NULL, s.offset,
 		       s.module, ps, line, sizeof(line)) < 0)
 		return;
