@@ -45,6 +45,13 @@ static void notrace th_hid_ftrace_cb(TH_FTRACE_CB_ARGS)
 {
 }
 
+/* Probed by the module itself, before it unlinks itself: the probe's
+ * address is the hidden module's own code. */
+static noinline unsigned long th_hid_target(unsigned long x)
+{
+	return x * 3 + th_hid_hits;
+}
+
 static struct kprobe th_hid_kp = {
 	.symbol_name = TH_HID_KP_SYMBOL,
 	.pre_handler = th_hid_pre,
@@ -52,6 +59,10 @@ static struct kprobe th_hid_kp = {
 
 static struct kprobe th_hid_kp_inside = {
 	.pre_handler = th_hid_inside_pre,
+};
+
+static struct kprobe th_hid_kp_self = {
+	.pre_handler = th_hid_pre,
 };
 
 static struct kretprobe th_hid_krp = {
@@ -89,10 +100,17 @@ static int __init th_hid_init(void)
 		ret = register_ftrace_function(&th_hid_ops);
 	if (ret)
 		goto fail_krp;
-	trace_printk("th_hidden: planted %d hooks\n", 4);
+	th_hid_kp_self.addr = (kprobe_opcode_t *)th_hid_target;
+	ret = register_kprobe(&th_hid_kp_self);
+	if (ret)
+		goto fail_ops;
+	th_hid_hits += th_hid_target(1);
+	trace_printk("th_hidden: planted %d hooks\n", 5);
 	/* Disappear from /proc/modules, lsmod and crash's "mod". */
 	list_del(&THIS_MODULE->list);
 	return 0;
+fail_ops:
+	unregister_ftrace_function(&th_hid_ops);
 fail_krp:
 	unregister_kretprobe(&th_hid_krp);
 fail_inside:
