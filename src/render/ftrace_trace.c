@@ -140,8 +140,9 @@ static int th_trace_empty(struct th_rb *rb, int cpu)
 }
 
 /* print_trace_header(): atop a trace in latency format, when the buffer
- * is not empty (trace_empty(): on 3.10, a per-CPU file whose entries are
- * all before its iterator's start has the header too) */
+ * is not empty (trace_empty(): on 3.10 a per-CPU file that prints no
+ * entry has the header too when its fresh iterator is not at its commit,
+ * as rhel7-lat's second CPU shows) */
 static void th_lat_trace_header(struct th_tctx *t, struct th_rb *rb)
 {
 	struct th_lat_hdr h;
