@@ -17,10 +17,11 @@ import thlib  # noqa: E402
 def _xfail_unopenable(key, err):
     """Not ours, when crash itself cannot open a dump whose sibling it
     opens (the sibling's session is run first if need be):
-    - filtered: sid's makedumpfile 1.7.8 (-d 31) leaves out a page-table
-      page of 7.2 that crash needs to start (trixie's crash: "page
-      excluded ... pud page"; sid's crash 9.0.2 exits without a word);
-      the sibling is the same boot's unfiltered ELF dump;
+    - filtered: a makedumpfile that leaves out a page crash needs to
+      start (sid's 1.7.8 at -d 31 on 7.2: a page-table page, trixie's
+      crash: "page excluded ... pud page"; sid's crash 9.0.2 exits
+      without a word; fixture.FILTER_LEVEL now keeps it); the sibling is
+      the same boot's unfiltered ELF dump;
     - kaslr: QEMU's dump carries no VMCOREINFO (the guest has no fw_cfg
       driver), so crash searches for the KASLR offset itself, and on an
       occasional boot finds a wrong one ("seek error: physical address
@@ -39,8 +40,15 @@ def _xfail_unopenable(key, err):
         return
     lines = [l for l in str(err).strip().splitlines()[1:] if l.strip()]
     pytest.xfail("crash opens %s but not %s: %s" % (
-        "-".join(sib), "its makedumpfile -d 31 copy" if key[2] == "filtered"
-        else "this KASLR boot's dump", " / ".join(lines[-2:])))
+        "-".join(sib), "its %s copy" % _filtered_format(key)
+        if key[2] == "filtered" else "this KASLR boot's dump",
+        " / ".join(lines[-2:])))
+
+
+def _filtered_format(key):
+    """"makedumpfile -c -d N", the filtered dumps of KEY's suite."""
+    return thlib.fixture.filtered_format(
+        thlib.fixture.make_suite(key[0])).split("(")[-1].rstrip(")")
 
 
 # Results of the tests run so far, by node id ("passed", "failed", ...).
@@ -53,7 +61,7 @@ def pytest_runtest_makereport(item, call):
     not in the dump ("# tracehunt: ... (not in the dump)", or crash's
     "page excluded"), while the same test passed on the same boot's ELF
     dump, is an expected failure: makedumpfile left out pages the kernel
-    was using (sid's 1.7.8 on 7.2, see _xfail_unopenable), and tracehunt
+    was using (sid's 1.7.8 on 7.2 at -d 31, see _xfail_unopenable), and tracehunt
     said so instead of printing wrong data."""
     outcome = yield
     rep = outcome.get_result()
@@ -76,9 +84,9 @@ def pytest_runtest_makereport(item, call):
              if b"(not in the dump)" in l or b"page excluded" in l]
     if notes:
         rep.outcome = "skipped"
-        rep.wasxfail = ("passes on %s-%s-elf; this makedumpfile -d 31 copy "
-                        "lacks pages: %s" % (key[0], key[1], notes[0][:160]
-                                             .decode(errors="replace")))
+        rep.wasxfail = ("passes on %s-%s-elf; this %s copy lacks pages: "
+                        "%s" % (key[0], key[1], _filtered_format(key),
+                                notes[0][:160].decode(errors="replace")))
 
 
 _dumps_lock = threading.RLock()

@@ -111,7 +111,8 @@ def test_variant_format(dump):
         # ("makedumpfile" signature); crash reassembles it.
         assert head in (b"KDUMP   ", b"makedump"), head
     if dump.variant == "filtered":
-        # makedumpfile -d 31 left out pages the unfiltered dump keeps.
+        # makedumpfile -d 31 (fixture.FILTER_LEVEL) left out pages the
+        # unfiltered dump keeps.
         size = os.path.getsize(dump.manifest["vmcore"])
         sib = os.path.join(os.path.dirname(dump.dir), "kdump", "vmcore")
         if os.path.exists(sib):
