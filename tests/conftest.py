@@ -25,7 +25,9 @@ def _xfail_unopenable(key, err):
     - kaslr: QEMU's dump carries no VMCOREINFO (the guest has no fw_cfg
       driver), so crash searches for the KASLR offset itself, and on an
       occasional boot finds a wrong one ("seek error: physical address
-      346e65766000 type: "pmd page""); the sibling is the scenario's
+      346e65766000 type: "pmd page""); thlib then gives crash the offset
+      the guest printed (Dump.kaslr_flags()), and only a dump crash cannot
+      open with it either is left here; the sibling is the scenario's
       nokaslr kdump boot.
     Expected to fail, and reported with crash's message; docs/KERNELS.md."""
     if key[2] not in ("filtered", "kaslr") or \
