@@ -63,8 +63,8 @@ def pytest_runtest_makereport(item, call):
     not in the dump ("# tracehunt: ... (not in the dump)", or crash's
     "page excluded"), while the same test passed on the same boot's ELF
     dump, is an expected failure: makedumpfile left out pages the kernel
-    was using (sid's 1.7.8 on 7.2 at -d 31, see _xfail_unopenable), and tracehunt
-    said so instead of printing wrong data."""
+    was using (sid's 1.7.8 on 7.2 at -d 31, see _xfail_unopenable), and
+    tracehunt said so instead of printing wrong data."""
     outcome = yield
     rep = outcome.get_result()
     if rep.when != "call":
