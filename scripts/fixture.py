@@ -1111,8 +1111,8 @@ def _refilter(suite, base):
     work = os.path.join(base, ".refilter")
     with open(os.path.join(elf, "manifest.json")) as f:
         m = json.load(f)
-    log("%s: the filtered dump again, at -d %d, from the ELF dump"
-        % (base, filter_level(suite)))
+    log("%s: the filtered dump again (%s), from the ELF dump"
+        % (base, filter_cmd(suite)))
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(elf, work, ignore=shutil.ignore_patterns(
         "vmcore", "manifest.json"))
@@ -1247,15 +1247,20 @@ def filter_level(suite):
     return FILTER_LEVEL.get(suite.name, 31)
 
 
+def filter_cmd(suite):
+    """The makedumpfile options of SUITE's filtered dumps."""
+    return "makedumpfile -c -d %d" % filter_level(suite)
+
+
 def filtered_format(suite):
     """The filtered variant's dump_format (its manifest)."""
-    return "kdump-zlib (makedumpfile -c -d %d)" % filter_level(suite)
+    return "kdump-zlib (%s)" % filter_cmd(suite)
 
 
 def make_filtered(suite, vmlinux, elf, dest, console):
     """makedumpfile -c -d 31 (what customers usually send; FILTER_LEVEL
-    has the exceptions), with the
-    suite's own makedumpfile and the kernel's own VMCOREINFO note, taken
+    has the exceptions), with the suite's own makedumpfile and the
+    kernel's own VMCOREINFO note, taken
     out of the ELF dump where the guest said it is (CONSOLE's
     "@@TH-VMCOREINFO PHYS SIZE" line, from /sys/kernel/vmcoreinfo), as
     kdump's makedumpfile finds it in /proc/vmcore.  "makedumpfile -g"
@@ -1264,7 +1269,7 @@ def make_filtered(suite, vmlinux, elf, dest, console):
     the kernel exports, and makedumpfile then takes in-use slab pages of
     6.12 and 7.2 (page types in the top byte since 6.12) for free ones.
     Returns where the VMCOREINFO came from."""
-    log("makedumpfile -c -d %d (%s)" % (filter_level(suite), suite.name))
+    log("%s (%s)" % (filter_cmd(suite), suite.name))
     info = dest + ".vmcoreinfo"
     source = "guest"
     try:
@@ -1405,8 +1410,8 @@ def _vmcoreinfo(suite, vmlinux, info):
 
 
 def _makedumpfile(suite, info, elf, dest):
-    _suite_cmd(suite, "makedumpfile -c -d %d -i %s %s %s"
-               % ((filter_level(suite),) +
+    _suite_cmd(suite, "%s -i %s %s %s"
+               % ((filter_cmd(suite),) +
                   tuple(shlex.quote(x) for x in (info, elf, dest))),
                dest + ".err", sorted({os.path.dirname(info),
                                       os.path.dirname(elf),

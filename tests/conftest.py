@@ -49,8 +49,7 @@ def _xfail_unopenable(key, err):
 
 def _filtered_format(key):
     """"makedumpfile -c -d N", the filtered dumps of KEY's suite."""
-    return thlib.fixture.filtered_format(
-        thlib.fixture.make_suite(key[0])).split("(")[-1].rstrip(")")
+    return thlib.fixture.filter_cmd(thlib.fixture.make_suite(key[0]))
 
 
 # Results of the tests run so far, by node id ("passed", "failed", ...).
