@@ -115,6 +115,28 @@ def test_only_the_model_probes_kernel_types():
     assert not bad, ("type probes outside src/model/:\n" + "\n".join(bad))
 
 
+# The model's reads of raw dump memory (model/model.h), and crash's own:
+# the layers above ask the model for an object (a kprobe, a hash, the code
+# at an address: model/text_bytes.h) or a string (th_read_cstr()), never
+# for bytes at an address they worked out themselves.
+RAW_READ = re.compile(r"\b(th_read|th_read_ulong|th_read_uint|th_read_int|"
+                      r"th_read_u64|th_read_via|readmem)\s*\(")
+
+
+def test_only_the_model_reads_the_dump():
+    bad = []
+    for path in sources(SRC, (".c", ".h")):
+        if layer_of(path) == "model":
+            continue
+        code = strip_comments(read(path))
+        for n, line in enumerate(code.splitlines(), 1):
+            if RAW_READ.search(line):
+                bad.append("%s:%d: %s" % (os.path.relpath(path, thlib.ROOT),
+                                          n, line.strip()))
+    assert not bad, ("reads of dump memory outside src/model/:\n" +
+                     "\n".join(bad))
+
+
 # crash's own look-ups of a type: only model/types.c asks them, behind its
 # cache and the vmlinux BTF's answers (model/btf_types.h)
 CRASH_TYPE = re.compile(r"\b(MEMBER_OFFSET|MEMBER_SIZE|MEMBER_TYPE|"

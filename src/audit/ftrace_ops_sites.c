@@ -327,7 +327,8 @@ static int site_selected(struct thf_state *s, const struct thf_rec *r,
 	return FALSE;
 }
 
-/* -m MODULE names a module the dump knows (listed or on the tree) */
+/* -m MODULE names a module the dump knows (listed, on the tree, or found
+ * in module memory) */
 static int site_module_known(const char *name)
 {
 	struct th_module *mods;

@@ -25,6 +25,7 @@
 #include "model/ftrace_ops.h"
 #include "audit/textcheck.h"
 #include "model/bpf.h"
+#include "model/text_bytes.h"
 #include "render/ebpf_report.h"
 #include "insn.h"
 
@@ -65,7 +66,7 @@ void hk_judge(struct hk_finding *f, ulong handler, const char *what)
 	int t;
 
 	f->handler = handler;
-	th_ksym_pS(handler, f->handler_str, sizeof(f->handler_str));
+	th_ksym_pS_any(handler, f->handler_str, sizeof(f->handler_str));
 	if (s && handler && (t = thf_ops_by_tramp(s, handler)) >= 0) {
 		/* an ftrace trampoline: judged by the ops that owns it */
 		f->owner.kind = TH_OWN_CORE;
@@ -346,7 +347,7 @@ static void hk_bpf_link(const struct th_bpf_link *l)
 			 l->id, l->type_str);
 	}
 	f->handler = p ? p->image : 0;
-	th_ksym_pS(f->handler, f->handler_str, sizeof(f->handler_str));
+	th_ksym_pS_any(f->handler, f->handler_str, sizeof(f->handler_str));
 	f->owner.kind = TH_OWN_UNKNOWN;
 	if (p)
 		snprintf(f->owner_str, sizeof(f->owner_str),
@@ -370,7 +371,7 @@ static int hk_ops_hooks_fn(const struct thf_ops *op, ulong fn)
 		return FALSE;
 	if (thf_ops_contains(op, fn))
 		return TRUE;
-	return th_read(fn, b, sizeof(b), "function text") &&
+	return th_text_read(fn, b, sizeof(b), "function text") &&
 		insn_is_endbr(b, sizeof(b)) && thf_ops_contains(op, fn + 4);
 }
 
@@ -489,7 +490,7 @@ static void hk_kprobe(struct kp_probe *k, const ulong *tks, long ntk)
 			   type == 'j' ? "the jprobe entry" : "the pre handler";
 
 	f->target = k->addr;
-	th_ksym_pS(k->addr, f->target_str, sizeof(f->target_str));
+	th_ksym_pS_any(k->addr, f->target_str, sizeof(f->target_str));
 	if (krp && !r.handler && r.entry_handler) {
 		/* legal: the kernel calls each handler only if set, and
 		 * this kretprobe's code is its entry handler */
@@ -585,8 +586,8 @@ static void hk_ftrace(void)
 				continue;
 			g = hk_new("ftrace_site");
 			g->target = s->rec[r].ip;
-			th_ksym_pS(s->rec[r].ip, g->target_str,
-				   sizeof(g->target_str));
+			th_ksym_pS_any(s->rec[r].ip, g->target_str,
+				       sizeof(g->target_str));
 			hk_judge(g, op->func, "the ops callback");
 			hk_judge_struct(g, op->addr, "struct ftrace_ops");
 			snprintf(g->why + strlen(g->why),

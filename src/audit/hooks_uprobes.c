@@ -160,7 +160,7 @@ static void hu_uprobe(const struct th_uprobe *u, const ulong *tus, long ntu)
 	if (u->ref_ctr_offset)
 		hu_cat(f->target_str, sizeof(f->target_str), "", "(ref_ctr)");
 	f->handler = c0 ? (c0->handler ? c0->handler : c0->ret_handler) : 0;
-	th_ksym_pS(f->handler, f->handler_str, sizeof(f->handler_str));
+	th_ksym_pS_any(f->handler, f->handler_str, sizeof(f->handler_str));
 	f->owner.kind = TH_OWN_UNKNOWN;
 	f->verdict = HK_NOTE;
 	snprintf(f->why, sizeof(f->why), "uprobe %lx on %s, %d consumer%s",

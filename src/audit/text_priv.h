@@ -12,10 +12,10 @@
 #include <gelf.h>
 #include "model/ftrace_ops.h"
 #include "model/vmlinux_file.h"
+#include "model/text_bytes.h"
 #include "audit/textcheck.h"
 
-#define TX_CHUNK	(1UL << 20)	/* dump text read per readmem */
-#define TX_PAGE		4096UL
+#define TX_PAGE		TH_TEXT_PAGE	/* textcheck's r->bad: one a page */
 #define TX_MAX_ENTRIES	(1L << 22)	/* bound on any table's entries */
 #define TX_GRAPH_CALL	(~1UL)		/* ftrace site aux: ftrace_graph_call */
 

@@ -160,7 +160,7 @@ static int tx_direct_call(struct tx_run *r, const struct tx_site *s,
 	    !insn_decode(m, s->len, a, &mi) || mi.kind != INSN_CALL)
 		return FALSE;
 	slot = s->start + 6 + tx_s32(d + 2) + r->off;
-	if (!th_read_ulong(slot, &v, "pv_ops slot") || v != mi.target)
+	if (!th_pv_ops_slot(slot, &v) || v != mi.target)
 		return FALSE;
 	return insn_nop_run(m + mi.len, s->len - mi.len, s->len - mi.len) ==
 		s->len - mi.len;

@@ -22,6 +22,7 @@
  */
 #include "insn.h"
 #include "model/kprobes.h"
+#include "model/text_bytes.h"
 #include "audit/text_priv.h"
 
 static const char *const tx_kind_names[TH_TX_NKINDS] = {
@@ -48,37 +49,6 @@ static const char *const tx_kind_names[TH_TX_NKINDS] = {
 const char *th_text_kind_name(int kind)
 {
 	return kind >= 0 && kind < TH_TX_NKINDS ? tx_kind_names[kind] : "?";
-}
-
-/* The dump's copy of .text, read a megabyte at a time; pages that cannot
- * be read are marked in BAD (one byte per page). */
-static unsigned char *tx_read_text(ulong start, ulong size,
-				   unsigned char **badp)
-{
-	unsigned char *buf = malloc(size), *bad;
-	ulong npg = (size + TX_PAGE - 1) / TX_PAGE, off, o;
-
-	bad = calloc(npg ? npg : 1, 1);
-	if (!buf || !bad) {
-		free(buf);
-		free(bad);
-		return NULL;
-	}
-	for (off = 0; off < size; off += TX_CHUNK) {
-		ulong len = size - off < TX_CHUNK ? size - off : TX_CHUNK;
-
-		if (th_read(start + off, buf + off, len, "kernel text"))
-			continue;
-		for (o = off; o < off + len; o += TX_PAGE) {
-			ulong l = off + len - o < TX_PAGE ? off + len - o :
-				TX_PAGE;
-
-			if (!th_read(start + o, buf + o, l, "kernel text"))
-				bad[o / TX_PAGE] = 1;
-		}
-	}
-	*badp = bad;
-	return buf;
 }
 
 static int tx_ul_cmp(const void *a, const void *b)
@@ -243,7 +213,7 @@ static int tx_run_start(struct tx_run *r)
 	}
 	memset(r, 0, sizeof(*r));
 	r->off = stext - tx_vml.stext;
-	r->mem = tx_read_text(tx_vml.text + r->off, tx_vml.text_size, &r->bad);
+	r->mem = th_text_copy(tx_vml.text + r->off, tx_vml.text_size, &r->bad);
 	if (!r->mem) {
 		fprintf(fp, "text: not checked: out of memory for %lu bytes "
 			"of text\n", tx_vml.text_size);

@@ -285,15 +285,3 @@ long ff_array_info(const char *sym, long *stride)
 	*stride = length / n;
 	return n;
 }
-
-/**
- * th_read_ptr_sym - the value of a global pointer variable
- * @sym: its name
- * @val: the value (0 when this returns FALSE)
- *
- * Return: FALSE when the symbol is absent or unreadable.
- */
-int th_read_ptr_sym(const char *sym, ulong *val)
-{
-	return th_read_ulong(th_symbol(sym), val, sym);
-}

@@ -238,6 +238,8 @@ void th_tr_func_probes(struct th_tr *tr,
 struct thf_hash;
 /* thf_hash_read() that warns of a damaged chain (as the state files did) */
 int th_ftrace_hash_read(ulong addr, struct thf_hash *h);
+/* The same for the hash the global pointer SYM points to */
+int th_ftrace_hash_read_sym(const char *sym, struct thf_hash *h);
 /* The value a probe's ftrace_func_mapper keeps for IP; FALSE: none. */
 int th_mapper_value(ulong mapper, ulong ip, ulong *value);
 /* event_enable_print()'s struct event_probe_data */
@@ -264,7 +266,6 @@ int ff_tracing_cpus(int *cpus, int max);
 int ff_tracing_cpu(int cpu);
 
 /* The pointer variable SYM's value; FALSE when absent or unreadable. */
-int th_read_ptr_sym(const char *sym, ulong *val);
 /* Elements of a global array and the size of one, or -1. */
 long ff_array_info(const char *sym, long *stride);
 

@@ -140,6 +140,22 @@ int th_ftrace_hash_read(ulong addr, struct thf_hash *h)
 }
 
 /**
+ * th_ftrace_hash_read_sym - th_ftrace_hash_read() of the hash a global
+ * pointer points to (ftrace_graph_hash, ftrace_graph_notrace_hash)
+ * @sym: the pointer's name
+ * @h: the hash; thf_hash_free() it when this returns TRUE
+ *
+ * Return: FALSE when the symbol is absent or the hash unreadable.
+ */
+int th_ftrace_hash_read_sym(const char *sym, struct thf_hash *h)
+{
+	ulong addr = th_symbol(sym), hash;
+
+	return addr && th_read_ulong(addr, &hash, sym) &&
+	       th_ftrace_hash_read(hash, h);
+}
+
+/**
  * th_mapper_value - the value a probe keeps for IP in its
  * ftrace_func_mapper (a hash of ftrace_func_map: entry, data)
  * @mapper: the struct ftrace_func_mapper

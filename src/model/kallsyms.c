@@ -287,7 +287,8 @@ static int th_ksym_lookup_uncached(ulong addr, struct th_sym *s)
 	if (th_ksym_core(addr, s))
 		return TRUE;
 	m = th_module_of(addr);
-	if (m) {
+	/* a module found only in its memory: the kernel's lookup could not */
+	if (m && m->flags != TH_MOD_MEMORY) {
 		snprintf(s->module, sizeof(s->module), "%s", m->name);
 		if (th_ks_module(m, addr, s))
 			return TRUE;
@@ -423,6 +424,32 @@ char *th_ksym_pS(ulong addr, char *buf, size_t len)
 			 s.size, s.module);
 	else
 		snprintf(buf, len, "%s+0x%lx/0x%lx", s.name, s.offset, s.size);
+	return buf;
+}
+
+/**
+ * th_ksym_pS_any - th_ksym_pS(), and where the kernel knew no symbol, the
+ * one a module only its memory still holds names (TH_MOD_MEMORY: a module
+ * that left the list of a kernel without the module tree)
+ * @addr: a kernel address
+ * @buf: "name+0xoff/0xsize [mod]", or as th_ksym_pS()
+ * @len: room in @buf
+ *
+ * For the reports that go beyond what the kernel could print (hooks).
+ */
+char *th_ksym_pS_any(ulong addr, char *buf, size_t len)
+{
+	struct th_module *m;
+	struct th_sym s;
+
+	if (th_ksym_lookup(addr, &s) || !(m = th_module_of(addr)) ||
+	    m->flags != TH_MOD_MEMORY)
+		return th_ksym_pS(addr, buf, len);
+	memset(&s, 0, sizeof(s));
+	if (!th_ks_module(m, addr, &s))
+		return th_ksym_pS(addr, buf, len);
+	snprintf(buf, len, "%s+0x%lx/0x%lx [%s]", s.name, s.offset, s.size,
+		 m->name);
 	return buf;
 }
 

@@ -238,6 +238,9 @@ struct th_sym {
 int th_ksym_lookup(ulong addr, struct th_sym *s);
 /* "%pS": name+0xoff/0xsize [mod], or 0x%lx when unknown. */
 char *th_ksym_pS(ulong addr, char *buf, size_t len);
+/* The same, and where the kernel knew none, a name from a module only
+ * its memory holds (TH_MOD_MEMORY): for hooks. */
+char *th_ksym_pS_any(ulong addr, char *buf, size_t len);
 /* "%ps": name [mod] (no offset), or 0x%lx when unknown. */
 char *th_ksym_ps(ulong addr, char *buf, size_t len);
 /* kprobes/list style: name+0xoff, module in *mod (may be ""). */
@@ -247,6 +250,9 @@ int th_ksym_name_off(ulong addr, char *buf, size_t len, char *mod, size_t mlen);
 
 #define TH_MOD_LISTED	0x1	/* on the kernel's "modules" list */
 #define TH_MOD_TREE	0x2	/* on the module address tree */
+/* found only in module memory: before the module tree (v4.2) the kernel
+ * itself has no way to a module that left the list (modules.c) */
+#define TH_MOD_MEMORY	0x4
 
 struct th_module {
 	ulong addr;		/* struct module */
@@ -261,7 +267,8 @@ struct th_module {
 	} region[8];
 };
 
-/* All modules the dump knows, listed or only on the address tree. */
+/* All modules the dump knows: listed, on the address tree, or (before
+ * the tree) found in module memory no listed module covers. */
 int th_modules(struct th_module **mods);
 struct th_module *th_module_of(ulong addr);
 /* A module of NAME is on the module list (loaded in this boot). */
@@ -287,6 +294,7 @@ struct th_vmap {
 	ulong vm;
 };
 struct th_vmap *th_vmap_of(ulong addr);
+long th_vmaps_all(struct th_vmap **v);
 void th_vmaps_reset(void);
 
 /* Who owns the code or data at an address. */

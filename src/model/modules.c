@@ -27,7 +27,7 @@ struct th_module_off {
 	long module_core, core_size, module_init, init_size;
 	/* the module address tree */
 	long tree_root, latch_tree, tree_node, tree_mod;
-	long state, mod_size;
+	long state, mod_size, name_size;
 	/* module.mkobj.kobj.name: mod_sysfs_init() names it mod->name */
 	long kobj_name;
 	/* struct mod_kallsyms */
@@ -96,6 +96,7 @@ static const struct th_module_off *mod_off_fill(void)
 	o->tree_mod = th_member("mod_tree_node", "mod");
 	o->state = th_member("module", "state");
 	o->mod_size = th_size("module");
+	o->name_size = th_member_size("module", "name");
 	o->kobj_name = -1;
 	if (th_member("module", "mkobj") >= 0 &&
 	    th_member("module_kobject", "kobj") >= 0 &&
@@ -440,6 +441,85 @@ static void mod_tree_check(void)
 	}
 }
 
+/*
+ * Before the module tree (Linux kernel commit 93c2e105f6bc ("module:
+ * Optimize __module_address() using a latched RB-tree") (in v4.2)) the
+ * kernel finds a module only on its list: one that left the list is known
+ * to nothing but its memory.  Its struct module is a section of its core
+ * image (move_module() copies .gnu.linkonce.this_module there), and its
+ * module_core points back at the image's start: such a struct, in a
+ * module-space vmap area no module found so far covers, is that module.
+ */
+#define MOD_SCAN_MAX	(64UL << 20)	/* bound on one area read */
+
+static int mod_covered(ulong start, ulong end)
+{
+	int i, r;
+
+	for (i = 0; i < th_nmods; i++)
+		for (r = 0; r < th_mods[i].nregions; r++)
+			if (th_mods[i].region[r].base < end &&
+			    th_mods[i].region[r].base +
+			    th_mods[i].region[r].size > start)
+				return TRUE;
+	return FALSE;
+}
+
+/* Whether the struct module at offset X of area B (SIZE bytes from
+ * START) is the module whose core image the area is. */
+static int mod_memory_is(const unsigned char *b, ulong x, ulong size,
+			 ulong start)
+{
+	const struct th_module_off *o = &mod_off;
+	const char *name = (const char *)b + x + o->name;
+	unsigned int csz;
+	ulong core;
+	int state;
+
+	memcpy(&core, b + x + o->module_core, sizeof(core));
+	memcpy(&csz, b + x + o->core_size, sizeof(csz));
+	memcpy(&state, b + x + o->state, sizeof(state));
+	/* MODULE_STATE_LIVE, COMING, GOING, UNFORMED */
+	return core == start && csz && csz <= size &&
+	       x + o->mod_size <= csz && state >= 0 && state <= 3 &&
+	       name[0] && memchr(name, 0, o->name_size) &&
+	       th_printable(name);
+}
+
+static void mod_memory_scan(int *cap)
+{
+	const struct th_module_off *o = &mod_off;
+	struct th_vmap *v;
+	long n = th_vmaps_all(&v), i;
+	unsigned char *b;
+	ulong x, size;
+
+	if (th_symbol("mod_tree") || o->module_core < 0 || o->core_size < 0 ||
+	    o->state < 0 || o->name < 0 || o->name_size <= 0 ||
+	    o->mod_size <= 0)
+		return;
+	for (i = 0; i < n; i++) {
+		size = v[i].end - v[i].start;
+		if (th_region(v[i].start) != TH_R_MODULE ||
+		    size < (ulong)o->mod_size || size > MOD_SCAN_MAX ||
+		    mod_covered(v[i].start, v[i].end) || !(b = malloc(size)))
+			continue;
+		/* the pages that can be read: an area ends in an unmapped
+		 * guard page (before VM_NO_GUARD areas) */
+		for (x = 0; x < size && th_read(v[i].start + x, b + x,
+						PAGESIZE(), "module memory");
+		     x += PAGESIZE())
+			;
+		size = x;
+		for (x = 0; x + o->mod_size <= size; x += 8)
+			if (mod_memory_is(b, x, size, v[i].start)) {
+				mod_add(v[i].start + x, TH_MOD_MEMORY, cap);
+				break;
+			}
+		free(b);
+	}
+}
+
 /**
  * th_modules - every module the dump knows
  * @mods: the modules, listed or only on the address tree (kept here)
@@ -474,6 +554,7 @@ int th_modules(struct th_module **mods)
 	}
 	mod_tree_walk(&cap);
 	mod_tree_check();
+	mod_memory_scan(&cap);
 	th_damage_tag(tag);
 	*mods = th_mods;
 	return th_nmods;

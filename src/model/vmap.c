@@ -184,3 +184,19 @@ struct th_vmap *th_vmap_of(ulong addr)
 	}
 	return NULL;
 }
+
+/**
+ * th_vmaps_all - every busy vmalloc area, sorted by address
+ * @v: set to the areas (kept here)
+ *
+ * Returns their count.
+ */
+long th_vmaps_all(struct th_vmap **v)
+{
+	if (th_nvmaps < 0)
+		vmap_load();
+	else
+		th_damage_replay("vmap");
+	*v = th_vmaps;
+	return th_nvmaps;
+}

@@ -5,6 +5,7 @@
  */
 #include "render/kprobes_report.h"
 #include "model/trace_kprobe.h"
+#include "model/text_bytes.h"
 #include "kplist.h"
 
 #define KPROBE_FLAG_GONE	KPL_FLAG_GONE
@@ -46,7 +47,7 @@ static void kp_site_bytes(ulong addr)
 	unsigned char b[8];
 	int i;
 
-	if (!th_read(addr, b, sizeof(b), "probed instruction")) {
+	if (!th_text_read(addr, b, sizeof(b), "probed instruction")) {
 		fprintf(fp, "  %-15s (unreadable)\n", "site bytes");
 		return;
 	}

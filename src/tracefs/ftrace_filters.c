@@ -256,7 +256,6 @@ void th_cat_set_graph(struct th_tr *tr, const struct th_tref *ref)
 	int notrace = strcmp(ref->file, "set_graph_notrace") == 0;
 	struct thf_hash h;
 	char buf[256];
-	ulong hash;
 	long i;
 
 	if (!th_symbol(sname) && !notrace) {
@@ -265,8 +264,7 @@ void th_cat_set_graph(struct th_tr *tr, const struct th_tref *ref)
 				"read ftrace_graph_funcs[]\n");
 			return;
 		}
-	} else if (!th_read_ptr_sym(sname, &hash) ||
-		   !th_ftrace_hash_read(hash, &h)) {
+	} else if (!th_ftrace_hash_read_sym(sname, &h)) {
 		fprintf(fp, "ftrace cat %s: cannot read %s\n", notrace ?
 			"set_graph_notrace" : "set_graph_function", sname);
 		return;
