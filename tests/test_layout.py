@@ -102,16 +102,27 @@ def test_lib_is_free_of_crash():
     assert not bad, bad
 
 
-def test_only_the_model_probes_kernel_types():
+def calls_outside(pattern, allowed, exts=(".c",)):
+    """"file:line: code" of each line of src/ that PATTERN matches, in the
+    files ALLOWED(path) refuses, comments aside."""
     bad = []
-    for path in sources(SRC, (".c",)):
-        if layer_of(path) == "model":
+    for path in sources(SRC, exts):
+        if allowed(path):
             continue
         code = strip_comments(read(path))
         for n, line in enumerate(code.splitlines(), 1):
-            if PROBES.search(line):
+            if pattern.search(line):
                 bad.append("%s:%d: %s" % (os.path.relpath(path, thlib.ROOT),
                                           n, line.strip()))
+    return bad
+
+
+def in_model(path):
+    return layer_of(path) == "model"
+
+
+def test_only_the_model_probes_kernel_types():
+    bad = calls_outside(PROBES, in_model)
     assert not bad, ("type probes outside src/model/:\n" + "\n".join(bad))
 
 
@@ -124,15 +135,7 @@ RAW_READ = re.compile(r"\b(th_read|th_read_ulong|th_read_uint|th_read_int|"
 
 
 def test_only_the_model_reads_the_dump():
-    bad = []
-    for path in sources(SRC, (".c", ".h")):
-        if layer_of(path) == "model":
-            continue
-        code = strip_comments(read(path))
-        for n, line in enumerate(code.splitlines(), 1):
-            if RAW_READ.search(line):
-                bad.append("%s:%d: %s" % (os.path.relpath(path, thlib.ROOT),
-                                          n, line.strip()))
+    bad = calls_outside(RAW_READ, in_model, (".c", ".h"))
     assert not bad, ("reads of dump memory outside src/model/:\n" +
                      "\n".join(bad))
 
@@ -144,15 +147,8 @@ CRASH_TYPE = re.compile(r"\b(MEMBER_OFFSET|MEMBER_SIZE|MEMBER_TYPE|"
 
 
 def test_only_types_c_asks_crash_for_types():
-    bad = []
-    for path in sources(SRC, (".c",)):
-        if path.endswith(os.path.join("model", "types.c")):
-            continue
-        code = strip_comments(read(path))
-        for n, line in enumerate(code.splitlines(), 1):
-            if CRASH_TYPE.search(line):
-                bad.append("%s:%d: %s" % (os.path.relpath(path, thlib.ROOT),
-                                          n, line.strip()))
+    bad = calls_outside(CRASH_TYPE, lambda p: p.endswith(
+        os.path.join("model", "types.c")))
     assert not bad, ("crash's type look-ups outside src/model/types.c "
                      "(use th_member(), th_size(), ...):\n" + "\n".join(bad))
 
