@@ -74,19 +74,27 @@ struct pf_ctx th_pfc = {
 /* How "%p" prints: hashed with the kernel's ptr_key (read once), as
  * "(____ptrval____)" before it was filled, raw with no_hash_pointers or
  * without the hash-ptr option. */
+/* crash reads dumps of its own byte order only: the records are in the
+ * host's (lib/printfmt decodes either) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define TH_PF_ENDIAN	PF_CTX_BIG_ENDIAN
+#else
+#define TH_PF_ENDIAN	0
+#endif
+
 static unsigned th_pf_ptr_flags(struct th_tctx *t)
 {
 	const struct th_ptr_key *k = th_ptr_key();
 
 	if (!t->f_hash_ptr || k->state == TH_PTRKEY_NOHASH)
-		return PF_CTX_NO_HASH_PTR;
+		return TH_PF_ENDIAN | PF_CTX_NO_HASH_PTR;
 	if (k->state == TH_PTRKEY_UNFILLED)
-		return PF_CTX_PTR_KEY_UNSET;
+		return TH_PF_ENDIAN | PF_CTX_PTR_KEY_UNSET;
 	if (k->state != TH_PTRKEY_FILLED)
-		return 0;
+		return TH_PF_ENDIAN;
 	th_pfc.ptr_key[0] = k->key[0];
 	th_pfc.ptr_key[1] = k->key[1];
-	return PF_CTX_HAVE_PTR_KEY;
+	return TH_PF_ENDIAN | PF_CTX_HAVE_PTR_KEY;
 }
 
 static struct pf_field *th_pf_fields(const struct th_event *e)
