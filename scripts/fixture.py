@@ -1044,11 +1044,16 @@ def touch_used(base):
 
 
 def prune_stale(parent, scenario, shash):
+    """Remove PARENT's fixtures of SCENARIO's other hashes unused for
+    STALE_SECONDS.  Only SCENARIO-<hash>: another scenario whose name
+    starts with SCENARIO- (rhel7-graph for rhel7) is not one of them."""
     keep = "%s-%s" % (scenario, shash)
+    own = re.compile(r"%s-[0-9a-f]{%d}\Z" % (re.escape(scenario),
+                                            len(shash)))
     now = time.time()
     for old in glob.glob(os.path.join(parent, "%s-*" % scenario)):
         name = os.path.basename(old)
-        if name in (keep, keep + ".lock") or name.endswith(".lock"):
+        if name == keep or not own.match(name):
             continue
         try:
             if now - os.stat(old).st_mtime < STALE_SECONDS:
@@ -1078,6 +1083,7 @@ def build(suite_name, scenario, variant, force=False, timeout=None,
     if os.path.exists(os.path.join(out, "manifest.json")) and not force \
             and not _refilter_wanted(suite, out):
         touch_used(base)
+        prune_stale(os.path.dirname(base), scenario, shash)
         return out
     with Lock(base + ".lock"):
         if _refilter_wanted(suite, out) and not force and \

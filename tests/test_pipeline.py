@@ -178,3 +178,29 @@ def test_bad_arguments(args, msg):
                        env=dict(os.environ, TRACEHUNT_OFFLINE="1"))
     assert p.returncode == 1
     assert msg in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_prune_stale_keeps_other_scenarios(tmp_path):
+    """A scenario's fixtures of other hashes go once unused for
+    STALE_SECONDS, with their locks; the current one, a recent one, and
+    a scenario whose name only starts with this one's (rhel7-graph for
+    rhel7) stay."""
+    import time
+    fx = thlib.fixture
+    old = time.time() - fx.STALE_SECONDS - 3600
+    names = {"rhel7-3bf1be59ede5": old,     # current
+             "rhel7-838eca7735d2": old,     # stale
+             "rhel7-aaaaaaaaaaaa": time.time(),     # used lately
+             "rhel7-graph-e9d20c0b7857": old,       # another scenario
+             "rhel7-wrap-3f3089e57701": old}
+    for n, t in names.items():
+        for p in (tmp_path / n, tmp_path / (n + ".lock")):
+            if p.suffix == ".lock":
+                p.write_text("")
+            else:
+                p.mkdir()
+            os.utime(p, (t, t))
+    fx.prune_stale(str(tmp_path), "rhel7", "3bf1be59ede5")
+    left = sorted(os.listdir(tmp_path))
+    assert left == sorted(n + s for n in names if n != "rhel7-838eca7735d2"
+                          for s in ("", ".lock")), left
