@@ -299,6 +299,44 @@ def test_saved_cmdlines_damage_warned_in_each_command(case, tmp_path):
     _damage_warns(*CMDLINE_CASES[case], tmp_path=tmp_path)
 
 
+def _crash_facts(man, named):
+    """dm.crash_batch(MAN, NAMED), each answer kept in the cache: what
+    crash alone says of a cached dump (an address, its vtop, a list) is
+    the same in every run while crash, the vmlinux and the dump are, and
+    those sessions were half of the sessions of the tests below."""
+    import hashlib
+    import json
+    crash = shutil.which("crash") or "crash"
+    key = []
+    for f in (crash, man["vmlinux"], man["vmcore"]):
+        try:
+            st = os.stat(f)
+            key.append("%s %d %d" % (f, st.st_size, st.st_mtime_ns))
+        except OSError:
+            return dm.crash_batch(man, named)
+    key = "\n".join(key)
+    path = os.path.join(thlib.fixture.CACHE, "crash-facts",
+                        hashlib.sha256(key.encode()).hexdigest()[:16] +
+                        ".json")
+    try:
+        with open(path) as f:
+            facts = json.load(f)
+    except (OSError, ValueError):
+        facts = {}
+    if facts.get("key") != key:
+        facts = {"key": key, "out": {}}
+    want = [(n, c) for n, c in named if c not in facts["out"]]
+    if want:
+        res = dm.crash_batch(man, want)
+        facts["out"].update((c, res[n]) for n, c in want if res.get(n))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.%d" % (path, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump(facts, f)
+        os.replace(tmp, path)
+    return {n: facts["out"].get(c, "") for n, c in named}
+
+
 def _damage_warns(expr, data, cmds, want, tmp_path, scenario=SCENARIO):
     """EXPR's bytes (a crash expression for an address) set to DATA in a
     copy of the dump: each of CMDS, run in one session, warns WANT (a
@@ -307,11 +345,11 @@ def _damage_warns(expr, data, cmds, want, tmp_path, scenario=SCENARIO):
     import re
     man = dm.load_manifest(dm.fixture_dir(scenario))
     man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
-    res = dm.crash_batch(man, [("v", "p/x (unsigned long)(%s)" % expr)])
+    res = _crash_facts(man, [("v", "p/x (unsigned long)(%s)" % expr)])
     m = re.search(r"\$\d+ = (0x[0-9a-f]+)", res.get("v", ""))
     assert m, "no address for %s: %r" % (expr, res)
     va = int(m.group(1), 16)
-    pa = dm.damage.parse_vtop(dm.crash_batch(
+    pa = dm.damage.parse_vtop(_crash_facts(
         man, [("p", "vtop %x" % va)])["p"])
     assert dm.damage.peek(man["vmcore"], pa, len(data)) != data, \
         "%s already holds %r" % (expr, data)
@@ -421,7 +459,7 @@ def test_probe_nr_args_damage_warns(tmp_path):
     if k is None:
         pytest.skip("no uprobe event with arguments in the capture")
     man = dict(man, vmlinux=thlib.indexed_vmlinux(man["vmlinux"]))
-    evs = re.findall(r"^([0-9a-f]+)$", dm.crash_batch(
+    evs = re.findall(r"^([0-9a-f]+)$", _crash_facts(
         man, [("l", "list -H dyn_event_list")])["l"], re.M)
     assert len(evs) == len(lines), evs
     _damage_warns("&((struct trace_uprobe *)(0x%s - (unsigned long)&"
