@@ -6,7 +6,10 @@ when the kdump one is not selected: thlib's Dump.checks_btf(); the others
 share its vmlinux, modules and commands) runs with TRACEHUNT_BTFCHECK
 (thlib's _run_in): each look-up the BTF answered (a member's offset, size
 or pointerness, a struct's size, an enum's enumerators) is asked of gdb as
-well and both answers are logged.  Here: not one differs, on any kernel,
+well and both answers are logged (gdb's answers of earlier runs on the
+same vmlinux, modules and crash are kept in the cache and given back
+through TRACEHUNT_BTFCHECK_KNOWN: gdb is asked only what it was not
+asked yet; Dump.btf_known_path()).  Here: not one differs, on any kernel,
 for any command the tests run; and on a kernel whose vmlinux has a .BTF
 section the BTF did answer (the check checked something)."""
 

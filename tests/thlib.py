@@ -4,6 +4,7 @@ crash process per dump with every command batched."""
 import atexit
 import collections
 import fnmatch
+import hashlib
 import functools
 import inspect
 import json
@@ -219,6 +220,40 @@ def _strip_unprinted_symbols(path):
         os.rename(tmp, path)
     elif os.path.exists(tmp):
         os.unlink(tmp)
+
+
+_btf_known_lock = threading.Lock()
+
+
+def _btf_known_add(path, lines):
+    """gdb's answers in the TRACEHUNT_BTFCHECK LINES ("= KEY btf=B
+    gdb=G", "!" when they differ) added to PATH's ("KEY<TAB>G")."""
+    new = {}
+    for line in lines:
+        if line[:2] not in ("= ", "! ") or " btf=" not in line or \
+                " gdb=" not in line:
+            continue
+        key = line[2:line.index(" btf=")]
+        val = line[line.rindex(" gdb=") + 5:]
+        if "\t" not in key + val:
+            new[key] = val
+    with _btf_known_lock:
+        old = {}
+        try:
+            with open(path) as f:
+                for l in f.read().splitlines():
+                    k, _, v = l.partition("\t")
+                    old[k] = v
+        except OSError:
+            pass
+        if all(k in old for k in new):
+            return
+        old.update(new)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = "%s.%d" % (path, os.getpid())
+        with open(tmp, "w") as f:
+            f.write("".join("%s\t%s\n" % kv for kv in sorted(old.items())))
+        os.replace(tmp, path)
 
 
 def indexed_vmlinux(path):
@@ -843,6 +878,25 @@ class Dump:
                 pass
             os.unlink(ru)
 
+    def btf_known_path(self):
+        """Where gdb's answers of this dump's BTF checks are kept across
+        runs (TRACEHUNT_BTFCHECK_KNOWN, src/model/types.c): they hold while
+        the vmlinux, the scenario's modules and the crash that asked gdb
+        do, which the name says; None when one cannot be told."""
+        m = self.manifest
+        cs = fixture.Suite(m.get("crash_suite", m["suite"]))
+        try:
+            ids = ["%d %d" % (st.st_size, st.st_mtime_ns) for st in (
+                os.stat(os.path.join(cs.root, "usr", "bin", "crash")),
+                os.stat(m["vmlinux"]))]
+        except OSError:
+            return None
+        key = "\n".join(ids + [m["release"], m["scenario"],
+                               m["scenario_hash"]])
+        return os.path.join(fixture.CACHE, "btfcheck-known", "%s-%s-%s.tsv"
+                            % (m["release"], m["scenario"], hashlib.sha256(
+                                key.encode()).hexdigest()[:16]))
+
     def checks_btf(self):
         """Whether this dump's sessions ask gdb each look-up the vmlinux
         BTF answered (TRACEHUNT_BTFCHECK, tests/test_btftypes.py).  The
@@ -897,8 +951,15 @@ class Dump:
         # answers logged (src/model/btf_types.h): test_btftypes.py
         btfcheck = os.path.join(outdir, "btfcheck")
         env = dict(os.environ)
+        btf_known = self.btf_known_path() if self.checks_btf() else None
         if self.checks_btf():
             env["TRACEHUNT_BTFCHECK"] = btfcheck
+            if btf_known and os.path.exists(btf_known):
+                # (a copy in OUTDIR: the chroots of other suites' crash
+                # see the scratch directory, not the cache)
+                known_copy = os.path.join(outdir, "btfcheck-known.tsv")
+                shutil.copyfile(btf_known, known_copy)
+                env["TRACEHUNT_BTFCHECK_KNOWN"] = known_copy
         while True:
             if os.path.exists(btfcheck):
                 os.unlink(btfcheck)
@@ -942,7 +1003,10 @@ class Dump:
                                self.manifest["vmlinux"], tail))
         try:
             with open(btfcheck, errors="replace") as f:
-                self.btfcheck.extend(f.read().splitlines())
+                lines = f.read().splitlines()
+            self.btfcheck.extend(lines)
+            if btf_known:
+                _btf_known_add(btf_known, lines)
         except OSError:
             pass
         outputs = {}

@@ -48,6 +48,9 @@ static void th_llog_end(double t0, const char *key, long val)
  * (btf_types.h) asked of gdb too, one line each: "=" when they agree,
  * "!" when not, the look-up, the two answers.
  */
+static void th_bk_load(void);
+static unsigned th_tc_hash(const char *key);
+
 static int th_bchk_state;		/* 0 unknown, 1 on, -1 off */
 static FILE *th_bchk;
 
@@ -58,6 +61,8 @@ static int th_btfcheck_on(void)
 
 		th_bchk = p && *p ? fopen(p, "a") : NULL;
 		th_bchk_state = th_bchk ? 1 : -1;
+		if (th_bchk)
+			th_bk_load();
 	}
 	return th_bchk_state > 0;
 }
@@ -77,6 +82,76 @@ static void th_btfcheck(const char *key, long btf, long gdb)
 	snprintf(b, sizeof(b), "%ld", btf);
 	snprintf(g, sizeof(g), "%ld", gdb);
 	th_btfcheck_str(key, b, g);
+}
+
+/*
+ * TRACEHUNT_BTFCHECK_KNOWN=FILE: gdb's answers of earlier sessions on the
+ * same vmlinux, modules and crash, one "key<TAB>answer" a line (the test
+ * harness keeps them: tests/thlib.py): a look-up found there is compared
+ * with it instead of asked of gdb again.  The check is the same; gdb's
+ * answers were half of a 7.2 session's time.
+ */
+#define TH_BK_SLOTS 16384
+static struct th_bk {
+	char *key, *val;
+} *th_bk;
+
+static void th_bk_load(void)
+{
+	const char *p = getenv("TRACEHUNT_BTFCHECK_KNOWN");
+	/* (an enum's text takes up to 8 KB: struct th_enum_text) */
+	static char line[8192 + 256];
+	char *tab, *nl;
+	FILE *f;
+	int n = 0;
+
+	if (!p || !*p || !(f = fopen(p, "r")))
+		return;
+	th_bk = calloc(TH_BK_SLOTS, sizeof(*th_bk));
+	while (th_bk && n < TH_BK_SLOTS / 2 && fgets(line, sizeof(line), f)) {
+		unsigned h;
+
+		if (!(tab = strchr(line, '\t')) || !(nl = strchr(tab, '\n')))
+			continue;
+		*tab = *nl = '\0';
+		for (h = th_tc_hash(line) * 4; th_bk[h % TH_BK_SLOTS].key; h++)
+			;
+		th_bk[h % TH_BK_SLOTS].key = strdup(line);
+		th_bk[h % TH_BK_SLOTS].val = strdup(tab + 1);
+		n++;
+	}
+	fclose(f);
+}
+
+static const char *th_bk_find(const char *key)
+{
+	unsigned h, i;
+
+	if (!th_bk)
+		return NULL;
+	for (h = th_tc_hash(key) * 4, i = 0; i < TH_BK_SLOTS; h++, i++) {
+		struct th_bk *e = &th_bk[h % TH_BK_SLOTS];
+
+		if (!e->key)
+			return NULL;
+		if (e->key[0] == key[0] && strcmp(e->key, key) == 0)
+			return e->val;
+	}
+	return NULL;
+}
+
+/* Whether gdb's answer for KEY is known: then BTF's V is logged against
+ * it, and gdb is not asked. */
+static int th_btfcheck_known(const char *key, long v)
+{
+	const char *g = th_bk_find(key);
+	char b[32];
+
+	if (!g)
+		return FALSE;
+	snprintf(b, sizeof(b), "%ld", v);
+	th_btfcheck_str(key, b, g);
+	return TRUE;
 }
 
 /* A small cache: datatype_info() goes through gdb and is slow.  Hashed:
@@ -292,7 +367,7 @@ static long th_member_at(const char *sname, const char *mname, int path)
 	if (th_tc_get(key, &v))
 		return v;
 	if (th_btf_member(th_struct_tag(sname), mname, path, &v)) {
-		if (th_btfcheck_on())
+		if (th_btfcheck_on() && !th_btfcheck_known(key, v))
 			th_btfcheck(key, v, th_member_gdb(sname, mname, path));
 	} else {
 		t0 = th_llog_start();
@@ -337,7 +412,7 @@ long th_size(const char *sname)
 	if (th_tc_get(key, &v))
 		return v;
 	if (th_btf_size(th_struct_tag(sname), &v)) {
-		if (th_btfcheck_on())
+		if (th_btfcheck_on() && !th_btfcheck_known(key, v))
 			th_btfcheck(key, v, th_size_gdb(sname));
 	} else {
 		t0 = th_llog_start();
@@ -437,7 +512,7 @@ long th_member_size(const char *sname, const char *mname)
 	if (th_tc_get(key, &v))
 		return v;
 	if (th_btf_member_size(th_struct_tag(sname), mname, &v)) {
-		if (th_btfcheck_on())
+		if (th_btfcheck_on() && !th_btfcheck_known(key, v))
 			th_btfcheck(key, v, th_member_size_gdb(sname, mname));
 	} else {
 		t0 = th_llog_start();
@@ -467,7 +542,7 @@ int th_member_ptr(const char *sname, const char *mname)
 	if (th_tc_get(key, &v))
 		return v;
 	if (th_btf_member_ptr(th_struct_tag(sname), mname, &v)) {
-		if (th_btfcheck_on())
+		if (th_btfcheck_on() && !th_btfcheck_known(key, v))
 			th_btfcheck(key, v, th_member_ptr_gdb(sname, mname));
 	} else {
 		t0 = th_llog_start();
@@ -598,16 +673,22 @@ static void th_enum_check(const char *name, int r)
 	char key[140];
 	int rg;
 
+	const char *known;
+
 	b.len = g.len = 0;
 	b.buf[0] = g.buf[0] = '\0';
 	th_btf_enum(name, th_enum_text, &b);
-	rg = th_enum_parse_gdb(name, th_enum_text, &g);
 	snprintf(key, sizeof(key), "enum:%s", name);
 	/* absent from the BTF: gdb must not know it either (-1); gdb's 0
 	 * (a NAME that is no enumerator of the enum it printed) compared
 	 * as what it finds */
 	if (r < 0)
 		snprintf(b.buf, sizeof(b.buf), "(none)");
+	if ((known = th_bk_find(key)) != NULL) {
+		th_btfcheck_str(key, b.buf, known);
+		return;
+	}
+	rg = th_enum_parse_gdb(name, th_enum_text, &g);
 	if (rg < 0)
 		snprintf(g.buf, sizeof(g.buf), "(none)");
 	else if (!rg)
