@@ -377,7 +377,7 @@ void th_json_code(ulong addr)
 	}
 	th_json_obj();
 	th_json_kaddr("address", addr);
-	th_json_kstr("symbol", th_ksym_pS(addr, sym, sizeof(sym)));
+	th_json_kstr("symbol", th_ksym_pS_any(addr, sym, sizeof(sym)));
 	th_json_key("owner");
 	th_json_owner(addr);
 	th_json_obj_end();

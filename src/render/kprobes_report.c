@@ -22,7 +22,7 @@ static void kp_handler_line(const char *label, ulong addr)
 		return;
 	th_owner_of(addr, &o);
 	fprintf(fp, "  %-15s %016lx  %s  %s\n", label, addr,
-		th_ksym_pS(addr, sym, sizeof(sym)),
+		th_ksym_pS_any(addr, sym, sizeof(sym)),
 		th_owner_str(&o, own, sizeof(own)));
 }
 
@@ -142,7 +142,7 @@ static void kp_head(struct kp_probe *k, char type)
 	if (k->parent)
 		fprintf(fp, "  %-15s %016lx\n", "aggregate", k->parent);
 	fprintf(fp, "  %-15s %016lx  %s\n", "address", k->addr,
-		th_ksym_pS(k->addr, sym, sizeof(sym)));
+		th_ksym_pS_any(k->addr, sym, sizeof(sym)));
 	if (th_kprobe_symbol_name(k->kp, name, sizeof(name), &off))
 		fprintf(fp, "  %-15s %s+0x%x\n", "registered as", name, off);
 }

@@ -153,7 +153,7 @@ static int opj_ops(struct thf_state *s, const struct thf_ops *op)
 	th_json_key("func");
 	th_json_obj();
 	th_json_kaddr("address", op->func);
-	th_json_kstr("symbol", th_ksym_pS(op->func, sym, sizeof(sym)));
+	th_json_kstr("symbol", th_ksym_pS_any(op->func, sym, sizeof(sym)));
 	th_json_key("owner");
 	opj_owner_is(&of, own_f);
 	th_json_obj_end();

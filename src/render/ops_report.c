@@ -178,7 +178,7 @@ static int thf_print_ops(struct thf_state *s, int idx, int verbose)
 	fprintf(fp, "%lx  ftrace_ops%s  %s%s\n", op->addr, name, own_s,
 		hidden && os.kind != TH_OWN_HIDDEN ? "  (callback HIDDEN)" : "");
 	fprintf(fp, "    %-11s %lx  %s  %s\n", "func", op->func,
-		th_ksym_pS(op->func, sym, sizeof(sym)), own_f);
+		th_ksym_pS_any(op->func, sym, sizeof(sym)), own_f);
 	fprintf(fp, "    %-11s 0x%lx  %s\n", "flags", op->flags,
 		thf_ops_flags_str(op->flags, fl, sizeof(fl)));
 	thf_print_tramp(s, op);
