@@ -23,7 +23,7 @@ FINDING_SCHEMA = {
 }
 KINDS = ("kprobe", "kretprobe", "jprobe", "ftrace_ops", "ftrace_site",
          "ftrace_direct", "tracepoint", "fprobe_event", "eprobe", "text",
-         "bpf", "uprobe")
+         "bpf", "uprobe", "module")
 
 
 def validate(doc):
@@ -95,13 +95,13 @@ def test_no_false_positives(dump):
         # th_uhid's uprobe consumer, the module unlinked from the list
         # (tests/test_uprobes.py checks which uprobe, and how)
         bad = [f for f in bad if not (
-            f["kind"] == "uprobe" and f["verdict"] == "HIDDEN" and
-            f["owner_module"] == "th_uhid")]
+            f["kind"] in ("uprobe", "module") and
+            f["verdict"] == "HIDDEN" and f["owner_module"] == "th_uhid")]
     if dump.scenario == "fprobe":
         # th_dhid's direct call and its ops, the module unlinked from the
         # list (tests/test_fprobe.py checks which site, and how)
         bad = [f for f in bad if not (
-            f["kind"] in ("ftrace_direct", "ftrace_ops") and
+            f["kind"] in ("ftrace_direct", "ftrace_ops", "module") and
             f["verdict"] == "HIDDEN" and f["owner_module"] == "th_dhid")]
     if dump.scenario == "rhel7":
         # th_hidden unlinks itself as in "modules"; 3.10 has no module
@@ -117,7 +117,8 @@ def test_no_false_positives(dump):
 @scenarios("modules")
 def test_modules_verdicts(dump):
     """Every hook of the unlinked module is HIDDEN (kprobes, kretprobe,
-    ftrace ops and the sites it patches); the visible module's are note."""
+    ftrace ops and the sites it patches), and so is the module itself (a
+    module finding); the visible module's are note."""
     d = thlib.scenario_defines("modules")
     fs = findings(dump)["findings"]
     hid = [f for f in fs if "[th_hidden]" in f["handler"]]
@@ -136,8 +137,14 @@ def test_modules_verdicts(dump):
                        if f["kind"] == "ftrace_site")
         assert sites == sorted([d["TH_%s_OPS_FUNC1" % p],
                                 d["TH_%s_OPS_FUNC2" % p]]), sites
+    # the module itself: one finding of its own, whatever it hooks
+    mod = [f for f in fs if f["kind"] == "module"]
+    assert len(mod) == 1 and mod[0]["target"] == "module th_hidden" and \
+        mod[0]["verdict"] == "HIDDEN" and \
+        mod[0]["owner_module"] == "th_hidden" and mod[0]["vmap"] and \
+        "address tree" in mod[0]["why"], mod
     # nothing else is HIDDEN or suspicious
-    others = [f for f in fs if f not in hid and
+    others = [f for f in fs if f not in hid + mod and
               f["verdict"] in ("HIDDEN", "suspicious")]
     assert not others, others
 

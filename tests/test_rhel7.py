@@ -104,7 +104,11 @@ def test_hooks_attribution(dump):
     stap = [f for f in fs if f["owner_module"] == "stap_th_probes"]
     assert sorted(set(f["kind"] for f in stap)) == ["kprobe",
                                                     "kretprobe"], stap
-    hid = [f for f in fs if f["verdict"] == "HIDDEN"]
+    mod = [f for f in fs if f["kind"] == "module"]
+    assert len(mod) == 1 and mod[0]["target"] == "module th_hidden" and \
+        mod[0]["verdict"] == "HIDDEN" and "its own memory" in mod[0]["why"], \
+        mod
+    hid = [f for f in fs if f["verdict"] == "HIDDEN" and f not in mod]
     assert sorted(set(f["kind"] for f in hid)) == [
         "ftrace_ops", "ftrace_site", "kprobe", "kretprobe"], hid
     assert all(f["vmap"] for f in hid), hid

@@ -819,6 +819,7 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	hk_bpf_findings();
 	hk_uprobes();
 	hk_fprobes();
+	hk_modules();
 	/* (any warning it gives goes where the walks' went) */
 	hk_mark_names();
 	if (json) {

@@ -1,7 +1,8 @@
 /*
  * tracehunt: the findings of "hooks", shared by its files only: hooks.c
- * (the table, kprobes, ftrace ops, tracepoints, BPF links, the output)
- * and hooks_uprobes.c (the uprobes of uprobes_tree).
+ * (the table, kprobes, ftrace ops, tracepoints, BPF links, the output),
+ * hooks_uprobes.c (the uprobes of uprobes_tree), hooks_fprobe.c (fprobe
+ * and event probes) and hooks_modules.c (the modules off the module list).
  */
 #ifndef TRACEHUNT_AUDIT_HOOKS_PRIV_H
 #define TRACEHUNT_AUDIT_HOOKS_PRIV_H
@@ -51,6 +52,8 @@ char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len);
 
 /* hooks_uprobes.c: a "uprobe" finding per uprobe of uprobes_tree */
 void hk_uprobes(void);
+/* hooks_modules.c: a "module" finding per module off the module list */
+void hk_modules(void);
 
 /* The findings so far (hk_nth(): valid until the next hk_new()). */
 long hk_count(void);
