@@ -306,15 +306,10 @@ def _crash_facts(man, named):
     those sessions were half of the sessions of the tests below."""
     import hashlib
     import json
-    crash = shutil.which("crash") or "crash"
-    key = []
-    for f in (crash, man["vmlinux"], man["vmcore"]):
-        try:
-            st = os.stat(f)
-            key.append("%s %d %d" % (f, st.st_size, st.st_mtime_ns))
-        except OSError:
-            return dm.crash_batch(man, named)
-    key = "\n".join(key)
+    key = thlib.files_id(shutil.which("crash") or "crash", man["vmlinux"],
+                         man["vmcore"])
+    if key is None:
+        return dm.crash_batch(man, named)
     path = os.path.join(thlib.fixture.CACHE, "crash-facts",
                         hashlib.sha256(key.encode()).hexdigest()[:16] +
                         ".json")
@@ -329,11 +324,7 @@ def _crash_facts(man, named):
     if want:
         res = dm.crash_batch(man, want)
         facts["out"].update((c, res[n]) for n, c in want if res.get(n))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = "%s.%d" % (path, os.getpid())
-        with open(tmp, "w") as f:
-            json.dump(facts, f)
-        os.replace(tmp, path)
+        thlib.write_replacing(path, json.dumps(facts))
     return {n: facts["out"].get(c, "") for n, c in named}
 
 

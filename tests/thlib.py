@@ -222,6 +222,26 @@ def _strip_unprinted_symbols(path):
         os.unlink(tmp)
 
 
+def files_id(*paths):
+    """What identifies the contents of PATHS across runs (each one's size
+    and modification time), for a cache key; None when one is missing."""
+    try:
+        return "\n".join("%s %d %d" % (p, st.st_size, st.st_mtime_ns)
+                         for p, st in ((p, os.stat(p)) for p in paths))
+    except OSError:
+        return None
+
+
+def write_replacing(path, text):
+    """PATH's contents TEXT, written beside it and renamed over it: a
+    reader in another process sees the old file or the new one."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = "%s.%d" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 _btf_known_lock = threading.Lock()
 
 
@@ -249,11 +269,8 @@ def _btf_known_add(path, lines):
         if all(k in old for k in new):
             return
         old.update(new)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = "%s.%d" % (path, os.getpid())
-        with open(tmp, "w") as f:
-            f.write("".join("%s\t%s\n" % kv for kv in sorted(old.items())))
-        os.replace(tmp, path)
+        write_replacing(path, "".join("%s\t%s\n" % kv
+                                      for kv in sorted(old.items())))
 
 
 def indexed_vmlinux(path):
@@ -885,14 +902,12 @@ class Dump:
         do, which the name says; None when one cannot be told."""
         m = self.manifest
         cs = fixture.Suite(m.get("crash_suite", m["suite"]))
-        try:
-            ids = ["%d %d" % (st.st_size, st.st_mtime_ns) for st in (
-                os.stat(os.path.join(cs.root, "usr", "bin", "crash")),
-                os.stat(m["vmlinux"]))]
-        except OSError:
+        ids = files_id(os.path.join(cs.root, "usr", "bin", "crash"),
+                       m["vmlinux"])
+        if ids is None:
             return None
-        key = "\n".join(ids + [m["release"], m["scenario"],
-                               m["scenario_hash"]])
+        key = "\n".join([ids, m["release"], m["scenario"],
+                         m["scenario_hash"]])
         return os.path.join(fixture.CACHE, "btfcheck-known", "%s-%s-%s.tsv"
                             % (m["release"], m["scenario"], hashlib.sha256(
                                 key.encode()).hexdigest()[:16]))
@@ -951,8 +966,9 @@ class Dump:
         # answers logged (src/model/btf_types.h): test_btftypes.py
         btfcheck = os.path.join(outdir, "btfcheck")
         env = dict(os.environ)
-        btf_known = self.btf_known_path() if self.checks_btf() else None
-        if self.checks_btf():
+        checks = self.checks_btf()
+        btf_known = self.btf_known_path() if checks else None
+        if checks:
             env["TRACEHUNT_BTFCHECK"] = btfcheck
             if btf_known and os.path.exists(btf_known):
                 # (a copy in OUTDIR: the chroots of other suites' crash

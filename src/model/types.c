@@ -43,14 +43,14 @@ static void th_llog_end(double t0, const char *key, long val)
 	fflush(th_llog);
 }
 
+static void th_bk_load(void);
+static unsigned th_tc_hash(const char *key);
+
 /*
  * TRACEHUNT_BTFCHECK=FILE: each look-up the vmlinux BTF answered
  * (btf_types.h) asked of gdb too, one line each: "=" when they agree,
  * "!" when not, the look-up, the two answers.
  */
-static void th_bk_load(void);
-static unsigned th_tc_hash(const char *key);
-
 static int th_bchk_state;		/* 0 unknown, 1 on, -1 off */
 static FILE *th_bchk;
 
@@ -671,9 +671,8 @@ static void th_enum_check(const char *name, int r)
 {
 	static struct th_enum_text b, g;
 	char key[140];
-	int rg;
-
 	const char *known;
+	int rg;
 
 	b.len = g.len = 0;
 	b.buf[0] = g.buf[0] = '\0';

@@ -164,14 +164,20 @@ static void vmap_load(void)
  *
  * Returns NULL when no area covers @addr.
  */
-struct th_vmap *th_vmap_of(ulong addr)
+/* The areas read (once), their warnings again in every later command */
+static void vmap_ready(void)
 {
-	long lo = 0, hi, mid;
-
 	if (th_nvmaps < 0)
 		vmap_load();
 	else
 		th_damage_replay("vmap");
+}
+
+struct th_vmap *th_vmap_of(ulong addr)
+{
+	long lo = 0, hi, mid;
+
+	vmap_ready();
 	hi = th_nvmaps - 1;
 	while (lo <= hi) {
 		mid = (lo + hi) / 2;
@@ -193,10 +199,7 @@ struct th_vmap *th_vmap_of(ulong addr)
  */
 long th_vmaps_all(struct th_vmap **v)
 {
-	if (th_nvmaps < 0)
-		vmap_load();
-	else
-		th_damage_replay("vmap");
+	vmap_ready();
 	*v = th_vmaps;
 	return th_nvmaps;
 }

@@ -71,9 +71,6 @@ struct pf_ctx th_pfc = {
 	.ident = th_pf_ident,
 };
 
-/* How "%p" prints: hashed with the kernel's ptr_key (read once), as
- * "(____ptrval____)" before it was filled, raw with no_hash_pointers or
- * without the hash-ptr option. */
 /* crash reads dumps of its own byte order only: the records are in the
  * host's (lib/printfmt decodes either) */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -82,19 +79,22 @@ struct pf_ctx th_pfc = {
 #define TH_PF_ENDIAN	0
 #endif
 
+/* How "%p" prints: hashed with the kernel's ptr_key (read once), as
+ * "(____ptrval____)" before it was filled, raw with no_hash_pointers or
+ * without the hash-ptr option. */
 static unsigned th_pf_ptr_flags(struct th_tctx *t)
 {
 	const struct th_ptr_key *k = th_ptr_key();
 
 	if (!t->f_hash_ptr || k->state == TH_PTRKEY_NOHASH)
-		return TH_PF_ENDIAN | PF_CTX_NO_HASH_PTR;
+		return PF_CTX_NO_HASH_PTR;
 	if (k->state == TH_PTRKEY_UNFILLED)
-		return TH_PF_ENDIAN | PF_CTX_PTR_KEY_UNSET;
+		return PF_CTX_PTR_KEY_UNSET;
 	if (k->state != TH_PTRKEY_FILLED)
-		return TH_PF_ENDIAN;
+		return 0;
 	th_pfc.ptr_key[0] = k->key[0];
 	th_pfc.ptr_key[1] = k->key[1];
-	return TH_PF_ENDIAN | PF_CTX_HAVE_PTR_KEY;
+	return PF_CTX_HAVE_PTR_KEY;
 }
 
 static struct pf_field *th_pf_fields(const struct th_event *e)
@@ -351,7 +351,7 @@ static void th_print_tracepoint(struct th_tctx *t, struct th_event *e,
 
 	th_sb_put(b, e->name, strlen(e->name));
 	th_sb_put(b, ": ", 2);
-	th_pfc.flags = th_pf_ptr_flags(t);
+	th_pfc.flags = TH_PF_ENDIAN | th_pf_ptr_flags(t);
 	/* (a synthetic event prints by itself) */
 	if (t->first_s_empty && e->kind != TH_EVK_SYNTH)
 		th_pfc.flags |= PF_CTX_FIRST_S_EMPTY;
@@ -441,7 +441,7 @@ char *th_tracepoint_text_at(struct th_tctx *t, const struct th_tpc *c,
 	q = p + c->name_len;
 	*q++ = ':';
 	*q++ = ' ';
-	th_pfc.flags = th_pf_ptr_flags(t);
+	th_pfc.flags = TH_PF_ENDIAN | th_pf_ptr_flags(t);
 	if (t->first_s_empty && c->e->kind != TH_EVK_SYNTH)
 		th_pfc.flags |= PF_CTX_FIRST_S_EMPTY;
 	n = pf_format(c->f->pf, t->ent, t->len, &th_pfc, q, room);
