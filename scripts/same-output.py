@@ -23,6 +23,7 @@ import glob
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -107,7 +108,7 @@ def tree_digest(d):
     return got
 
 
-def compare(dirname, builds, tmp):
+def compare(dirname, builds):
     dump = thlib.Dump(None, None, None, directory=dirname)
     cs = dump.crash_suite()
     cmds = [c for c in dump.commands() if "dump" not in c.split()[:2]]
@@ -118,7 +119,9 @@ def compare(dirname, builds, tmp):
     for tag, sos in builds.items():
         # (two hashes of one scenario may be cached: the fixture's own
         # directory names the output, not the dump's id)
-        out = os.path.join(tmp, "out-%s-%s" % (
+        # (under thlib's scratch directory, which every crash session sees
+        # at the same path: a suite's crash runs in its chroot)
+        out = thlib.scratch_dir("same-output", "out-%s-%s" % (
             tag, hashlib.sha256(dirname.encode()).hexdigest()[:12]))
         try:
             first = session(dump, sos[cs], cmds, out)
@@ -138,11 +141,13 @@ def compare(dirname, builds, tmp):
                 dump.id, c, thlib.first_difference(a.get(c) or b"",
                                                    b.get(c) or b"")))
     ta, tb = tree_digest(da), tree_digest(db)
+    for d in (da, db):
+        shutil.rmtree(d, ignore_errors=True)
     for f in sorted(set(ta) | set(tb)):
         if ta.get(f) != tb.get(f):
             problems.append("%s: written file %s differs" % (dump.id, f))
-    return "%s (%s)" % (dump.id, dirname.split(os.sep)[-2]), len(a), \
-        problems
+    return "%s (%s)" % (dump.id, dirname.split(os.sep)[-2]), \
+        "%d outputs, %d files" % (len(a), len(tb)), problems
 
 
 def main():
@@ -168,9 +173,9 @@ def main():
     bad = 0
     jobs = int(os.environ.get("TRACEHUNT_JOBS", "2"))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        for did, n, problems in ex.map(lambda d: compare(d, builds, tmp),
+        for did, n, problems in ex.map(lambda d: compare(d, builds),
                                        dumps):
-            print("%-56s %4d outputs  %s" % (
+            print("%-56s %s  %s" % (
                 did, n, "same" if not problems else
                 "%d DIFFER" % len(problems)), flush=True)
             for p in problems:

@@ -310,9 +310,8 @@ def _crash_facts(man, named):
                          man["vmcore"])
     if key is None:
         return dm.crash_batch(man, named)
-    path = os.path.join(thlib.fixture.CACHE, "crash-facts",
-                        hashlib.sha256(key.encode()).hexdigest()[:16] +
-                        ".json")
+    path = thlib.cache_file("crash-facts", hashlib.sha256(
+        key.encode()).hexdigest()[:16] + ".json")
     try:
         with open(path) as f:
             facts = json.load(f)

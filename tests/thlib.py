@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -240,6 +241,40 @@ def write_replacing(path, text):
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, path)
+
+
+_cache_lock = threading.Lock()
+_cache_pruned = set()
+
+
+def cache_file(kind, name):
+    """The path of NAME among the cached answers of KIND ($TRACEHUNT_CACHE/
+    KIND/NAME), marked as used now.  Their keys name what the answers
+    hold for (a crash, a vmlinux, a dump, a scenario's hash), so one
+    whose inputs changed is never read again: once a process, KIND's files
+    unused for fixture.STALE_SECONDS are removed, as old fixtures are."""
+    d = os.path.join(fixture.CACHE, kind)
+    with _cache_lock:
+        if kind not in _cache_pruned:
+            _cache_pruned.add(kind)
+            now = time.time()
+            try:
+                names = os.listdir(d)
+            except OSError:
+                names = []
+            for n in names:
+                p = os.path.join(d, n)
+                try:
+                    if now - os.stat(p).st_mtime > fixture.STALE_SECONDS:
+                        os.unlink(p)
+                except OSError:
+                    pass
+    path = os.path.join(d, name)
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+    return path
 
 
 _btf_known_lock = threading.Lock()
@@ -908,9 +943,22 @@ class Dump:
             return None
         key = "\n".join([ids, m["release"], m["scenario"],
                          m["scenario_hash"]])
-        return os.path.join(fixture.CACHE, "btfcheck-known", "%s-%s-%s.tsv"
-                            % (m["release"], m["scenario"], hashlib.sha256(
-                                key.encode()).hexdigest()[:16]))
+        return cache_file("btfcheck-known", "%s-%s-%s.tsv"
+                          % (m["release"], m["scenario"], hashlib.sha256(
+                              key.encode()).hexdigest()[:16]))
+
+    def crash_flags_path(self):
+        """Where the options this dump's crash turned out to need (Dump.run)
+        are kept across runs, by that crash and the dump's kernel; None
+        when the crash cannot be told."""
+        m = self.manifest
+        cs = fixture.Suite(self.crash_suite())
+        ids = files_id(os.path.join(cs.root, "usr", "bin", "crash"))
+        if ids is None:
+            return None
+        return cache_file("crash-flags", "%s-%s.json" % (
+            m["release"], hashlib.sha256(("%s\n%s" % (
+                ids, m["release"])).encode()).hexdigest()[:16]))
 
     def checks_btf(self):
         """Whether this dump's sessions ask gdb each look-up the vmlinux
@@ -962,6 +1010,13 @@ class Dump:
         with open(cmdfile, "w") as f:
             f.write("\n".join(lines) + "\nexit\n")
         flags = list(_crash_flags.get(self.crash_suite(), []))
+        known_flags = self.crash_flags_path()
+        if not flags and known_flags:
+            try:
+                with open(known_flags) as f:
+                    flags = [a for a in json.load(f) if a == "--no_modules"]
+            except (OSError, ValueError, TypeError):
+                pass
         # every look-up the vmlinux BTF answers is asked of gdb too, both
         # answers logged (src/model/btf_types.h): test_btftypes.py
         btfcheck = os.path.join(outdir, "btfcheck")
@@ -997,6 +1052,8 @@ class Dump:
                 known = _crash_flags.setdefault(self.crash_suite(), [])
                 if "--no_modules" not in known:    # (dumps run in threads)
                     known.append("--no_modules")
+                if known_flags:    # and across runs (3-4 s each time)
+                    write_replacing(known_flags, json.dumps(["--no_modules"]))
                 continue
             if "shared object loaded" not in self.log and \
                     self.manifest.get("kaslr") and \
