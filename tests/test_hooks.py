@@ -23,7 +23,7 @@ FINDING_SCHEMA = {
 }
 KINDS = ("kprobe", "kretprobe", "jprobe", "ftrace_ops", "ftrace_site",
          "ftrace_direct", "tracepoint", "fprobe_event", "eprobe", "text",
-         "bpf", "uprobe", "module")
+         "bpf", "uprobe", "module", "hw_breakpoint")
 
 
 def validate(doc):
@@ -114,6 +114,53 @@ def test_no_false_positives(dump):
     assert not bad, bad
 
 
+def test_no_hw_breakpoints_but_the_modules(dump):
+    """No scenario but "modules" sets a hardware breakpoint (no debugger,
+    no perf breakpoint runs in the guests): none is found."""
+    if dump.scenario == "modules":
+        pytest.skip("the modules scenario sets two")
+    fs = [f for f in findings(dump)["findings"]
+          if f["kind"] == "hw_breakpoint"]
+    assert not fs, fs
+
+
+@scenarios("modules")
+def test_hw_breakpoints(dump):
+    """Each module's register_wide_hw_breakpoint(): one finding, at the
+    address the module told the live trace, on every CPU of the guest,
+    judged by its handler: the visible module's write watchpoint on its own
+    variable a note, the unlinked module's instruction breakpoint on a
+    kernel function HIDDEN."""
+    d = thlib.scenario_defines("modules")
+    told = dict(re.findall(r"(th_visible|th_hidden): hw breakpoint at "
+                           r"([0-9a-f]+)$",
+                           dump.truth("tracing/trace").decode(), re.M))
+    assert set(told) == {"th_visible", "th_hidden"}, \
+        "the guest did not set both breakpoints: %r" % told
+    fs = [f for f in findings(dump)["findings"]
+          if f["kind"] == "hw_breakpoint"]
+    assert len(fs) == 2, fs
+    by = {f["owner_module"]: f for f in fs}
+    assert set(by) == {"th_visible", "th_hidden"}, fs
+    cpus = "CPUs 0-%d" % (dump.manifest["smp"] - 1)
+    vis, hid = by["th_visible"], by["th_hidden"]
+    assert int(vis["target_addr"], 16) == int(told["th_visible"], 16)
+    assert vis["target"] == "%s+0x0 [th_visible] (write, 8 bytes)" % \
+        d["TH_VIS_BP_VAR"], vis
+    assert vis["handler"].startswith("th_vis_bp_handler+0x0/"), vis
+    assert vis["verdict"] == "note" and \
+        ("on every task, set on %s " % cpus) in vis["why"], vis
+    assert int(hid["target_addr"], 16) == int(told["th_hidden"], 16)
+    assert hid["target"] == "%s+0x0 (execute)" % d["TH_HID_BP_SYMBOL"], hid
+    assert hid["handler"].startswith("th_hid_bp_handler+0x0/"), hid
+    assert hid["verdict"] == "HIDDEN" and hid["vmap"] and \
+        ("on every task, set on %s " % cpus) in hid["why"], hid
+    # the table says the same
+    rows = [l.split() for l in dump.out("hooks").decode().splitlines()
+            if "hw_breakpoint" in l.split()[1:2]]
+    assert sorted(r[0] for r in rows) == ["HIDDEN", "note"], rows
+
+
 @scenarios("modules")
 def test_modules_verdicts(dump):
     """Every hook of the unlinked module is HIDDEN (kprobes, kretprobe,
@@ -129,8 +176,8 @@ def test_modules_verdicts(dump):
                for f in vis), vis
     for fl in (hid, vis):
         kinds = sorted(set(f["kind"] for f in fl))
-        assert kinds == ["ftrace_ops", "ftrace_site", "kprobe",
-                         "kretprobe"], kinds
+        assert kinds == ["ftrace_ops", "ftrace_site", "hw_breakpoint",
+                         "kprobe", "kretprobe"], kinds
     # the sites each ops patches are the functions its source filters
     for p, fl in (("HID", hid), ("VIS", vis)):
         sites = sorted(f["target"].split("+")[0] for f in fl

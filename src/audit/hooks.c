@@ -648,6 +648,8 @@ static void hk_missing(char *buf, size_t len)
 		{ "ftrace", "ftrace_ops_list", "CONFIG_FUNCTION_TRACER" },
 		{ "tracepoints", "__start___tracepoints_ptrs",
 		  "CONFIG_TRACEPOINTS" },
+		{ "hardware breakpoints", "bp_per_reg",
+		  "CONFIG_HAVE_HW_BREAKPOINT" },
 	};
 	size_t n = 0, i;
 
@@ -820,6 +822,7 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	hk_uprobes();
 	hk_fprobes();
 	hk_modules();
+	hk_hw_breakpoints();
 	/* (any warning it gives goes where the walks' went) */
 	hk_mark_names();
 	if (json) {

@@ -2,7 +2,8 @@
  * tracehunt: the findings of "hooks", shared by its files only: hooks.c
  * (the table, kprobes, ftrace ops, tracepoints, BPF links, the output),
  * hooks_uprobes.c (the uprobes of uprobes_tree), hooks_fprobe.c (fprobe
- * and event probes) and hooks_modules.c (the modules off the module list).
+ * and event probes), hooks_modules.c (the modules off the module list)
+ * and hooks_hwbp.c (the CPUs' hardware breakpoints).
  */
 #ifndef TRACEHUNT_AUDIT_HOOKS_PRIV_H
 #define TRACEHUNT_AUDIT_HOOKS_PRIV_H
@@ -54,6 +55,9 @@ char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len);
 void hk_uprobes(void);
 /* hooks_modules.c: a "module" finding per module off the module list */
 void hk_modules(void);
+/* hooks_hwbp.c: a "hw_breakpoint" finding per hardware breakpoint (the
+ * same one on several CPUs: one finding) */
+void hk_hw_breakpoints(void);
 
 /* The findings so far (hk_nth(): valid until the next hk_new()). */
 long hk_count(void);

@@ -174,6 +174,22 @@ long th_bpf_holders(struct th_bpf_held **out)
  * printers do by a tgid): the task of init_task.tasks whose pid is PID,
  * 0 when none.  Here beside the other walk of that list.
  */
+int th_task_ident(ulong task, int *pid, char *comm, size_t len)
+{
+	bh_off_fill();
+	*pid = -1;
+	comm[0] = '\0';
+	if (bh_off.pid < 0 || bh_off.comm < 0 ||
+	    !th_read_int(task + bh_off.pid, pid, "task_struct.pid") ||
+	    !th_read_cstr(task + bh_off.comm, comm, (int)len,
+			  "task_struct.comm")) {
+		*pid = -1;
+		comm[0] = '\0';
+		return FALSE;
+	}
+	return TRUE;
+}
+
 ulong th_task_leader(int pid)
 {
 	struct th_walk w;

@@ -23,6 +23,7 @@
 #include "model/path.h"
 #include "model/uprobes.h"
 #include "model/trace_fprobe.h"
+#include "model/perf_event.h"
 
 static struct {
 	int filled;
@@ -31,7 +32,7 @@ static struct {
 	long rt_btp, btp_tp, btp_func;
 	long tl_type, tl_tramp, tl_tgt;
 	long tr_key, tr_image, tr_cur, ti_image, tr_func_addr, ti_ksym, tr_ksym;
-	long pl_file, pe_tp_event, pe_attr, attr_type, pe_prog;
+	long pl_file;
 	long km_link, km_fp, km_addrs, km_cnt, km_flags;
 	long um_link, um_path, um_cnt, um_flags, um_uprobes;
 	long bu_size, bu_link, bu_offset, bu_consumer;
@@ -82,15 +83,7 @@ static void bl_off_fill(void)
 	bl_off.tr_func_addr = func >= 0 && model > 0 ?
 		func + ((model + 7) & ~7L) : -1;
 	bl_off.pl_file = th_member("bpf_perf_link", "perf_file");
-	bl_off.pe_tp_event = th_member("perf_event", "tp_event");
-	bl_off.pe_attr = th_member("perf_event", "attr");
-	bl_off.attr_type = th_member("perf_event_attr", "type");
-	/* the program on a perf event: perf_event.prog, which a trace
-	 * event's PERF_EVENT_IOC_SET_BPF sets (besides adding it to the
-	 * event's trace_event_call.prog_array) since Linux kernel commit
-	 * e87c6bc3852b ("bpf: permit multiple bpf attachments for a single
-	 * perf event") (in v4.15), and a bpf_perf_link's attach too */
-	bl_off.pe_prog = th_member("perf_event", "prog");
+	/* the perf event itself: model/perf_event.c, its one reader */
 	bl_off.km_link = th_member("bpf_kprobe_multi_link", "link");
 	bl_off.km_fp = th_member("bpf_kprobe_multi_link", "fp");
 	bl_off.km_addrs = th_member("bpf_kprobe_multi_link", "addrs");
@@ -113,7 +106,7 @@ static void bl_off_fill(void)
  * files and perf_event.prog. */
 static int bl_unlinked_ok(void)
 {
-	return bl_off.pe_prog >= 0 && th_bpf_holders_ok();
+	return th_perf_event_has_prog() && th_bpf_holders_ok();
 }
 
 /* link_idr can be walked. */
@@ -238,12 +231,8 @@ static void bl_perf_event(struct th_bpf_link *l, ulong file)
 	ulong ev, call;
 	unsigned int type;
 
-	if (bl_off.pe_tp_event < 0 || bl_off.pe_attr < 0 ||
-	    bl_off.attr_type < 0 || !(ev = th_file_private(file)) ||
-	    !th_read_ulong(ev + bl_off.pe_tp_event, &call,
-			   "perf_event.tp_event") ||
-	    !th_read_uint(ev + bl_off.pe_attr + bl_off.attr_type, &type,
-			  "perf_event.attr.type")) {
+	if (!(ev = th_file_private(file)) ||
+	    !th_perf_event_tp(ev, &call, &type)) {
 		l->err = "unreadable perf_event";
 		return;
 	}
@@ -464,8 +453,7 @@ static long bl_unlinked(struct th_bpf_link **v, long n)
 		if (h[i].kind != TH_BH_PERF || !h[i].obj ||
 		    bl_held_before(h, i) || bl_perf_linked(*v, n, h[i].obj))
 			continue;
-		if (!th_read_ulong(h[i].obj + bl_off.pe_prog, &prog,
-				   "perf_event.prog") || !prog ||
+		if (!th_perf_event_prog(h[i].obj, &prog) || !prog ||
 		    !th_check_ptr("perf_event", h[i].obj, prog, TH_M_DATA,
 				  "prog"))
 			continue;

@@ -13,6 +13,9 @@
 
 /* find_task_by_vpid() of thread group leader PID; 0 when none. */
 ulong th_task_leader(int pid);
+/* task_struct.pid and .comm of TASK (LEN bytes of COMM); FALSE (-1, "")
+ * when unreadable. */
+int th_task_ident(ulong task, int *pid, char *comm, size_t len);
 /* task_struct.mm of TASK (0: none, or unreadable). */
 ulong th_task_mm(ulong task);
 

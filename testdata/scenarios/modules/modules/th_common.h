@@ -3,6 +3,8 @@
 #include <linux/version.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 #define TH_FTRACE_CB_ARGS unsigned long ip, unsigned long parent_ip, \
@@ -35,4 +37,30 @@ static inline int th_register_inside(struct kprobe *kp, const char *sym)
 		ret = -EINVAL;
 	}
 	return ret;
+}
+
+/* A breakpoint of TYPE (HW_BREAKPOINT_W, _X, ...) on ADDR on every CPU,
+ * as a debugging module or a rootkit sets one (register_wide_hw_breakpoint:
+ * a perf event a CPU, each in a debug register), FN called on each hit.
+ * The trace says where (tests/test_hooks.py reads it), or why the kernel
+ * refused it; NULL then, and the module goes on without it. */
+static inline struct perf_event * __percpu *
+th_wide_bp(const char *who, unsigned long addr, int type,
+	   perf_overflow_handler_t fn)
+{
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = addr;
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_type = type;
+	bp = register_wide_hw_breakpoint(&attr, fn, NULL);
+	if (IS_ERR((void __force *)bp)) {
+		trace_printk("%s: hw breakpoint refused: %ld\n", who,
+			     PTR_ERR((void __force *)bp));
+		return NULL;
+	}
+	trace_printk("%s: hw breakpoint at %lx\n", who, addr);
+	return bp;
 }

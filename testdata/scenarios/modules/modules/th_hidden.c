@@ -5,6 +5,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/list.h>
+#include <linux/fs.h>
 #include "th_common.h"
 
 #define TH_HID_KRP_SYMBOL	"__x64_sys_getpid"
@@ -14,6 +15,9 @@
 #define TH_HID_KP_INSIDE	"vfs_fsync_range"
 #define TH_HID_OPS_FUNC1	"__x64_sys_umask"
 #define TH_HID_OPS_FUNC2	"__x64_sys_getpriority"
+/* an instruction breakpoint on a kernel function */
+#define TH_HID_BP_SYMBOL	"vfs_fsync"
+#define TH_HID_BP_TYPE		"X"
 
 static unsigned long th_hid_hits;
 
@@ -39,6 +43,13 @@ static int th_hid_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	th_hid_hits++;
 	return 0;
+}
+
+static void th_hid_bp_handler(struct perf_event *bp,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	th_hid_hits++;
 }
 
 static void notrace th_hid_ftrace_cb(TH_FTRACE_CB_ARGS)
@@ -105,6 +116,8 @@ static int __init th_hid_init(void)
 	if (ret)
 		goto fail_ops;
 	th_hid_hits += th_hid_target(1);
+	th_wide_bp("th_hidden", (unsigned long)vfs_fsync, HW_BREAKPOINT_X,
+		   th_hid_bp_handler);
 	trace_printk("th_hidden: planted %d hooks\n", 5);
 	/* Disappear from /proc/modules, lsmod and crash's "mod". */
 	list_del(&THIS_MODULE->list);

@@ -12,8 +12,12 @@
 #define TH_VIS_KP_INSIDE	"vfs_write"
 #define TH_VIS_OPS_FUNC1	"__x64_sys_getpgid"
 #define TH_VIS_OPS_FUNC2	"__x64_sys_getsid"
+/* a write watchpoint on the module's own variable */
+#define TH_VIS_BP_VAR		"th_vis_watched"
+#define TH_VIS_BP_TYPE		"W"
 
 static unsigned long th_vis_hits;
+static unsigned long th_vis_watched;
 
 static int th_vis_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -67,6 +71,13 @@ static struct kretprobe th_vis_krp = {
 	.maxactive = TH_VIS_KRP_MAXACTIVE,
 };
 
+static void th_vis_bp_handler(struct perf_event *bp,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	th_vis_hits++;
+}
+
 static struct ftrace_ops th_vis_ops = {
 	.func = th_vis_ftrace_cb,
 	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
@@ -94,6 +105,8 @@ static int __init th_vis_init(void)
 		ret = register_ftrace_function(&th_vis_ops);
 	if (ret)
 		goto fail_krp;
+	th_wide_bp("th_visible", (unsigned long)&th_vis_watched,
+		   HW_BREAKPOINT_W, th_vis_bp_handler);
 	return 0;
 fail_krp:
 	unregister_kretprobe(&th_vis_krp);
