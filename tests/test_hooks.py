@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+import conftest
+import damage
 import thlib
 from conftest import scenarios
 
@@ -23,7 +25,7 @@ FINDING_SCHEMA = {
 }
 KINDS = ("kprobe", "kretprobe", "jprobe", "ftrace_ops", "ftrace_site",
          "ftrace_direct", "tracepoint", "fprobe_event", "eprobe", "text",
-         "bpf", "uprobe", "module", "hw_breakpoint")
+         "bpf", "uprobe", "module", "hw_breakpoint", "netfilter")
 
 
 def validate(doc):
@@ -161,6 +163,103 @@ def test_hw_breakpoints(dump):
     assert sorted(r[0] for r in rows) == ["HIDDEN", "note"], rows
 
 
+# include/uapi/linux/netfilter.h: NFPROTO_IPV4, and the NF_INET_* hook
+# points in their order, as the modules' trace gives them in numbers
+_NFPROTO = {2: "ipv4", 10: "ipv6"}
+_NF_INET = ["PRE_ROUTING", "LOCAL_IN", "FORWARD", "LOCAL_OUT",
+            "POST_ROUTING"]
+
+
+def test_netfilter_hooks_of_the_kernel_only(dump):
+    """Without the modules scenario's, a dump's netfilter hooks are the
+    core kernel's own (AppArmor's POST_ROUTING hooks on these kernels):
+    every one ok, each with its nf_hook_ops' priority."""
+    if dump.scenario == "modules":
+        pytest.skip("the modules scenario registers two")
+    fs = [f for f in findings(dump)["findings"]
+          if f["kind"] == "netfilter"]
+    bad = [f for f in fs if f["verdict"] != "ok" or f["owner"] != "core"
+           or "priority ?" in f["target"]]
+    assert not bad, bad
+
+
+@scenarios("modules")
+def test_netfilter_hooks(dump):
+    """Each module's nf_register_net_hook(): one finding at the family,
+    hook point and priority the module told the live trace, named by its
+    function and judged by its owner (the visible module's a note, the
+    unlinked one's HIDDEN); every other hook is the core kernel's."""
+    d = thlib.scenario_defines("modules")
+    told = {m: (_NFPROTO[int(pf)], _NF_INET[int(num)], int(prio))
+            for m, pf, num, prio in re.findall(
+                r"(th_visible|th_hidden): netfilter hook (\d+)/(\d+) "
+                r"priority (-?\d+)$",
+                dump.truth("tracing/trace").decode(), re.M)}
+    assert set(told) == {"th_visible", "th_hidden"}, \
+        "the guest did not register both hooks: %r" % told
+    for m, p in (("th_visible", "VIS"), ("th_hidden", "HID")):
+        assert told[m][1:] == (d["TH_%s_NF_POINT" % p],
+                               int(d["TH_%s_NF_PRIORITY" % p])), told
+    fs = [f for f in findings(dump)["findings"]
+          if f["kind"] == "netfilter"]
+    ours = {f["owner_module"]: f for f in fs if f["owner"] != "core"}
+    assert sorted(ours) == ["th_hidden", "th_visible"] and \
+        len(fs) - len(ours) == sum(1 for f in fs if f["owner"] == "core" and
+                                   f["verdict"] == "ok"), fs
+    for m, fn, verdict in (("th_visible", "th_vis_nf_fn", "note"),
+                           ("th_hidden", "th_hid_nf_fn", "HIDDEN")):
+        f = ours[m]
+        assert f["target"] == "%s %s priority %d" % told[m], f
+        assert f["handler"].startswith(fn + "+0x0/"), f
+        assert f["verdict"] == verdict, f
+    assert ours["th_hidden"]["vmap"], ours["th_hidden"]
+
+
+@thlib.background
+def test_netfilter_entry_written_in_place(dump, tmp_path):
+    """The visible module's hook entry made to call another of its
+    functions (th_vis_pre), as a rootkit rewrites a pointer instead of
+    registering: that hook alone turns suspicious, naming the function it
+    now calls and the one its nf_hook_ops holds; nothing else changes."""
+    if dump.scenario != "modules":
+        pytest.skip("run once per suite")
+    thlib.once_per_suite(dump, "netfilter entry written in place")
+    d = conftest.get_dump((dump.suite, "modules", "elf"))
+    j = findings(d)
+    vis = [f for f in j["findings"] if f["kind"] == "netfilter" and
+           f["owner_module"] == "th_visible"]
+    pre = [f for f in j["findings"] if f["kind"] == "kprobe" and
+           f["handler"].startswith("th_vis_pre+0x0/")]
+    assert len(vis) == 1 and pre, (vis, pre)
+    m = re.search(r"entry (\d+) of nf_hook_entries ([0-9a-f]+)",
+                  vis[0]["why"])
+    assert m, vis[0]
+    # where the entry's function pointer is, as crash's debuginfo says
+    where = d.out("p/x &((struct nf_hook_entries *)0x%s)->hooks[%s].hook"
+                  % (m.group(2), m.group(1))).decode()
+    mw = re.search(r"\$\d+ = (0x[0-9a-f]+)", where)
+    assert mw, where
+    pt = damage.PageTables(d.manifest)
+    copy = str(tmp_path / "vmcore")
+    damage.copy_dump(d.manifest["vmcore"], copy)
+    phys = pt.vtop(int(mw.group(1), 16))
+    assert damage.peek(copy, phys, 8) == int(
+        vis[0]["handler_addr"], 16).to_bytes(8, "little")
+    damage.patch(copy, phys, int(pre[0]["handler_addr"], 16).to_bytes(
+        8, "little"))
+    bad = damage.with_vmcore(d, copy)
+    jb = json.loads(bad.run(["hooks -j"])["hooks -j"])
+    validate(jb)
+    now = [f for f in jb["findings"] if f["kind"] == "netfilter" and
+           f["target"] == vis[0]["target"]]
+    assert len(now) == 1 and now[0]["verdict"] == "suspicious" and \
+        now[0]["handler"].startswith("th_vis_pre+0x0/") and \
+        "is not its nf_hook_ops" in now[0]["why"] and \
+        "th_vis_nf_fn" in now[0]["why"], now
+    assert jb["summary"]["suspicious"] == j["summary"]["suspicious"] + 1
+    assert jb["summary"]["total"] == j["summary"]["total"]
+
+
 @scenarios("modules")
 def test_modules_verdicts(dump):
     """Every hook of the unlinked module is HIDDEN (kprobes, kretprobe,
@@ -177,7 +276,7 @@ def test_modules_verdicts(dump):
     for fl in (hid, vis):
         kinds = sorted(set(f["kind"] for f in fl))
         assert kinds == ["ftrace_ops", "ftrace_site", "hw_breakpoint",
-                         "kprobe", "kretprobe"], kinds
+                         "kprobe", "kretprobe", "netfilter"], kinds
     # the sites each ops patches are the functions its source filters
     for p, fl in (("HID", hid), ("VIS", vis)):
         sites = sorted(f["target"].split("+")[0] for f in fl

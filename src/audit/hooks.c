@@ -28,6 +28,7 @@
 #include "model/text_bytes.h"
 #include "render/ebpf_report.h"
 #include "insn.h"
+#include "model/netfilter.h"
 
 static const char *const hk_vname[] = { "ok", "note", "suspicious",
 					"HIDDEN" };
@@ -650,7 +651,9 @@ static void hk_missing(char *buf, size_t len)
 		  "CONFIG_TRACEPOINTS" },
 		{ "hardware breakpoints", "bp_per_reg",
 		  "CONFIG_HAVE_HW_BREAKPOINT" },
+		{ "netfilter hooks", "nf_hook_slow", "CONFIG_NETFILTER" },
 	};
+	const char *why;
 	size_t n = 0, i;
 
 	buf[0] = '\0';
@@ -659,6 +662,10 @@ static void hk_missing(char *buf, size_t len)
 			n += snprintf(buf + n, len - n, "%s%s (no %s: kernel "
 				      "built without %s)", n ? ", " : "",
 				      m[i].what, m[i].sym, m[i].config);
+	/* there, but in a form no reader here knows */
+	if (n < len && th_symbol("nf_hook_slow") && !th_nf_ok(&why))
+		snprintf(buf + n, len - n, "%snetfilter hooks (no %s)",
+			 n ? ", " : "", why);
 }
 
 /* --------------------------------------------------------------- output --- */
@@ -823,6 +830,7 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	hk_fprobes();
 	hk_modules();
 	hk_hw_breakpoints();
+	hk_netfilter();
 	/* (any warning it gives goes where the walks' went) */
 	hk_mark_names();
 	if (json) {

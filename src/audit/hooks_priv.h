@@ -3,7 +3,8 @@
  * (the table, kprobes, ftrace ops, tracepoints, BPF links, the output),
  * hooks_uprobes.c (the uprobes of uprobes_tree), hooks_fprobe.c (fprobe
  * and event probes), hooks_modules.c (the modules off the module list)
- * and hooks_hwbp.c (the CPUs' hardware breakpoints).
+ * hooks_hwbp.c (the CPUs' hardware breakpoints) and hooks_netfilter.c
+ * (the netfilter hooks).
  */
 #ifndef TRACEHUNT_AUDIT_HOOKS_PRIV_H
 #define TRACEHUNT_AUDIT_HOOKS_PRIV_H
@@ -58,6 +59,9 @@ void hk_modules(void);
 /* hooks_hwbp.c: a "hw_breakpoint" finding per hardware breakpoint (the
  * same one on several CPUs: one finding) */
 void hk_hw_breakpoints(void);
+/* hooks_netfilter.c: a "netfilter" finding per function of every
+ * netfilter hook point of every network namespace */
+void hk_netfilter(void);
 
 /* The findings so far (hk_nth(): valid until the next hk_new()). */
 long hk_count(void);

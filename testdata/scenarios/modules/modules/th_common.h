@@ -5,6 +5,9 @@
 #include <linux/kprobes.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <net/net_namespace.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 #define TH_FTRACE_CB_ARGS unsigned long ip, unsigned long parent_ip, \
@@ -63,4 +66,20 @@ th_wide_bp(const char *who, unsigned long addr, int type,
 	}
 	trace_printk("%s: hw breakpoint at %lx\n", who, addr);
 	return bp;
+}
+
+/* OPS (its hook, hooknum, pf and priority set) registered in init_net
+ * with nf_register_net_hook(), as a firewall or a backdoor waiting for
+ * its packet does.  The trace says where (tests/test_hooks.py reads it),
+ * or why the kernel refused it; the module goes on either way. */
+static inline int th_nf_hook(const char *who, struct nf_hook_ops *ops)
+{
+	int ret = nf_register_net_hook(&init_net, ops);
+
+	if (ret)
+		trace_printk("%s: netfilter hook refused: %d\n", who, ret);
+	else
+		trace_printk("%s: netfilter hook %u/%u priority %d\n", who,
+			     ops->pf, ops->hooknum, ops->priority);
+	return ret;
 }

@@ -18,6 +18,9 @@
 /* an instruction breakpoint on a kernel function */
 #define TH_HID_BP_SYMBOL	"vfs_fsync"
 #define TH_HID_BP_TYPE		"X"
+/* a netfilter hook: ipv4 PRE_ROUTING, ahead of every other */
+#define TH_HID_NF_POINT		"PRE_ROUTING"
+#define TH_HID_NF_PRIORITY	-420
 
 static unsigned long th_hid_hits;
 
@@ -51,6 +54,20 @@ static void th_hid_bp_handler(struct perf_event *bp,
 {
 	th_hid_hits++;
 }
+
+static unsigned int th_hid_nf_fn(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	th_hid_hits++;
+	return NF_ACCEPT;
+}
+
+static struct nf_hook_ops th_hid_nfho = {
+	.hook = th_hid_nf_fn,
+	.pf = NFPROTO_IPV4,
+	.hooknum = NF_INET_PRE_ROUTING,
+	.priority = TH_HID_NF_PRIORITY,
+};
 
 static void notrace th_hid_ftrace_cb(TH_FTRACE_CB_ARGS)
 {
@@ -118,6 +135,7 @@ static int __init th_hid_init(void)
 	th_hid_hits += th_hid_target(1);
 	th_wide_bp("th_hidden", (unsigned long)vfs_fsync, HW_BREAKPOINT_X,
 		   th_hid_bp_handler);
+	th_nf_hook("th_hidden", &th_hid_nfho);
 	trace_printk("th_hidden: planted %d hooks\n", 5);
 	/* Disappear from /proc/modules, lsmod and crash's "mod". */
 	list_del(&THIS_MODULE->list);

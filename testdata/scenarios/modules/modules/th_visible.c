@@ -15,6 +15,9 @@
 /* a write watchpoint on the module's own variable */
 #define TH_VIS_BP_VAR		"th_vis_watched"
 #define TH_VIS_BP_TYPE		"W"
+/* a netfilter hook: ipv4 LOCAL_IN */
+#define TH_VIS_NF_POINT		"LOCAL_IN"
+#define TH_VIS_NF_PRIORITY	42
 
 static unsigned long th_vis_hits;
 static unsigned long th_vis_watched;
@@ -78,6 +81,20 @@ static void th_vis_bp_handler(struct perf_event *bp,
 	th_vis_hits++;
 }
 
+static unsigned int th_vis_nf_fn(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	th_vis_hits++;
+	return NF_ACCEPT;
+}
+
+static struct nf_hook_ops th_vis_nfho = {
+	.hook = th_vis_nf_fn,
+	.pf = NFPROTO_IPV4,
+	.hooknum = NF_INET_LOCAL_IN,
+	.priority = TH_VIS_NF_PRIORITY,
+};
+
 static struct ftrace_ops th_vis_ops = {
 	.func = th_vis_ftrace_cb,
 	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
@@ -107,6 +124,7 @@ static int __init th_vis_init(void)
 		goto fail_krp;
 	th_wide_bp("th_visible", (unsigned long)&th_vis_watched,
 		   HW_BREAKPOINT_W, th_vis_bp_handler);
+	th_nf_hook("th_visible", &th_vis_nfho);
 	return 0;
 fail_krp:
 	unregister_kretprobe(&th_vis_krp);
