@@ -18,20 +18,19 @@ static int hb_same(const struct th_hwbp *a, const struct th_hwbp *b)
 	       a->task == b->task;
 }
 
-/* ", N" or "-N" of the CPUs of V[I..J) in order into BUF */
-static void hb_cpus(const struct th_hwbp *v, long i, long j, char *buf,
-		    size_t len)
+/* V[0..N)'s CPUs, in order, as "0-3, 8" into BUF */
+static void hb_cpus(const struct th_hwbp *v, long n, char *buf, size_t len)
 {
 	size_t o = 0;
-	long k = i;
+	long k = 0;
 
 	buf[0] = '\0';
-	while (k < j && o < len) {
+	while (k < n && o < len) {
 		long e = k;
 
-		while (e + 1 < j && v[e + 1].cpu == v[e].cpu + 1)
+		while (e + 1 < n && v[e + 1].cpu == v[e].cpu + 1)
 			e++;
-		o += snprintf(buf + o, len - o, "%s%d", k > i ? ", " : "",
+		o += snprintf(buf + o, len - o, "%s%d", k ? ", " : "",
 			      v[k].cpu);
 		if (e > k && o < len)
 			o += snprintf(buf + o, len - o, "-%d", v[e].cpu);
@@ -51,27 +50,23 @@ static void hb_where(ulong addr, char *buf, size_t len)
 	if (!slash)
 		return;
 	end = strchr(slash, ' ');
-	memmove(slash, end ? end : slash + strlen(slash),
-		strlen(end ? end : slash) + 1);
+	if (end)
+		memmove(slash, end, strlen(end) + 1);
+	else
+		*slash = '\0';
 }
 
 void hk_hw_breakpoints(void)
 {
-	struct th_hwbp *v;
+	struct th_hwbp *v, *grp = NULL;
 	long n = th_hw_breakpoints(&v), i, j, k;
-	char *done, cpus[256], tb[16], where[256];
+	char *done = NULL, cpus[256], tb[16], where[256];
 
-	if (n <= 0) {
-		free(v);
-		return;
+	if (n > 0) {
+		done = calloc(n, 1);
+		grp = malloc(n * sizeof(*grp));
 	}
-	done = calloc(n, 1);
-	if (!done) {
-		free(v);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		struct th_hwbp *grp;
+	for (i = 0; done && grp && i < n; i++) {
 		struct hk_finding *f;
 		size_t w;
 		long m = 0;
@@ -79,15 +74,12 @@ void hk_hw_breakpoints(void)
 		if (done[i])
 			continue;
 		/* this breakpoint's CPUs, in CPU order, gathered first */
-		grp = malloc(n * sizeof(*grp));
-		if (!grp)
-			break;
 		for (j = i; j < n; j++)
 			if (!done[j] && hb_same(&v[i], &v[j])) {
 				done[j] = 1;
 				grp[m++] = v[j];
 			}
-		hb_cpus(grp, 0, m, cpus, sizeof(cpus));
+		hb_cpus(grp, m, cpus, sizeof(cpus));
 		f = hk_new("hw_breakpoint");
 		f->target = v[i].addr;
 		hb_where(v[i].addr, where, sizeof(where));
@@ -118,8 +110,8 @@ void hk_hw_breakpoints(void)
 			if (w < sizeof(f->why))
 				snprintf(f->why + w, sizeof(f->why) - w, ")");
 		}
-		free(grp);
 	}
+	free(grp);
 	free(done);
 	free(v);
 }

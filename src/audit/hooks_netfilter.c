@@ -27,8 +27,7 @@ void hk_netfilter(void)
 				 h->priority);
 		else
 			snprintf(prio, sizeof(prio), "priority ?");
-		/* the first namespace of the list is init_net */
-		if (h->net != v[0].net)
+		if (!h->init_net)
 			snprintf(ns, sizeof(ns), " (net namespace %u)",
 				 h->inum);
 		else

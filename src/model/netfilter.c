@@ -28,6 +28,7 @@ static const struct {
 static struct {
 	int filled;
 	ulong ns_list;			/* net_namespace_list */
+	ulong init_net;
 	long net_list, net_inum, net_nf, net_devs;	/* in struct net */
 	long fam[NF_NFAMS], nfam[NF_NFAMS];	/* in struct netns_nf */
 	long ent_num, ent_hooks, ent_size;	/* nf_hook_entries, _entry */
@@ -44,6 +45,7 @@ static void nf_fill(void)
 		return;
 	nf.filled = 1;
 	nf.ns_list = th_symbol("net_namespace_list");
+	nf.init_net = th_symbol("init_net");
 	nf.net_list = th_member("net", "list");
 	nf.net_inum = th_member_path("net", "ns.inum");
 	nf.net_nf = th_member("net", "nf");
@@ -122,6 +124,7 @@ static struct th_nf_hook *nf_add(struct nf_state *s)
 	memset(h, 0, sizeof(*h));
 	h->net = s->net;
 	h->inum = s->inum;
+	h->init_net = s->net == nf.init_net;
 	h->family = s->family;
 	h->point = s->point;
 	if (s->dev)

@@ -19,6 +19,7 @@
 struct th_nf_hook {
 	ulong net;			/* struct net */
 	unsigned int inum;		/* its ns.inum (0: unreadable) */
+	int init_net;			/* it is init_net */
 	const char *family;		/* ipv4 ipv6 arp bridge netdev */
 	const char *point;		/* LOCAL_IN ..., ingress, egress */
 	char dev[16];			/* netdev: the device's name */
