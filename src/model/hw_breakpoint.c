@@ -10,6 +10,7 @@
 #include "model/hw_breakpoint.h"
 #include "model/vma.h"
 #include "model/perf_event.h"
+#include "model/vmlinux_file.h"
 
 static struct {
 	int filled;
@@ -23,7 +24,10 @@ static void hb_fill(void)
 		return;
 	hb.filled = 1;
 	hb.per_reg = th_symbol("bp_per_reg");
-	hb.nslots = hb.per_reg ? th_array_len("bp_per_reg") : -1;
+	/* HBP_NUM pointers: the vmlinux file's symbol size says how many
+	 * without asking gdb (3 ms); its type where the file has none */
+	hb.nslots = hb.per_reg ? th_vmlinux_array_len("bp_per_reg",
+						      sizeof(ulong)) : -1;
 	if (hb.nslots > TH_HWBP_SLOTS)
 		hb.nslots = TH_HWBP_SLOTS;
 }

@@ -8,6 +8,7 @@
 #include "model/trace_uprobe.h"
 #include "model/bpf.h"
 #include "model/xarray.h"
+#include "model/vmlinux_file.h"
 
 static struct {
 	int filled;
@@ -29,8 +30,13 @@ static ulong up_tree(void)
 
 	if (!sym)
 		return 0;
-	if (th_var_type("uprobes_tree", &length) == TH_VT_STRUCT &&
-	    cached > 0 && length == cached)
+	/* the vmlinux file's symbol size tells them apart without asking
+	 * gdb for the variable's type (7 ms of a first "hooks") */
+	length = th_vmlinux_symbol_size("uprobes_tree");
+	if (length <= 0 && th_var_type("uprobes_tree", &length) !=
+	    TH_VT_STRUCT)
+		length = -1;
+	if (cached > 0 && length == cached)
 		return sym + th_member("rb_root_cached", "rb_root");
 	return sym;
 }

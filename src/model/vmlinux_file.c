@@ -115,7 +115,11 @@ long th_vmlinux_symbol_size(const char *name)
 	thv_load();
 	for (i = 0; i < thv.n; i++)
 		if (ed_symbol_size(&thv.f[i], name, addr - thv_delta(),
-				   &size) == 0)
+				   &size) == 0 ||
+		    /* a per-CPU variable's value is its offset in the per-CPU
+		     * area, which KASLR does not move */
+		    (thv_delta() && ed_symbol_size(&thv.f[i], name, addr,
+						   &size) == 0))
 			return size > (uint64_t)LONG_MAX ? -1 : (long)size;
 	return -1;
 }
