@@ -215,6 +215,11 @@ def test_netfilter_hooks(dump):
     assert ours["th_hidden"]["vmap"], ours["th_hidden"]
 
 
+# the layout of a hook point's functions, in the modules dumps' sessions
+_NF_LAYOUT = ["struct nf_hook_entries -o", "struct nf_hook_entry -o"]
+thlib.batch(_NF_LAYOUT, scenarios=["modules"])
+
+
 @thlib.background
 def test_netfilter_entry_written_in_place(dump, tmp_path):
     """The visible module's hook entry made to call another of its
@@ -234,15 +239,19 @@ def test_netfilter_entry_written_in_place(dump, tmp_path):
     m = re.search(r"entry (\d+) of nf_hook_entries ([0-9a-f]+)",
                   vis[0]["why"])
     assert m, vis[0]
-    # where the entry's function pointer is, as crash's debuginfo says
-    where = d.out("p/x &((struct nf_hook_entries *)0x%s)->hooks[%s].hook"
-                  % (m.group(2), m.group(1))).decode()
-    mw = re.search(r"\$\d+ = (0x[0-9a-f]+)", where)
-    assert mw, where
+    # where the entry's function pointer is, by crash's debuginfo
+    hooks = re.search(r"\[(\d+)\] struct nf_hook_entry hooks\[",
+                      d.out(_NF_LAYOUT[0]).decode())
+    entry = d.out(_NF_LAYOUT[1]).decode()
+    hook = re.search(r"\[(\d+)\] nf_hookfn \*hook;", entry)
+    size = re.search(r"SIZE: (\d+)", entry)
+    assert hooks and hook and size, (d.out(_NF_LAYOUT[0]), entry)
+    where = int(m.group(2), 16) + int(hooks.group(1)) + \
+        int(m.group(1)) * int(size.group(1)) + int(hook.group(1))
     pt = damage.PageTables(d.manifest)
     copy = str(tmp_path / "vmcore")
     damage.copy_dump(d.manifest["vmcore"], copy)
-    phys = pt.vtop(int(mw.group(1), 16))
+    phys = pt.vtop(where)
     assert damage.peek(copy, phys, 8) == int(
         vis[0]["handler_addr"], 16).to_bytes(8, "little")
     damage.patch(copy, phys, int(pre[0]["handler_addr"], 16).to_bytes(
