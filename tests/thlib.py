@@ -930,15 +930,19 @@ class Dump:
                 pass
             os.unlink(ru)
 
+    def crash_binary(self):
+        """The crash that opens this dump, as a path on this machine (in
+        its suite's chroot): what the cached answers are keyed by."""
+        return os.path.join(fixture.Suite(self.crash_suite()).root, "usr",
+                            "bin", "crash")
+
     def btf_known_path(self):
         """Where gdb's answers of this dump's BTF checks are kept across
         runs (TRACEHUNT_BTFCHECK_KNOWN, src/model/types.c): they hold while
         the vmlinux, the scenario's modules and the crash that asked gdb
         do, which the name says; None when one cannot be told."""
         m = self.manifest
-        cs = fixture.Suite(m.get("crash_suite", m["suite"]))
-        ids = files_id(os.path.join(cs.root, "usr", "bin", "crash"),
-                       m["vmlinux"])
+        ids = files_id(self.crash_binary(), m["vmlinux"])
         if ids is None:
             return None
         key = "\n".join([ids, m["release"], m["scenario"],
@@ -952,8 +956,7 @@ class Dump:
         are kept across runs, by that crash and the dump's kernel; None
         when the crash cannot be told."""
         m = self.manifest
-        cs = fixture.Suite(self.crash_suite())
-        ids = files_id(os.path.join(cs.root, "usr", "bin", "crash"))
+        ids = files_id(self.crash_binary())
         if ids is None:
             return None
         return cache_file("crash-flags", "%s-%s.json" % (
