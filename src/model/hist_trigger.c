@@ -254,6 +254,10 @@ int th_hist_read(ulong priv, struct th_hist *h)
 	    !th_hist_word(attrs + o->at_clock, h->clock, sizeof(h->clock),
 			  "hist_trigger_attrs.clock"))
 		return FALSE;
+	/* parse_hist_trigger_attrs() names "global" when the command names
+	 * no clock: a NULL one is damage */
+	if (!h->clock[0])
+		th_damaged("hist_trigger_attrs", attrs, "its clock is NULL");
 	h->map = map;
 	/* "common_stacktrace" since 8b5d46fd7a38 ("tracing: Rename
 	 * stacktrace field to common_stacktrace", v6.5), which added
