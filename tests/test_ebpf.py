@@ -25,6 +25,10 @@ from conftest import scenarios
 
 CMDS = ["ebpf", "ebpf -l", "ebpf -m", "ebpf -j", "ebpf -l -j",
         "ebpf -m -j", "hooks -j"]
+# the kernel's values of the types bookworm's bpftool has no name for
+# (same_type())
+ENUMS = ["p/d BPF_PROG_TYPE_NETFILTER", "p/d BPF_LINK_TYPE_NETFILTER"]
+CMDS += ENUMS
 # helpers that let a program change what the kernel or a process sees:
 # hooks calls a program holding one suspicious
 BAD_HELPERS = {"bpf_probe_write_user", "bpf_override_return",
@@ -44,6 +48,20 @@ def doc(dump, cmd):
     assert "error" not in d, d["error"]
     assert d["warnings"] == [], d["warnings"]
     return d
+
+
+def same_type(dump, enum, ours, live):
+    """Our type name OURS against bpftool's LIVE.  The guest's bpftool is
+    bookworm's (7.1) on every kernel, and prints a type it has no name for
+    as its number (v6.4's netfilter programs and links): that number is
+    compared with the value of the kernel's enum constant ENUM + OURS in
+    capitals (crash's p/d, from the vmlinux's debuginfo)."""
+    if isinstance(live, int) and isinstance(ours, str):
+        cmd = "p/d %s%s" % (enum, ours.upper())
+        assert cmd in ENUMS, cmd
+        m = re.search(rb"= (-?\d+)", dump.out(cmd))
+        return m is not None and int(m.group(1)) == live
+    return ours == live
 
 
 def by_id(items):
@@ -86,7 +104,9 @@ def test_programs_match_bpftool(dump):
     assert sorted(ours) == sorted(live)
     for pid, lp in live.items():
         op = ours[pid]
-        for k in ("type", "name", "tag", "bytes_xlated", "jited",
+        assert same_type(dump, "BPF_PROG_TYPE_", op["type"], lp["type"]), \
+            "prog %d type: %r, live %r" % (pid, op["type"], lp["type"])
+        for k in ("name", "tag", "bytes_xlated", "jited",
                   "bytes_jited", "bytes_memlock", "uid"):
             assert op[k] == lp[k], "prog %d %s: %r, live %r" % (
                 pid, k, op[k], lp[k])
@@ -118,7 +138,9 @@ def test_links_match_bpftool(dump):
     assert sorted(ours) == sorted(live)
     for lid, ll in live.items():
         ol = ours[lid]
-        assert (ol["type"], ol["prog_id"]) == (ll["type"], ll["prog_id"])
+        assert same_type(dump, "BPF_LINK_TYPE_", ol["type"], ll["type"]), \
+            "link %d type: %r, live %r" % (lid, ol["type"], ll["type"])
+        assert ol["prog_id"] == ll["prog_id"], lid
         # what bpftool's show_link_*_json() print for these kinds
         if "tp_name" in ll:
             assert ol["tp_name"] == ll["tp_name"], lid
@@ -204,7 +226,9 @@ def test_kallsyms_names_and_addresses(dump):
 
 # The programs of th_pinned.bpf.o, whose loader ("th_bpfload -x") pinned
 # what it made and exited (testdata/scenarios/bpf/setup.sh)
-EXITED = {"th_pinned", "th_tp_btf"}
+EXITED = {"th_pinned", "th_tp_btf", "th_xdp", "th_tcx", "th_nf"}
+# th_bpfload -n's programs a network device holds, without a link
+DEVICE_HELD = {"th_xdp", "th_tcx"}
 
 
 def holders_text(hs, pins=None):
@@ -331,7 +355,11 @@ def test_hooks_judge_every_bpf_link(dump):
     progs = {p["id"]: p for p in doc(dump, "ebpf -j")["programs"]}
     links = doc(dump, "ebpf -l -j")["links"]
     bpf = [f for f in findings if f["kind"] == "bpf"]
-    assert len(bpf) == len(links)
+    # the links' findings first, then those of the programs attached
+    # without one (test_hooks_net_programs, test_hooks_every_program)
+    assert len(bpf) >= len(links)
+    assert all(f["bpf"]["link_id"] == 0 and f["bpf"]["link_held_by"] ==
+               {"processes": [], "pins": []} for f in bpf[len(links):])
     for f, l in zip(bpf, links):
         p = progs[l["prog_id"]]
         assert f["owner"] == "BPF prog %d %s" % (p["id"], p["name"])
@@ -429,6 +457,8 @@ def test_held_by(dump):
         assert p["no_process"] is True and p["holders"] == [], p
         if ("prog", p["id"]) in live:
             assert p["held_by"] == "pin", p
+        elif p["name"] in DEVICE_HELD:
+            assert not p["links"] and p["held_by"] == "other", p
         else:
             assert p["links"] and p["held_by"] == "link", p
             # its link is pinned, and held by no process
@@ -494,3 +524,111 @@ def test_tp_btf(dump):
         assert core and all(f["verdict"] != "ok" for f in core), core
         assert all("BPF program %d %s" % (p["id"], p["name"]) in f["why"]
                    for f in core), core
+
+
+def live_net(dump):
+    """bpf/net.out, th_bpfload -n's lines: the attachments the kernel
+    accepted {kind: (where, program id)} and those it refused {kind:
+    errno}."""
+    if not dump.has_truth("bpf/net.out"):
+        pytest.skip("no bpf/net.out captured")
+    acc, ref = {}, {}
+    for line in dump.truth("bpf/net.out").decode().splitlines():
+        tag, kind, where, n = line.split()
+        assert tag == "th_net", line
+        if where == "none":
+            ref[kind] = int(n)
+        else:
+            acc[kind] = (where, int(n))
+    return acc, ref
+
+
+@scenarios("bpf")
+def test_hooks_net_programs(dump):
+    """The programs th_bpfload -n attached on the network path and left to
+    the kernel alone (bpf/net.out: what it accepted): XDP on lo in generic
+    mode, as bpftool net show listed it live; tcx on lo's ingress (v6.6),
+    both through no link; a netfilter link on ipv4 LOCAL_OUT, priority
+    -128 (v6.4), held by its pin.  Each is one bpf finding naming its
+    program, a note, never ok; the netfilter hook entry the link made
+    runs nf_hook_run_bpf, core code that is judged by the program it
+    runs.  What a kernel refused is not found."""
+    acc, ref = live_net(dump)
+    findings = doc(dump, "hooks -j")["findings"]
+    progs = {p["id"]: p for p in doc(dump, "ebpf -j")["programs"]}
+    bpf = [f for f in findings if f["kind"] == "bpf"]
+
+    def only(target, pid, name):
+        m = [f for f in bpf if f["target"] == target]
+        assert len(m) == 1, (target, m)
+        f = m[0]
+        assert f["bpf"]["prog_id"] == pid, f
+        assert f["owner"] == "BPF prog %d %s" % (pid, name), f
+        assert f["handler"].startswith(progs[pid]["ksym"] + "+0x0/"), f
+        assert f["verdict"] == "note", f
+        return f
+
+    # generic XDP: every kernel of the matrix (v4.12)
+    assert "xdp" in acc, ref
+    where, pid = acc["xdp"]
+    assert where == "lo/generic"
+    live_xdp = [x for d in truth_json(dump, "net") for x in d.get("xdp", [])]
+    assert live_xdp == [{"devname": "lo", "ifindex": 1, "mode": "generic",
+                         "id": pid}], live_xdp
+    f = only("xdp lo (generic)", pid, "th_xdp")
+    assert f["bpf"]["link_id"] == 0, f
+    assert "through the device lo without a link" in f["why"], f
+    if "tcx" in acc:
+        where, pid = acc["tcx"]
+        assert where == "lo/ingress"
+        f = only("tcx lo ingress", pid, "th_tcx")
+        assert f["bpf"]["link_id"] == 0, f
+        assert "through the device lo without a link" in f["why"], f
+    else:
+        assert not [f for f in bpf if f["target"].startswith("tcx ")]
+    nf = [f for f in findings if f["kind"] == "netfilter" and
+          f["handler"].startswith("nf_hook_run_bpf+")]
+    if "netfilter" in acc:
+        where, pid = acc["netfilter"]
+        assert where == "ipv4/LOCAL_OUT/-128"
+        links = [l for l in truth_json(dump, "link") if l["prog_id"] == pid]
+        assert len(links) == 1, links
+        f = only("netfilter ipv4 LOCAL_OUT priority -128", pid, "th_nf")
+        assert f["bpf"]["link_id"] == links[0]["id"], f
+        assert len(nf) == 1, nf
+        assert nf[0]["target"] == "ipv4 LOCAL_OUT priority -128", nf
+        assert nf[0]["verdict"] == "note", nf
+        assert nf[0]["why"].startswith(
+            "runs BPF program %d th_nf (netfilter, tag %s) through link %d "
+            "(netfilter)" % (pid, progs[pid]["tag"], links[0]["id"])), nf
+    else:
+        assert not nf, nf
+        assert not [f for f in bpf if f["target"].startswith("netfilter ")]
+
+
+@scenarios("bpf")
+def test_hooks_every_program(dump):
+    """No loaded program escapes hooks: every program bpftool listed live
+    is the program of a bpf finding.  Those that no live link, perf event
+    or device runs are findings "no attachment found (TYPE program)" (the
+    5.10 guest's th_pinned: before v5.15 a kprobe program has no link to
+    pin, and its perf event closed with its loader), and no other is."""
+    acc, _ = live_net(dump)
+    live = by_id(truth_json(dump, "prog"))
+    attached = ({l["prog_id"] for l in truth_json(dump, "link")} |
+                {p["prog_id"] for p in truth_json(dump, "perf")} |
+                {pid for _, pid in acc.values()})
+    bpf = [f for f in doc(dump, "hooks -j")["findings"] if f["kind"] == "bpf"]
+    assert {f["bpf"]["prog_id"] for f in bpf} == set(live)
+    loose = {}
+    for f in bpf:
+        if f["target"].startswith("no attachment found"):
+            assert f["bpf"]["prog_id"] not in loose, f
+            loose[f["bpf"]["prog_id"]] = f
+    assert set(loose) == set(live) - attached, loose
+    for pid, f in loose.items():
+        p = live[pid]
+        assert f["target"] == "no attachment found (%s program)" % p["type"]
+        assert f["owner"] == "BPF prog %d %s" % (pid, p["name"]), f
+        bad = BAD_HELPERS & set(live_helpers(dump, pid))
+        assert f["verdict"] == ("suspicious" if bad else "note"), f

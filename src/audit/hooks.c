@@ -29,6 +29,7 @@
 #include "render/ebpf_report.h"
 #include "insn.h"
 #include "model/netfilter.h"
+#include "model/netdev.h"
 
 static const char *const hk_vname[] = { "ok", "note", "suspicious",
 					"HIDDEN" };
@@ -136,6 +137,7 @@ static struct {
 	long nl;
 	struct th_bpf_prog *p;
 	long np;
+	char *seen;		/* per program: a finding runs it */
 } hk_bpf;
 
 static void hk_bpf_load(void)
@@ -144,6 +146,7 @@ static void hk_bpf_load(void)
 
 	free(hk_bpf.l);
 	free(hk_bpf.p);
+	free(hk_bpf.seen);
 	memset(&hk_bpf, 0, sizeof(hk_bpf));
 	if (!th_bpf_progs_ok(&why) || !th_bpf_links_ok(&why))
 		return;
@@ -154,6 +157,7 @@ static void hk_bpf_load(void)
 		hk_bpf.np = 0;
 	if (hk_bpf.nl < 0)
 		hk_bpf.nl = 0;
+	hk_bpf.seen = calloc(hk_bpf.np ? hk_bpf.np : 1, 1);
 }
 
 const struct th_bpf_prog *hk_bpf_prog(ulong prog)
@@ -174,6 +178,17 @@ long hk_bpf_nlinks(void)
 const struct th_bpf_link *hk_bpf_link_nth(long i)
 {
 	return i >= 0 && i < hk_bpf.nl ? &hk_bpf.l[i] : NULL;
+}
+
+struct hk_finding *hk_bpf_link_finding(ulong link)
+{
+	long i;
+
+	for (i = 0; i < hk_n; i++)
+		if (hk_f[i].bpf_link && !hk_f[i].bpf_link->no_link &&
+		    hk_f[i].bpf_link->addr == link)
+			return &hk_f[i];
+	return NULL;
 }
 
 /* The helper of P that makes it suspicious, NULL when none: it writes
@@ -206,34 +221,57 @@ char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len)
 	return buf;
 }
 
-/* F runs the program of link L: never ok. */
-static void hk_bpf_judge(struct hk_finding *f, const struct th_bpf_link *l,
-			 const char *how)
+long hk_bpf_nprogs(void)
 {
-	const struct th_bpf_prog *p = hk_bpf_prog(l->prog);
-	const char *bad = hk_bpf_bad_helper(p);
-	char prog[160], via[128];
+	return hk_bpf.np;
+}
 
+const struct th_bpf_prog *hk_bpf_prog_nth(long i, int *seen)
+{
+	if (i < 0 || i >= hk_bpf.np)
+		return NULL;
+	*seen = hk_bpf.seen && hk_bpf.seen[i];
+	return &hk_bpf.p[i];
+}
+
+void hk_bpf_judge_via(struct hk_finding *f, ulong prog, unsigned int id,
+		      const char *via, const char *how)
+{
+	const struct th_bpf_prog *p = hk_bpf_prog(prog);
+	const char *bad = hk_bpf_bad_helper(p);
+	char prog_s[160];
+
+	if (p && hk_bpf.seen)
+		hk_bpf.seen[p - hk_bpf.p] = 1;
 	if (f->verdict == HK_HIDDEN)
 		return;
 	if (p)
-		snprintf(prog, sizeof(prog), "BPF program %u %s (%s, tag %s)",
-			 p->id, p->name, p->type_str, p->tag_hex);
+		snprintf(prog_s, sizeof(prog_s), "BPF program %u %s (%s, tag "
+			 "%s)", p->id, p->name, p->type_str, p->tag_hex);
 	else
-		snprintf(prog, sizeof(prog), "BPF program %u", l->prog_id);
+		snprintf(prog_s, sizeof(prog_s), "BPF program %u", id);
 	if (!f->bpf || bad)
 		f->verdict = bad ? HK_SUSPICIOUS : HK_NOTE;
-	hk_bpf_via(l, via, sizeof(via));
 	/* a second program through the same machinery: both named */
 	if (f->bpf)
 		snprintf(f->why + strlen(f->why),
 			 sizeof(f->why) - strlen(f->why), "; and %s through "
-			 "%s%s%s", prog, via, bad ? "; it calls " : "",
+			 "%s%s%s", prog_s, via, bad ? "; it calls " : "",
 			 bad ? bad : "");
 	else
 		snprintf(f->why, sizeof(f->why), "%s %s through %s%s%s", how,
-			 prog, via, bad ? "; it calls " : "", bad ? bad : "");
+			 prog_s, via, bad ? "; it calls " : "", bad ? bad : "");
 	f->bpf = 1;
+}
+
+/* F runs the program of link L: never ok. */
+void hk_bpf_judge(struct hk_finding *f, const struct th_bpf_link *l,
+		  const char *how)
+{
+	char via[128];
+
+	hk_bpf_judge_via(f, l->prog, l->prog_id,
+			 hk_bpf_via(l, via, sizeof(via)), how);
 }
 
 /* Who holds the link and the program of the "bpf" finding F, after its
@@ -268,18 +306,22 @@ static void hk_bpf_holders(struct hk_finding *f, const struct th_bpf_link *l,
 static void hk_bpf_json(const struct hk_finding *f)
 {
 	const struct th_bpf_link *l = f->bpf_link;
-	const struct th_bpf_prog *p = l ? hk_bpf_prog(l->prog) : NULL;
+	const struct th_bpf_prog *p = l ? hk_bpf_prog(l->prog) : f->bpf_prog;
 	const char *by = NULL;
 	int orphan = FALSE;
 
 	fprintf(fp, ", \"bpf\": ");
-	if (!l) {
+	if (!l && !p) {
 		fprintf(fp, "null");
 		return;
 	}
 	fprintf(fp, "{\"prog_id\": %u, \"link_id\": %u, \"link_held_by\": ",
-		l->prog_id, l->id);
-	if (l->no_link)
+		l ? l->prog_id : p->id, l ? l->id : 0);
+	if (!l)
+		/* held by a device, or attached nowhere known: no link, no
+		 * perf event */
+		fprintf(fp, "{\"processes\": [], \"pins\": []}");
+	else if (l->no_link)
 		th_bpf_held_fjson(TH_BH_PERF, 0, l->perf_file);
 	else
 		th_bpf_held_fjson(TH_BH_LINK, l->addr, 0);
@@ -664,8 +706,10 @@ static void hk_missing(char *buf, size_t len)
 				      m[i].what, m[i].sym, m[i].config);
 	/* there, but in a form no reader here knows */
 	if (n < len && th_symbol("nf_hook_slow") && !th_nf_ok(&why))
-		snprintf(buf + n, len - n, "%snetfilter hooks (no %s)",
-			 n ? ", " : "", why);
+		n += snprintf(buf + n, len - n, "%snetfilter hooks (no %s)",
+			      n ? ", " : "", why);
+	if (n < len && th_netdev_missing(&why))
+		snprintf(buf + n, len - n, "%s%s", n ? ", " : "", why);
 }
 
 /* --------------------------------------------------------------- output --- */
@@ -831,6 +875,8 @@ static void hk_collect(int json, struct th_text_stats *ts, int *text_ok,
 	hk_modules();
 	hk_hw_breakpoints();
 	hk_netfilter();
+	hk_bpf_net();
+	hk_bpf_unattached();
 	/* (any warning it gives goes where the walks' went) */
 	hk_mark_names();
 	if (json) {

@@ -3,8 +3,9 @@
  * (the table, kprobes, ftrace ops, tracepoints, BPF links, the output),
  * hooks_uprobes.c (the uprobes of uprobes_tree), hooks_fprobe.c (fprobe
  * and event probes), hooks_modules.c (the modules off the module list)
- * hooks_hwbp.c (the CPUs' hardware breakpoints) and hooks_netfilter.c
- * (the netfilter hooks).
+ * hooks_hwbp.c (the CPUs' hardware breakpoints), hooks_netfilter.c
+ * (the netfilter hooks) and hooks_bpfnet.c (BPF on the network path, and
+ * the programs nothing found running).
  */
 #ifndef TRACEHUNT_AUDIT_HOOKS_PRIV_H
 #define TRACEHUNT_AUDIT_HOOKS_PRIV_H
@@ -33,6 +34,8 @@ struct hk_finding {
 	/* a "bpf" finding: its link (or program on a perf event without
 	 * one), whose holders hooks -j lists */
 	const struct th_bpf_link *bpf_link;
+	/* a "bpf" finding without a link or perf event: its program */
+	const struct th_bpf_prog *bpf_prog;
 };
 
 /* A new finding of KIND, zeroed but for its kind. */
@@ -51,6 +54,21 @@ const struct th_bpf_prog *hk_bpf_prog(ulong prog);
 const char *hk_bpf_bad_helper(const struct th_bpf_prog *p);
 /* "link ID (TYPE)", or the process holding a perf event without one */
 char *hk_bpf_via(const struct th_bpf_link *l, char *buf, size_t len);
+/* F runs the BPF program at PROG (of id ID) attached through VIA (HOW:
+ * "runs"): a note, suspicious when it calls a helper of
+ * hk_bpf_bad_helper(); never ok.  The program counts as found running
+ * (hk_bpf_prog_nth()'s *SEEN). */
+void hk_bpf_judge_via(struct hk_finding *f, ulong prog, unsigned int id,
+		      const char *via, const char *how);
+/* hk_bpf_judge_via() through the link L */
+void hk_bpf_judge(struct hk_finding *f, const struct th_bpf_link *l,
+		  const char *how);
+/* The programs of this "hooks": the I-th, *SEEN whether a finding runs
+ * it so far. */
+long hk_bpf_nprogs(void);
+const struct th_bpf_prog *hk_bpf_prog_nth(long i, int *seen);
+/* The "bpf" finding of the link at LINK, NULL when none. */
+struct hk_finding *hk_bpf_link_finding(ulong link);
 
 /* hooks_uprobes.c: a "uprobe" finding per uprobe of uprobes_tree */
 void hk_uprobes(void);
@@ -62,6 +80,12 @@ void hk_hw_breakpoints(void);
 /* hooks_netfilter.c: a "netfilter" finding per function of every
  * netfilter hook point of every network namespace */
 void hk_netfilter(void);
+/* hooks_bpfnet.c: a "bpf" finding per XDP or tcx program a network
+ * device runs without a link, and the TARGET of the links that attach
+ * one (xdp, tcx); then a "bpf" finding per program no finding runs
+ * (attached where no reader looks, or only loaded) */
+void hk_bpf_net(void);
+void hk_bpf_unattached(void);
 
 /* The findings so far (hk_nth(): valid until the next hk_new()). */
 long hk_count(void);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include "insn.h"
 #include "model/patch_tables.h"
+#include "model/bpf.h"
 #include "audit/text_priv.h"
 
 /**
@@ -210,6 +211,12 @@ static int tx_ftrace_ok(struct tx_run *r, const struct tx_site *s,
 	}
 	expect = thf_expected_target(r->fs, rec, &ew);
 	if ((rec->flags & r->fs->fl.enabled) && in->target == expect)
+		return TRUE;
+	/* the XDP dispatcher's function poked to jump to its image, its
+	 * record disabled (model/bpf_dispatcher.c: before the dispatchers
+	 * became static calls) */
+	if (in->kind == INSN_JMP && !(rec->flags & r->fs->fl.enabled) &&
+	    th_bpf_dispatcher_jump(s->start + r->off, in->target))
 		return TRUE;
 	tx_where(in->target, w, sizeof(w));
 	if (rec->flags & r->fs->fl.enabled)

@@ -81,6 +81,11 @@ int th_bpf_ksym_lookup(ulong addr, ulong *start, ulong *size, char *name,
 unsigned int th_bpf_prog_id(ulong prog);
 /* Read one program (P->addr set); FALSE and P->err when unreadable. */
 int th_bpf_prog_read(ulong prog, struct th_bpf_prog *p);
+/* Whether the jump to TARGET at SITE is a BPF dispatcher's function
+ * jumping to the half of its image in use, as bpf_dispatcher_update()
+ * writes it before the dispatchers became static calls
+ * (model/bpf_dispatcher.c). */
+int th_bpf_dispatcher_jump(ulong site, ulong target);
 
 /* ----------------------------------------------------------- bpf_link.c */
 

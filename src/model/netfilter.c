@@ -1,10 +1,12 @@
 /*
  * tracehunt: the model's one reader of the netfilter hooks
- * (net/netfilter/core.c): net_namespace_list, each struct net's netns_nf
- * and devices, and each hook point's struct nf_hook_entries (the functions
- * a packet runs, then the struct nf_hook_ops each came from).
+ * (net/netfilter/core.c): each struct net's netns_nf, and each hook
+ * point's struct nf_hook_entries (the functions a packet runs, then the
+ * struct nf_hook_ops each came from); the namespaces and their devices
+ * come from model/netdev.c.
  */
 #include "model/netfilter.h"
+#include "model/netdev.h"
 
 /* the hook points of the uapi: NF_INET_PRE_ROUTING .. NF_INET_POST_ROUTING
  * (the bridge's NF_BR_* alike) and NF_ARP_IN .. NF_ARP_FORWARD */
@@ -27,14 +29,11 @@ static const struct {
 
 static struct {
 	int filled;
-	ulong ns_list;			/* net_namespace_list */
-	ulong init_net;
-	long net_list, net_inum, net_nf, net_devs;	/* in struct net */
+	long net_nf;				/* in struct net */
 	long fam[NF_NFAMS], nfam[NF_NFAMS];	/* in struct netns_nf */
 	long ent_num, ent_hooks, ent_size;	/* nf_hook_entries, _entry */
 	long e_hook, e_priv;
 	long ops_hook, ops_prio;		/* in struct nf_hook_ops */
-	long dev_list, dev_name, dev_in, dev_out;	/* in net_device */
 } nf;
 
 static void nf_fill(void)
@@ -44,12 +43,7 @@ static void nf_fill(void)
 	if (nf.filled)
 		return;
 	nf.filled = 1;
-	nf.ns_list = th_symbol("net_namespace_list");
-	nf.init_net = th_symbol("init_net");
-	nf.net_list = th_member("net", "list");
-	nf.net_inum = th_member_path("net", "ns.inum");
 	nf.net_nf = th_member("net", "nf");
-	nf.net_devs = th_member("net", "dev_base_head");
 	/* an array of struct nf_hook_entries per family since Linux kernel
 	 * commit 960632ece694 ("netfilter: convert hook list to an array")
 	 * (in v4.16); lists of nf_hook_ops (nf_hooks[][], net->nf.hooks[][])
@@ -69,12 +63,6 @@ static void nf_fill(void)
 	nf.e_priv = th_member("nf_hook_entry", "priv");
 	nf.ops_hook = th_member("nf_hook_ops", "hook");
 	nf.ops_prio = th_member("nf_hook_ops", "priority");
-	nf.dev_list = th_member("net_device", "dev_list");
-	nf.dev_name = th_member("net_device", "name");
-	nf.dev_in = th_member("net_device", "nf_hooks_ingress");
-	/* the egress hook: Linux kernel commit 42df6e1d221d ("netfilter:
-	 * Introduce egress hook") (in v5.16) */
-	nf.dev_out = th_member("net_device", "nf_hooks_egress");
 }
 
 int th_nf_ok(const char **why)
@@ -91,19 +79,18 @@ int th_nf_ok(const char **why)
 		       "are not read)";
 		return FALSE;
 	}
-	if (!nf.ns_list || nf.net_list < 0 || nf.net_nf < 0) {
-		*why = "net_namespace_list";
+	if (nf.net_nf < 0) {
+		*why = "net.nf";
 		return FALSE;
 	}
-	return TRUE;
+	return th_netns_ok(why);
 }
 
 struct nf_state {
 	struct th_nf_hook *v;
 	long n, cap;
 	/* the hook point being read */
-	ulong net;
-	unsigned int inum;
+	const struct th_netns *ns;
 	const char *family, *point, *dev;
 };
 
@@ -122,9 +109,9 @@ static struct th_nf_hook *nf_add(struct nf_state *s)
 	}
 	h = &s->v[s->n++];
 	memset(h, 0, sizeof(*h));
-	h->net = s->net;
-	h->inum = s->inum;
-	h->init_net = s->net == nf.init_net;
+	h->net = s->ns->net;
+	h->inum = s->ns->inum;
+	h->init_net = s->ns->init_net;
 	h->family = s->family;
 	h->point = s->point;
 	if (s->dev)
@@ -193,64 +180,45 @@ out:
 	free(ops);
 }
 
-/* The ingress and egress hooks of NET's devices. */
-static void nf_devices(struct nf_state *s, ulong net)
+/* The ingress and egress hooks of the namespace's devices. */
+static void nf_devices(struct nf_state *s)
 {
-	struct th_walk w;
-	char name[16];
-	long i;
+	struct th_netdev *d;
+	long i, n = th_netdevs(s->ns->net, &d);
 
-	if (nf.net_devs < 0 || nf.dev_list < 0 || nf.dev_name < 0 ||
-	    (nf.dev_in < 0 && nf.dev_out < 0))
-		return;
-	th_list_walk(net + nf.net_devs, TH_NF_DEVS, &w);
-	if (w.err)
-		th_damaged("net.dev_base_head", w.bad ? w.bad : net, "%s",
-			   w.err);
-	for (i = 0; i < w.n; i++) {
-		ulong dev = w.ent[i] - nf.dev_list;
-
-		if (!th_read_cstr(dev + nf.dev_name, name, sizeof(name),
-				  "net_device.name"))
-			snprintf(name, sizeof(name), "?");
+	for (i = 0; i < n; i++) {
 		s->family = "netdev";
-		s->dev = name;
-		if (nf.dev_in >= 0) {
+		s->dev = d[i].name;
+		if (d[i].nf_ingress) {
 			s->point = "ingress";
-			nf_point(s, dev + nf.dev_in);
+			nf_point(s, d[i].nf_ingress);
 		}
-		if (nf.dev_out >= 0) {
+		if (d[i].nf_egress) {
 			s->point = "egress";
-			nf_point(s, dev + nf.dev_out);
+			nf_point(s, d[i].nf_egress);
 		}
 	}
 	s->dev = NULL;
-	th_walk_free(&w);
+	free(d);
 }
 
 long th_nf_hooks(struct th_nf_hook **out)
 {
 	struct nf_state s;
-	struct th_walk w;
+	struct th_netns *ns;
 	const char *why;
-	long i;
+	long i, n;
 	int f, p;
 
 	*out = NULL;
 	if (!th_nf_ok(&why))
 		return -1;
 	memset(&s, 0, sizeof(s));
-	th_list_walk(nf.ns_list, TH_NF_NETS, &w);
-	if (w.err)
-		th_damaged("net_namespace_list", w.bad ? w.bad : nf.ns_list,
-			   "%s", w.err);
-	for (i = 0; i < w.n; i++) {
-		ulong net = w.ent[i] - nf.net_list;
+	n = th_netns_list(&ns);
+	for (i = 0; i < n; i++) {
+		ulong net = ns[i].net;
 
-		s.net = net;
-		if (nf.net_inum < 0 ||
-		    !th_read_uint(net + nf.net_inum, &s.inum, "net.ns.inum"))
-			s.inum = 0;
+		s.ns = &ns[i];
 		for (f = 0; f < NF_NFAMS; f++) {
 			if (nf.fam[f] < 0)
 				continue;
@@ -261,9 +229,9 @@ long th_nf_hooks(struct th_nf_hook **out)
 					 p * sizeof(ulong));
 			}
 		}
-		nf_devices(&s, net);
+		nf_devices(&s);
 	}
-	th_walk_free(&w);
+	free(ns);
 	*out = s.v;
 	return s.n;
 }

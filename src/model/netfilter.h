@@ -12,8 +12,6 @@
 
 #pragma GCC visibility push(hidden)
 
-#define TH_NF_NETS	4096	/* network namespaces, at most */
-#define TH_NF_DEVS	65536	/* devices of a namespace, at most */
 #define TH_NF_ENTRIES	1024	/* a hook point's functions (MAX_HOOK_COUNT) */
 
 struct th_nf_hook {

@@ -8,9 +8,12 @@
 # BPF perf links, v5.15), a tp_btf program on sched_process_exec held only
 # by its pinned link, their map pinned in maps/, and another kprobe holding
 # bpf_override_return where the kernel allows it
-# (CONFIG_BPF_KPROBE_OVERRIDE: not Debian's); and what bpftool said
-# about them live:
-# bpf/prog.json, link.json, map.json, perf.json, the [bpf] lines of
+# (CONFIG_BPF_KPROBE_OVERRIDE: not Debian's); programs on the network
+# path that only the kernel holds (th_bpfload -n: XDP on lo by netlink, a
+# tcx ingress program on lo by BPF_PROG_ATTACH where v6.6 allows it, a
+# netfilter link on ipv4 LOCAL_OUT pinned where v6.4 allows it; what the
+# kernel accepted in bpf/net.out); and what bpftool said about them live:
+# bpf/prog.json, link.json, map.json, perf.json, net.json, the [bpf] lines of
 # /proc/kallsyms (bpf/kallsyms), each program's translated
 # instructions (bpf/xlated.ID), and the pins: bpf/pins (a line per file
 # of the bpf file system: its path, prog/link/map and the object's id, as
@@ -33,6 +36,8 @@ th_bpfload -x /bpf/th_pinned.bpf.o > /dev/console 2>&1 ||
 	echo "bpf scenario: a pin failed (a kprobe link: BPF perf links, v5.15)" > /dev/console
 th_bpfload -x /bpf/th_override.bpf.o > /dev/console 2>&1 ||
 	echo "bpf scenario: no bpf_override_return program on this kernel" > /dev/console
+th_bpfload -n > /tmp/bpf.net.out 2>&1 || th_fail "th_bpfload -n: $(cat /tmp/bpf.net.out)"
+cat /tmp/bpf.net.out > /dev/console
 # Activity through every attached program.
 i=0
 while [ $i -lt 10 ]; do
@@ -42,7 +47,7 @@ while [ $i -lt 10 ]; do
 done
 # as the other scenarios: the ring buffers stop before the capture
 th_w 0 $T/tracing_on
-for what in prog link map perf; do
+for what in prog link map perf net; do
 	bpftool -j $what show > /tmp/bpf.$what.json 2> /tmp/bpf.$what.err ||
 		th_fail "bpftool $what show: $(cat /tmp/bpf.$what.err)"
 done
@@ -65,7 +70,8 @@ for id in $(bpftool prog show | sed -n 's/^\([0-9][0-9]*\): .*/\1/p'); do
 	bpftool prog dump xlated id $id > /tmp/bpf.xlated.$id 2>&1
 	th_cap bpf/xlated.$id /tmp/bpf.xlated.$id
 done
-for what in prog link map perf; do
+th_cap bpf/net.out /tmp/bpf.net.out
+for what in prog link map perf net; do
 	th_cap bpf/$what.json /tmp/bpf.$what.json
 done
 th_cap bpf/kallsyms /tmp/bpf.kallsyms
