@@ -141,7 +141,13 @@ def test_sites_all_counts(dump):
     assert len(set(ips)) == len(ips)
     for s in all_sites:
         if s["verdict"] == "ok" and "E" not in s["flags"]:
-            assert s["rest"] == "nop", s["line"]
+            # (before v6.2 the XDP dispatcher's function jumps to its
+            # image, its record disabled: the bpf scenario's XDP program)
+            assert s["rest"] == "nop" or (
+                dump.scenario == "bpf" and
+                s["line"].split()[2].startswith("bpf_dispatcher_xdp_func+") and
+                s["rest"].endswith("-- the XDP BPF dispatcher's jump to its "
+                                   "image")), s["line"]
 
 
 def _blocks(text):

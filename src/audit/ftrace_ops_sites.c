@@ -9,6 +9,7 @@
  * changed behind ftrace's back, or a record that lies.
  */
 #include "audit/ftrace_ops_sites.h"
+#include "model/bpf.h"
 #include "render/ftrace_text.h"
 #include "render/json.h"
 #include "insn.h"
@@ -153,6 +154,17 @@ static int site_jmp(struct thf_state *s, const struct thf_rec *r,
 		return 0;
 	}
 	*expect = 0;
+	if (!enabled && th_bpf_dispatcher_jump(r->ip, l->in.target)) {
+		/* bpf_dispatcher_update()'s poke, its record disabled
+		 * (model/bpf_dispatcher.c) */
+		char b[300];
+
+		snprintf(l->role, sizeof(l->role), "dispatcher-->%s",
+			 th_ksym_pS(l->in.target, b, sizeof(b)));
+		snprintf(l->why, sizeof(l->why), "the XDP BPF dispatcher's "
+			 "jump to its image");
+		return 0;
+	}
 	snprintf(l->why, sizeof(l->why), "a jmp at an ftrace site (optprobe "
 		 "or detour)");
 	return 1;

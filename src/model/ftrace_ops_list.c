@@ -309,6 +309,26 @@ static void thf_perf_private_check(ulong addr, ulong priv)
 			   nr_cpu_ids);
 }
 
+/* x86's create_trampoline() stores the ops' address in the last word of
+ * the trampoline it allocates (ALLOC_TRAMP), where ftrace_caller's copy
+ * loads it from: one that holds another value is no trampoline of this
+ * ops (its trampoline or trampoline_size damaged) */
+static void thf_tramp_ops_check(ulong addr, const struct thf_ops *op)
+{
+	ulong back;
+
+	if (!op->trampoline || op->trampoline_size < sizeof(ulong) ||
+	    !(op->flags & thf_ops_flag("ALLOC_TRAMP")) ||
+	    !th_read_ulong(op->trampoline + op->trampoline_size -
+			   sizeof(ulong), &back, "ftrace trampoline's ops"))
+		return;
+	if (back != addr)
+		th_damaged("ftrace_ops", addr, "trampoline %lx (size %lu) "
+			   "ends with %lx, not this ops: create_trampoline() "
+			   "stores its ops there", op->trampoline,
+			   op->trampoline_size, back);
+}
+
 /**
  * thf_ops_read - one struct ftrace_ops and its hashes
  * @addr: the ops
@@ -358,6 +378,7 @@ int thf_ops_read(ulong addr, struct thf_ops *op)
 	    && (op->flags & thf_ops_flag("ALLOC_TRAMP")))
 		th_damaged("ftrace_ops", addr, "trampoline %lx of size 0",
 			   op->trampoline);
+	thf_tramp_ops_check(addr, op);
 	if (o->private_data >= 0 &&
 	    th_read_ulong(addr + o->private_data, &op->private_data,
 			  "ftrace_ops.private")) {

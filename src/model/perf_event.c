@@ -87,6 +87,10 @@ int th_perf_event_bp(ulong ev, struct th_perf_bp *bp)
 	    !th_read_ulong(ev + pe.handler, &bp->handler,
 			   "perf_event.overflow_handler"))
 		return FALSE;
+	/* (what the breakpoint runs: code, or the perf event is damaged) */
+	if (bp->handler)
+		th_check_code("perf_event", ev, bp->handler,
+			      "overflow_handler");
 	bp->addr = addr;
 	if (pe.hw < 0 || pe.target < 0 ||
 	    !th_read_ulong(ev + pe.hw + pe.target, &bp->task,
