@@ -857,10 +857,13 @@ class Dump:
         dump tells crash the offset (VMCOREINFO's KERNELOFFSET); QEMU's
         dumps carry no VMCOREINFO, and the search found a wrong one on an
         occasional boot (sid-bpf-kaslr: "seek error: physical address ...
-        pmd page"; docs/KERNELS.md).  Not always: given --kaslr, crash
-        8.0.2 no longer finds QEMU's dumps' physical base."""
-        if not self.manifest.get("kaslr") or \
-                not self.__dict__.get("_kaslr_needed"):
+        pmd page"; docs/KERNELS.md).  The same on a boot without KASLR
+        ("Kernel Offset: disabled"), whose offset is then 0: sid's crash
+        9.0.2 searched, and found an offset, in the nokaslr dumps of a
+        persist boot that reset itself four times (2026-12-01).  Not
+        always: given --kaslr, crash 8.0.2 no longer finds QEMU's dumps'
+        physical base."""
+        if not self.__dict__.get("_kaslr_needed"):
             return []
         off = self.__dict__.get("_kaslr_off")
         if off is None:
@@ -868,9 +871,9 @@ class Dump:
             try:
                 with open(os.path.join(self.dir, "console.log"),
                           errors="replace") as f:
-                    for m in re.finditer(r"Kernel Offset: (0x[0-9a-f]+) "
-                                         r"from ", f.read()):
-                        off = m.group(1)
+                    for m in re.finditer(r"Kernel Offset: (?:(0x[0-9a-f]+) "
+                                         r"from |disabled)", f.read()):
+                        off = m.group(1) or "0"
             except OSError:
                 pass
             self._kaslr_off = off
@@ -1058,8 +1061,12 @@ class Dump:
                 if known_flags:    # and across runs (3-4 s each time)
                     write_replacing(known_flags, json.dumps(["--no_modules"]))
                 continue
+            # (a boot without KASLR: only crash's wrong offset, its page
+            # table walk off the dump)
             if "shared object loaded" not in self.log and \
-                    self.manifest.get("kaslr") and \
+                    (self.manifest.get("kaslr") or
+                     re.search(r"(seek|read) error: physical address",
+                               self.log)) and \
                     not self.__dict__.get("_kaslr_needed"):
                 self._kaslr_needed = True
                 if self.kaslr_flags():
