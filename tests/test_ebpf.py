@@ -244,6 +244,8 @@ def holders_text(hs, pins=None):
 def prog_held_text(p):
     return "held by " + holders_text(p["holders"], p["pins"]) + (
         ", only by its link" if p["held_by"] == "link" else "") + (
+        ", only by the device that runs it" if p["held_by"] == "device"
+        else "") + (
         "; no process holds it or its links" if p["no_process"] else "")
 
 
@@ -295,6 +297,8 @@ def test_text_matches_json(dump):
                    for p in progs for l in links if l["prog_id"] == p["id"]]
     held = [l.strip() for l in text if l.strip().startswith("held by ")]
     assert held == [prog_held_text(p) for p in progs]
+    dev = [l.strip() for l in text if l.strip().startswith("no link, device")]
+    assert dev == ["no link, device: " + d for p in progs for d in p["devices"]]
     text = dump.out("ebpf -l").decode().splitlines()[1:]
     assert [l.split(None, 4) for l in text if re.match(r"\s*[\d-]+\s", l)] \
         == [[str(l["id"]) if l["id"] else "-", l["type"], str(l["prog_id"]),
@@ -458,7 +462,7 @@ def test_held_by(dump):
         if ("prog", p["id"]) in live:
             assert p["held_by"] == "pin", p
         elif p["name"] in DEVICE_HELD:
-            assert not p["links"] and p["held_by"] == "other", p
+            assert not p["links"] and p["held_by"] == "device", p
         else:
             assert p["links"] and p["held_by"] == "link", p
             # its link is pinned, and held by no process
@@ -575,12 +579,14 @@ def test_hooks_net_programs(dump):
     live_xdp = [x for d in truth_json(dump, "net") for x in d.get("xdp", [])]
     assert live_xdp == [{"devname": "lo", "ifindex": 1, "mode": "generic",
                          "id": pid}], live_xdp
+    assert progs[pid]["devices"] == ["xdp lo (generic)"]
     f = only("xdp lo (generic)", pid, "th_xdp")
     assert f["bpf"]["link_id"] == 0, f
     assert "through the device lo without a link" in f["why"], f
     if "tcx" in acc:
         where, pid = acc["tcx"]
         assert where == "lo/ingress"
+        assert progs[pid]["devices"] == ["tcx lo ingress"]
         f = only("tcx lo ingress", pid, "th_tcx")
         assert f["bpf"]["link_id"] == 0, f
         assert "through the device lo without a link" in f["why"], f

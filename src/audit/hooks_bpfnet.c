@@ -38,26 +38,29 @@ static void hb_holders(struct hk_finding *f, const struct th_bpf_prog *p,
 			 "process holds it or its links" : "");
 }
 
-/* The program PROG the device D runs at WHERE ("xdp lo (generic)"),
- * attached through LINK (0: none); NS the namespace's suffix. */
-static void hb_attached(const struct th_netdev *d, const char *where,
-			ulong prog, ulong link, const char *ns)
+/* The program the device runs (model/netdev.c): a finding of its own,
+ * or the TARGET of the finding of the link it came with. */
+static void hb_attached(const struct th_netdev_prog *d)
 {
-	const struct th_bpf_prog *p = hk_bpf_prog(prog);
-	struct hk_finding *f = link ? hk_bpf_link_finding(link) : NULL;
-	char via[192];
+	const struct th_bpf_prog *p = hk_bpf_prog(d->prog);
+	struct hk_finding *f = d->link ? hk_bpf_link_finding(d->link) : NULL;
+	char via[192], ns[48];
 
-	if (f) {
+	if (!d->init_net)
+		snprintf(ns, sizeof(ns), " (net namespace %u)", d->inum);
+	else
+		ns[0] = '\0';
+	if (f && !d->written) {
 		/* the link's own finding: where it attaches */
 		f->target = d->dev;
-		snprintf(f->target_str, sizeof(f->target_str), "%s%s", where,
-			 ns);
+		snprintf(f->target_str, sizeof(f->target_str), "%s%s",
+			 d->where, ns);
 		return;
 	}
 	f = hk_new("bpf");
 	f->target = d->dev;
-	snprintf(f->target_str, sizeof(f->target_str), "%s%s", where, ns);
-	f->handler = p ? p->image : prog;
+	snprintf(f->target_str, sizeof(f->target_str), "%s%s", d->where, ns);
+	f->handler = p ? p->image : d->prog;
 	th_ksym_pS_any(f->handler, f->handler_str, sizeof(f->handler_str));
 	f->owner.kind = TH_OWN_UNKNOWN;
 	if (p)
@@ -65,14 +68,14 @@ static void hb_attached(const struct th_netdev *d, const char *where,
 			 p->id, p->name);
 	else
 		snprintf(f->owner_str, sizeof(f->owner_str), "BPF prog ?");
-	if (link)
+	if (d->link)
 		snprintf(via, sizeof(via), "the device %s and a link at %lx "
-			 "that link_idr does not hold", d->name, link);
+			 "that link_idr does not hold", d->name, d->link);
 	else
 		snprintf(via, sizeof(via), "the device %s without a link "
 			 "(attached through netlink or BPF_PROG_ATTACH)",
 			 d->name);
-	hk_bpf_judge_via(f, prog, 0, via, "runs");
+	hk_bpf_judge_via(f, d->prog, 0, via, "runs");
 	f->bpf_prog = p;
 	if (!p) {
 		/* a struct bpf_prog that no id names: not loaded through
@@ -80,83 +83,26 @@ static void hb_attached(const struct th_netdev *d, const char *where,
 		f->verdict = HK_SUSPICIOUS;
 		snprintf(f->why + strlen(f->why),
 			 sizeof(f->why) - strlen(f->why), "; %lx is no "
-			 "program of prog_idr", prog);
+			 "program of prog_idr", d->prog);
+	}
+	if (d->written && f->verdict < HK_SUSPICIOUS) {
+		f->verdict = HK_SUSPICIOUS;
+		snprintf(f->why + strlen(f->why),
+			 sizeof(f->why) - strlen(f->why), "; "
+			 "net_device.xdp_prog is not the program its xdp_state "
+			 "records (%lx): it was written in place", d->recorded);
 	}
 	hb_holders(f, p, "the device holds the program; ");
 }
 
-static void hb_device(const struct th_netdev *d, const char *ns)
-{
-	static const char *const dir[2] = { "ingress", "egress" };
-	ulong progs[TH_TCX_MAX], links[TH_TCX_MAX];
-	char where[96];
-	int m, k, i, n;
-
-	for (m = 0; m < TH_XDP_MODES; m++) {
-		if (!d->xdp_prog[m])
-			continue;
-		snprintf(where, sizeof(where), "xdp %s (%s)", d->name,
-			 th_xdp_mode_name[m]);
-		hb_attached(d, where, d->xdp_prog[m], d->xdp_link[m], ns);
-	}
-	/* generic XDP runs net_device.xdp_prog: one that is not the
-	 * program xdp_state records was written in place */
-	if (d->xdp_running && d->xdp_running != d->xdp_prog[TH_XDP_GENERIC]) {
-		struct hk_finding *f;
-
-		snprintf(where, sizeof(where), "xdp %s (generic, as it runs)",
-			 d->name);
-		hb_attached(d, where, d->xdp_running, 0, ns);
-		f = hk_nth(hk_count() - 1);
-		if (f && f->verdict < HK_SUSPICIOUS) {
-			f->verdict = HK_SUSPICIOUS;
-			snprintf(f->why + strlen(f->why),
-				 sizeof(f->why) - strlen(f->why), "; "
-				 "net_device.xdp_prog is not the program its "
-				 "xdp_state records (%lx): it was written in "
-				 "place", d->xdp_prog[TH_XDP_GENERIC]);
-		}
-	}
-	for (k = 0; k < 2; k++) {
-		if (!d->tcx[k])
-			continue;
-		n = th_tcx_progs(d->tcx[k], progs, links, TH_TCX_MAX);
-		for (i = 0; i < n; i++) {
-			if (n > 1)
-				snprintf(where, sizeof(where), "tcx %s %s "
-					 "(%d of %d)", d->name, dir[k], i + 1,
-					 n);
-			else
-				snprintf(where, sizeof(where), "tcx %s %s",
-					 d->name, dir[k]);
-			hb_attached(d, where, progs[i], links[i], ns);
-		}
-	}
-}
-
 void hk_bpf_net(void)
 {
-	struct th_netns *ns;
-	struct th_netdev *d;
-	char sfx[48];
-	long n, i, nd, j;
-	const char *why;
+	struct th_netdev_prog *d;
+	long n = th_netdev_progs(&d), i;
 
-	if (!th_netns_ok(&why))
-		return;
-	n = th_netns_list(&ns);
-	for (i = 0; i < n; i++) {
-		if (!ns[i].init_net)
-			snprintf(sfx, sizeof(sfx), " (net namespace %u)",
-				 ns[i].inum);
-		else
-			sfx[0] = '\0';
-		nd = th_netdevs(ns[i].net, &d);
-		for (j = 0; j < nd; j++)
-			hb_device(&d[j], sfx);
-		free(d);
-	}
-	free(ns);
+	for (i = 0; i < n; i++)
+		hb_attached(&d[i]);
+	free(d);
 }
 
 void hk_bpf_unattached(void)

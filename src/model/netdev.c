@@ -252,3 +252,98 @@ out:
 	free(cp);
 	return n;
 }
+
+struct nd_progs {
+	struct th_netdev_prog *v;
+	long n, cap;
+};
+
+static struct th_netdev_prog *nd_prog_add(struct nd_progs *s,
+					  const struct th_netns *ns,
+					  const struct th_netdev *d,
+					  ulong prog, ulong link)
+{
+	struct th_netdev_prog *p;
+
+	if (s->n >= s->cap) {
+		long cap = s->cap ? s->cap * 2 : 16;
+		void *v = realloc(s->v, cap * sizeof(*s->v));
+
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	p = &s->v[s->n++];
+	memset(p, 0, sizeof(*p));
+	p->prog = prog;
+	p->link = link;
+	p->dev = d->dev;
+	memcpy(p->name, d->name, sizeof(p->name));
+	p->inum = ns->inum;
+	p->init_net = ns->init_net;
+	return p;
+}
+
+static void nd_dev_progs(struct nd_progs *s, const struct th_netns *ns,
+			 const struct th_netdev *d)
+{
+	static const char *const dir[2] = { "ingress", "egress" };
+	ulong progs[TH_TCX_MAX], links[TH_TCX_MAX];
+	struct th_netdev_prog *p;
+	int m, k, i, n;
+
+	for (m = 0; m < TH_XDP_MODES; m++)
+		if (d->xdp_prog[m] &&
+		    (p = nd_prog_add(s, ns, d, d->xdp_prog[m], d->xdp_link[m])))
+			snprintf(p->where, sizeof(p->where), "xdp %s (%s)",
+				 d->name, th_xdp_mode_name[m]);
+	/* generic XDP runs net_device.xdp_prog: one that is not the program
+	 * xdp_state records was written in place */
+	if (d->xdp_running && d->xdp_running != d->xdp_prog[TH_XDP_GENERIC] &&
+	    (p = nd_prog_add(s, ns, d, d->xdp_running, 0))) {
+		snprintf(p->where, sizeof(p->where), "xdp %s (generic, as it "
+			 "runs)", d->name);
+		p->written = TRUE;
+		p->recorded = d->xdp_prog[TH_XDP_GENERIC];
+	}
+	for (k = 0; k < 2; k++) {
+		if (!d->tcx[k])
+			continue;
+		n = th_tcx_progs(d->tcx[k], progs, links, TH_TCX_MAX);
+		for (i = 0; i < n; i++) {
+			if (!(p = nd_prog_add(s, ns, d, progs[i], links[i])))
+				break;
+			if (n > 1)
+				snprintf(p->where, sizeof(p->where), "tcx %s %s "
+					 "(%d of %d)", d->name, dir[k], i + 1,
+					 n);
+			else
+				snprintf(p->where, sizeof(p->where), "tcx %s %s",
+					 d->name, dir[k]);
+		}
+	}
+}
+
+long th_netdev_progs(struct th_netdev_prog **out)
+{
+	struct nd_progs s;
+	struct th_netns *ns;
+	struct th_netdev *d;
+	long n, i, nd_, j;
+
+	*out = NULL;
+	memset(&s, 0, sizeof(s));
+	n = th_netns_list(&ns);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		nd_ = th_netdevs(ns[i].net, &d);
+		for (j = 0; j < nd_; j++)
+			nd_dev_progs(&s, &ns[i], &d[j]);
+		free(d);
+	}
+	free(ns);
+	*out = s.v;
+	return s.n;
+}

@@ -55,6 +55,27 @@ long th_netdevs(ulong net, struct th_netdev **out);
  * (v6.6): what th_netdevs() can fill. */
 int th_netdev_has_xdp_state(void);
 int th_netdev_has_tcx(void);
+/* A BPF program a network device runs on its packets: XDP (one per
+ * mode) or tcx, in every namespace. */
+struct th_netdev_prog {
+	ulong prog;			/* struct bpf_prog */
+	ulong link;			/* the link it came with, 0: none */
+	ulong dev;			/* struct net_device */
+	char name[16];			/* the device's */
+	unsigned int inum;		/* its namespace's ns.inum */
+	int init_net;
+	/* "xdp DEV (generic|driver|offload)", "tcx DEV ingress|egress",
+	 * "... (I of N)" when a tcx entry runs several */
+	char where[64];
+	/* generic XDP as it runs (net_device.xdp_prog) while xdp_state
+	 * records another program, RECORDED: written in place */
+	int written;
+	ulong recorded;
+};
+/* Every program every device runs; -1 when th_netns_ok() fails.  *OUT
+ * is malloc'd. */
+long th_netdev_progs(struct th_netdev_prog **out);
+
 /* TRUE when the kernel runs device programs this reader cannot find;
  * *WHY then names them and why. */
 int th_netdev_missing(const char **why);

@@ -4,10 +4,12 @@
  * Attach points in kernel text print as %pS; a program's own name is the
  * one kallsyms gives it (bpf_prog_TAG_NAME), a trampoline's too
  * (bpf_trampoline_KEY).  A program on a perf event without a link
- * (PERF_EVENT_IOC_SET_BPF) is listed with the links, as "no link".
+ * (PERF_EVENT_IOC_SET_BPF) is listed with the links, as "no link"; one a
+ * network device runs without a link (XDP, tcx) names the device.
  */
 #include "render/ebpf_report.h"
 #include "render/json.h"
+#include "model/netdev.h"
 
 static const char *const ebpf_cmd[] = { "ebpf", "ebpf -l", "ebpf -m" };
 
@@ -18,6 +20,9 @@ static struct th_bpf_held *ebpf_held;
 static long ebpf_nheld = -1;
 static struct th_bpf_pin *ebpf_pins;
 static long ebpf_npins = -1;
+/* the programs network devices run (model/netdev.c), read with them */
+static struct th_netdev_prog *ebpf_dev;
+static long ebpf_ndev;
 
 /**
  * th_bpf_held_read - read who holds the dump's BPF objects: the
@@ -31,6 +36,26 @@ void th_bpf_held_read(void)
 	ebpf_pins = NULL;
 	ebpf_nheld = th_bpf_holders(&ebpf_held);
 	ebpf_npins = th_bpf_pins(&ebpf_pins);
+	free(ebpf_dev);
+	ebpf_dev = NULL;
+	ebpf_ndev = th_netdev_progs(&ebpf_dev);
+	if (ebpf_ndev < 0)
+		ebpf_ndev = 0;
+}
+
+/* Whether a network device runs the program at PROG without a link; the
+ * first such attachment at *WHERE. */
+static int ebpf_device_holds(ulong prog, const char **where)
+{
+	long i;
+
+	for (i = 0; i < ebpf_ndev; i++)
+		if (ebpf_dev[i].prog == prog && !ebpf_dev[i].link) {
+			if (where)
+				*where = ebpf_dev[i].where;
+			return TRUE;
+		}
+	return FALSE;
 }
 
 static int ebpf_is_held(const struct th_bpf_held *h, int kind, ulong obj,
@@ -213,7 +238,8 @@ static void ebpf_pins_json(int kind, ulong obj)
  *              links keep it)
  *
  * Return: "process" (a process has it open), "pin" (else a pin of it),
- * "link" (else one of its links), "other" (none of these: a perf event
+ * "link" (else one of its links), "device" (else a network device that
+ * runs it without a link: XDP, tcx), "other" (none of these: a perf event
  * without a link, an attachment that holds it), NULL when unknown.
  */
 const char *th_bpf_prog_held_by(const struct th_bpf_prog *p,
@@ -239,7 +265,8 @@ const char *th_bpf_prog_held_by(const struct th_bpf_prog *p,
 			proc = TRUE;
 	}
 	*no_process = !proc;
-	return np ? "process" : pins > 0 ? "pin" : nlinks ? "link" : "other";
+	return np ? "process" : pins > 0 ? "pin" : nlinks ? "link" :
+		ebpf_device_holds(p->addr, NULL) ? "device" : "other";
 }
 
 /* The same of a link: "process", "pin", "none"; NULL when unknown or
@@ -364,13 +391,19 @@ static void ebpf_progs_text(struct th_bpf_prog *p, long n,
 				fprintf(fp, "%7s link %u %s: %s\n", "",
 					l[k].id, l[k].type_str, at);
 		}
+		for (k = 0; k < ebpf_ndev; k++)
+			if (ebpf_dev[k].prog == p[i].addr && !ebpf_dev[k].link)
+				fprintf(fp, "%7s no link, device: %s\n", "",
+					ebpf_dev[k].where);
 		if (ebpf_nheld >= 0) {
 			hby = th_bpf_prog_held_by(&p[i], l, nl, &orphan);
 			fprintf(fp, "%7s held by %s%s%s\n", "",
 				th_bpf_held_str(TH_BH_PROG, p[i].addr, 0, hb,
 						sizeof(hb)),
 				hby && !strcmp(hby, "link") ?
-				", only by its link" : "", orphan ?
+				", only by its link" : hby && !strcmp(hby,
+				"device") ? ", only by the device that runs it" :
+				"", orphan ?
 				"; no process holds it or its links" : "");
 		}
 	}
@@ -574,6 +607,12 @@ static void ebpf_prog_json(const struct th_bpf_prog *p,
 	for (k = 0; k < nl; k++)
 		if (l[k].prog == p->addr && !l[k].no_link)
 			th_json_uint(l[k].id);
+	th_json_arr_end();
+	th_json_key("devices");
+	th_json_arr();
+	for (k = 0; k < ebpf_ndev; k++)
+		if (ebpf_dev[k].prog == p->addr && !ebpf_dev[k].link)
+			th_json_str(ebpf_dev[k].where);
 	th_json_arr_end();
 	ebpf_holders_json("holders", TH_BH_PROG, p->addr, 0);
 	ebpf_pins_json(TH_BH_PROG, p->addr);
