@@ -38,6 +38,17 @@ static void hb_holders(struct hk_finding *f, const struct th_bpf_prog *p,
 			 "process holds it or its links" : "");
 }
 
+void hk_bpf_not_in_idr(struct hk_finding *f, ulong prog)
+{
+	if (hk_bpf_prog(prog) || f->verdict >= HK_SUSPICIOUS)
+		return;
+	/* a struct bpf_prog that no id names: not loaded through bpf(),
+	 * or taken off prog_idr */
+	f->verdict = HK_SUSPICIOUS;
+	snprintf(f->why + strlen(f->why), sizeof(f->why) - strlen(f->why),
+		 "; %lx is no program of prog_idr", prog);
+}
+
 /* The program the device runs (model/netdev.c): a finding of its own,
  * or the TARGET of the finding of the link it came with. */
 static void hb_attached(const struct th_netdev_prog *d)
@@ -77,14 +88,7 @@ static void hb_attached(const struct th_netdev_prog *d)
 			 d->name);
 	hk_bpf_judge_via(f, d->prog, 0, via, "runs");
 	f->bpf_prog = p;
-	if (!p) {
-		/* a struct bpf_prog that no id names: not loaded through
-		 * bpf(), or taken off prog_idr */
-		f->verdict = HK_SUSPICIOUS;
-		snprintf(f->why + strlen(f->why),
-			 sizeof(f->why) - strlen(f->why), "; %lx is no "
-			 "program of prog_idr", d->prog);
-	}
+	hk_bpf_not_in_idr(f, d->prog);
 	if (d->written && f->verdict < HK_SUSPICIOUS) {
 		f->verdict = HK_SUSPICIOUS;
 		snprintf(f->why + strlen(f->why),

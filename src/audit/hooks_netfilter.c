@@ -29,12 +29,7 @@ static void hk_nf_bpf(struct hk_finding *f, const struct th_nf_hook *h)
 	if (i == n) {
 		hk_bpf_judge_via(f, h->priv, 0, "a netfilter hook no link "
 				 "of link_idr registered", "runs");
-		if (!hk_bpf_prog(h->priv) && f->verdict < HK_SUSPICIOUS) {
-			f->verdict = HK_SUSPICIOUS;
-			snprintf(f->why + strlen(f->why),
-				 sizeof(f->why) - strlen(f->why), "; %lx is "
-				 "no program of prog_idr", h->priv);
-		}
+		hk_bpf_not_in_idr(f, h->priv);
 		return;
 	}
 	hk_bpf_judge(f, l, "runs");

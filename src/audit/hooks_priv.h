@@ -86,6 +86,9 @@ void hk_netfilter(void);
  * (attached where no reader looks, or only loaded) */
 void hk_bpf_net(void);
 void hk_bpf_unattached(void);
+/* F suspicious when PROG, a struct bpf_prog it runs without a link, is
+ * no program of prog_idr (said after its why) */
+void hk_bpf_not_in_idr(struct hk_finding *f, ulong prog);
 
 /* The findings so far (hk_nth(): valid until the next hk_new()). */
 long hk_count(void);

@@ -1,12 +1,14 @@
 /*
  * tracehunt: the model's one reader of the network namespaces and their
  * devices: net_namespace_list, each struct net's list of devices, each
- * struct net_device's name, ifindex, netfilter hook points, XDP programs
+ * struct net_device's name, netfilter hook points, XDP programs
  * and tcx entries, and a tcx entry's struct bpf_mprog_entry.
  */
 #include "model/netdev.h"
 
-const char *const th_xdp_mode_name[TH_XDP_MODES] = {
+#define TH_TCX_MAX	64	/* a tcx entry's programs (BPF_MPROG_MAX) */
+
+static const char *const nd_xdp_mode_name[TH_XDP_MODES] = {
 	"generic", "driver", "offload",
 };
 
@@ -15,7 +17,7 @@ static struct {
 	ulong ns_list;			/* net_namespace_list */
 	ulong init_net;
 	long net_list, net_inum, net_devs;	/* in struct net */
-	long dev_list, dev_name, dev_ifindex;	/* in struct net_device */
+	long dev_list, dev_name;		/* in struct net_device */
 	long dev_nf_in, dev_nf_out;
 	long dev_xdp_prog, dev_xdp_state, xdp_nstate, ent_size;
 	long ent_prog, ent_link;	/* in struct bpf_xdp_entity */
@@ -39,7 +41,6 @@ static void nd_fill(void)
 	nd.net_devs = th_member("net", "dev_base_head");
 	nd.dev_list = th_member("net_device", "dev_list");
 	nd.dev_name = th_member("net_device", "name");
-	nd.dev_ifindex = th_member("net_device", "ifindex");
 	nd.dev_nf_in = th_member("net_device", "nf_hooks_ingress");
 	/* the egress hook: Linux kernel commit 42df6e1d221d ("netfilter:
 	 * Introduce egress hook") (in v5.16) */
@@ -116,14 +117,16 @@ long th_netns_list(struct th_netns **out)
 	return i;
 }
 
-int th_netdev_has_xdp_state(void)
+/* Whether the kernel has XDP's per-mode bookkeeping (v5.9) */
+static int nd_has_xdp_state(void)
 {
 	nd_fill();
 	return nd.dev_xdp_state >= 0 && nd.xdp_nstate > 0 &&
 	       nd.ent_prog >= 0 && nd.ent_link >= 0;
 }
 
-int th_netdev_has_tcx(void)
+/* and tcx (v6.6): what nd_device() can fill */
+static int nd_has_tcx(void)
 {
 	nd_fill();
 	return nd.dev_tcx_in >= 0 && nd.mp_fp >= 0 && nd.mp_parent >= 0 &&
@@ -135,7 +138,7 @@ int th_netdev_has_tcx(void)
 int th_netdev_missing(const char **why)
 {
 	nd_fill();
-	if (nd.dev_xdp_prog >= 0 && !th_netdev_has_xdp_state()) {
+	if (nd.dev_xdp_prog >= 0 && !nd_has_xdp_state()) {
 		/* before v5.9 a driver kept its own */
 		*why = "driver and offload XDP programs (no "
 		       "net_device.xdp_state: the drivers hold them)";
@@ -162,14 +165,10 @@ static void nd_device(struct th_netdev *d, ulong dev)
 	if (!th_read_cstr(dev + nd.dev_name, d->name, sizeof(d->name),
 			  "net_device.name"))
 		snprintf(d->name, sizeof(d->name), "?");
-	if (nd.dev_ifindex < 0 ||
-	    !th_read_int(dev + nd.dev_ifindex, &d->ifindex,
-			 "net_device.ifindex"))
-		d->ifindex = 0;
 	d->nf_ingress = nd.dev_nf_in >= 0 ? dev + nd.dev_nf_in : 0;
 	d->nf_egress = nd.dev_nf_out >= 0 ? dev + nd.dev_nf_out : 0;
 	nd_ptr(dev, nd.dev_xdp_prog, &d->xdp_running, "net_device.xdp_prog");
-	if (th_netdev_has_xdp_state())
+	if (nd_has_xdp_state())
 		for (m = 0; m < nd.xdp_nstate; m++) {
 			ulong e = dev + nd.dev_xdp_state + m * nd.ent_size;
 
@@ -181,7 +180,7 @@ static void nd_device(struct th_netdev *d, ulong dev)
 	else
 		/* before v5.9 the generic program is all a dump tells */
 		d->xdp_prog[TH_XDP_GENERIC] = d->xdp_running;
-	if (th_netdev_has_tcx()) {
+	if (nd_has_tcx()) {
 		nd_ptr(dev, nd.dev_tcx_in, &d->tcx[0], "net_device.tcx_ingress");
 		nd_ptr(dev, nd.dev_tcx_out, &d->tcx[1], "net_device.tcx_egress");
 	}
@@ -213,13 +212,16 @@ long th_netdevs(ulong net, struct th_netdev **out)
 	return i;
 }
 
-int th_tcx_progs(ulong entry, ulong *progs, ulong *links, int max)
+/* The programs of the tcx struct bpf_mprog_entry ENTRY in the order
+ * packets run them, with the link each came with (0: attached without
+ * one), at most MAX; their number, -1 when ENTRY cannot be read. */
+static int nd_tcx_progs(ulong entry, ulong *progs, ulong *links, int max)
 {
 	unsigned char *fp, *cp;
 	ulong bundle;
 	int n = -1;
 
-	if (!th_netdev_has_tcx() || !entry)
+	if (!nd_has_tcx() || !entry)
 		return -1;
 	if (max > TH_TCX_MAX)
 		max = TH_TCX_MAX;
@@ -297,7 +299,7 @@ static void nd_dev_progs(struct nd_progs *s, const struct th_netns *ns,
 		if (d->xdp_prog[m] &&
 		    (p = nd_prog_add(s, ns, d, d->xdp_prog[m], d->xdp_link[m])))
 			snprintf(p->where, sizeof(p->where), "xdp %s (%s)",
-				 d->name, th_xdp_mode_name[m]);
+				 d->name, nd_xdp_mode_name[m]);
 	/* generic XDP runs net_device.xdp_prog: one that is not the program
 	 * xdp_state records was written in place */
 	if (d->xdp_running && d->xdp_running != d->xdp_prog[TH_XDP_GENERIC] &&
@@ -310,7 +312,7 @@ static void nd_dev_progs(struct nd_progs *s, const struct th_netns *ns,
 	for (k = 0; k < 2; k++) {
 		if (!d->tcx[k])
 			continue;
-		n = th_tcx_progs(d->tcx[k], progs, links, TH_TCX_MAX);
+		n = nd_tcx_progs(d->tcx[k], progs, links, TH_TCX_MAX);
 		for (i = 0; i < n; i++) {
 			if (!(p = nd_prog_add(s, ns, d, progs[i], links[i])))
 				break;

@@ -13,11 +13,9 @@
 
 #define TH_NETNS_MAX	4096	/* network namespaces, at most */
 #define TH_NETDEV_MAX	65536	/* devices of a namespace, at most */
-#define TH_TCX_MAX	64	/* a tcx entry's programs (BPF_MPROG_MAX) */
 
 /* enum bpf_xdp_mode's order: generic (skb), driver, offload */
 enum { TH_XDP_GENERIC, TH_XDP_DRIVER, TH_XDP_OFFLOAD, TH_XDP_MODES };
-extern const char *const th_xdp_mode_name[TH_XDP_MODES];
 
 struct th_netns {
 	ulong net;			/* struct net */
@@ -28,7 +26,6 @@ struct th_netns {
 struct th_netdev {
 	ulong dev;			/* struct net_device */
 	char name[16];
-	int ifindex;
 	/* where its netfilter hook points' nf_hook_entries pointers are (0:
 	 * the kernel has no such hook) */
 	ulong nf_ingress, nf_egress;
@@ -51,10 +48,6 @@ int th_netns_ok(const char **why);
 long th_netns_list(struct th_netns **out);
 /* The devices of the namespace NET; *OUT is malloc'd. */
 long th_netdevs(ulong net, struct th_netdev **out);
-/* Whether the kernel has XDP's per-mode bookkeeping (v5.9) and tcx
- * (v6.6): what th_netdevs() can fill. */
-int th_netdev_has_xdp_state(void);
-int th_netdev_has_tcx(void);
 /* A BPF program a network device runs on its packets: XDP (one per
  * mode) or tcx, in every namespace. */
 struct th_netdev_prog {
@@ -79,10 +72,6 @@ long th_netdev_progs(struct th_netdev_prog **out);
 /* TRUE when the kernel runs device programs this reader cannot find;
  * *WHY then names them and why. */
 int th_netdev_missing(const char **why);
-/* The programs of the tcx struct bpf_mprog_entry ENTRY in the order
- * packets run them, with the link each came with (0: attached without
- * one), at most MAX; their number, -1 when ENTRY cannot be read. */
-int th_tcx_progs(ulong entry, ulong *progs, ulong *links, int max);
 
 #pragma GCC visibility pop
 
