@@ -47,7 +47,7 @@ all: $(SO)
 
 $(SO): $(OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(SANFLAGS) $(LDFLAGS) -o $@ $(OBJ) -lelf
+	$(CC) -shared $(SANFLAGS) $(LDFLAGS) -o $@ $(OBJ) -lelf -Wl,--no-as-needed -l:libpthread.so.0 -Wl,--as-needed
 
 # $(call compile,FLAGS): $< to $@; what the compiler said is also kept in
 # $@.log (empty when it said nothing), which test_builds_warning_free reads

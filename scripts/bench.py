@@ -593,6 +593,17 @@ def bench_cpus(a, so, tmp, scenario):
     r["block"] = {"n": n, "raw": pes[0][1], "cat": pes[0][2],
                   "pe": pes[0][0], "pe_med": pes[1][0],
                   "pe_all": [p[0] for p in pes]}
+    # the same with the helper thread asked for (TRACEHUNT_HELPER=1:
+    # not the default yet, src/render/trace_helper.c): the lines made on
+    # a second CPU, the wait for all the work
+    one = Session(m, so, tmp)
+    one.env = dict(os.environ, TRACEHUNT_HELPER="1")
+    pes1 = []
+    for i in range(3):
+        tr, tc = one.blocks(["ftrace trace -R", "ftrace cat trace"], n)
+        pes1.append((tc - tr) / r["entries"] * 1e9 if r["entries"] else 0)
+    pes1.sort()
+    r["block"]["pe1"], r["block"]["pe1_med"] = pes1[0], pes1[1]
     r["n50"] = measure(sess, "ftrace trace -n 50", a.runs, repeat=2)
     # the same first commands with every type look-up asked of gdb, as
     # before the vmlinux BTF answered them (src/model/btf_types.h)
@@ -696,6 +707,14 @@ def write_cpus(w, C, R, entries, row, row2, base_name="the big fixture"):
             w("- the same with the median session: %.0f ns, %.0f ns on "
               "%s: %+.0f%%" % (m, b, base_name,
                                100 * (m / b - 1) if b else 0))
+        if B and "pe1" in B and R.get("block") and "pe1" in R["block"]:
+            m, b = B["pe1"], R["block"]["pe1"]
+            w("- the same with the helper thread (TRACEHUNT_HELPER=1: "
+              "the lines made on a second CPU; not the default), fastest "
+              "session: %.0f ns, %.0f ns on %s: %+.0f%%; median session "
+              "%.0f ns, %.0f ns"
+              % (m, b, base_name, 100 * (m / b - 1) if b else 0,
+                 B["pe1_med"], R["block"]["pe1_med"]))
     else:
         w("- decoding per entry (%s): %.0f ns" % (how, mine))
     w("- crash peak RSS: %d MB idle, %d MB after `cat trace` (%+d MB)"

@@ -4,6 +4,7 @@
  */
 #include <stdarg.h>
 #include "model/model.h"
+#include "model/handoff.h"
 #include "walk.h"
 #include "insn.h"
 
@@ -56,6 +57,22 @@ static const char *th_rc_page(ulong page)
 	return th_rc[old].page;
 }
 
+/* th_read() of the helper thread, made on crash's thread */
+struct th_read_call {
+	ulong addr;
+	void *buf;
+	long len;
+	const char *what;
+	int ok;
+};
+
+static void th_read_served(void *arg)
+{
+	struct th_read_call *r = arg;
+
+	r->ok = th_read(r->addr, r->buf, r->len, r->what);
+}
+
 int th_read(ulong addr, void *buf, long len, const char *what)
 {
 	ulong page = addr & ~((ulong)PAGESIZE() - 1);
@@ -63,6 +80,11 @@ int th_read(ulong addr, void *buf, long len, const char *what)
 
 	if (!addr || len < 0)
 		return FALSE;
+	if (th_on_helper()) {
+		struct th_read_call r = { addr, buf, len, what, FALSE };
+
+		return th_handoff_call(th_read_served, &r) && r.ok;
+	}
 	if (len <= TH_RC_SMALL && (addr + len - 1) / PAGESIZE() ==
 	    addr / PAGESIZE() && (p = th_rc_page(page))) {
 		memcpy(buf, p + (addr - page), len);
@@ -83,7 +105,7 @@ int th_read_via(struct th_pagecopy *pc, ulong addr, void *buf, long len,
 	ulong page = addr & ~((ulong)PAGESIZE() - 1);
 
 	if (!addr || len < 0 || (addr + len - 1) / PAGESIZE() !=
-	    addr / PAGESIZE())
+	    addr / PAGESIZE() || th_on_helper())
 		return th_read(addr, buf, len, what);
 	if (pc->at != page) {
 		pc->at = 0;
@@ -218,10 +240,34 @@ int th_read_strp(ulong addr, char *buf, int len, const char *what,
 	return th_read_cstr(p, buf, len, what);
 }
 
+/* th_symbol() or th_ksymbol() of the helper thread, on crash's thread */
+struct th_sym_call {
+	const char *name;
+	int kernel_only;
+	ulong value;
+};
+
+static void th_symbol_served(void *arg)
+{
+	struct th_sym_call *c = arg;
+
+	c->value = c->kernel_only ? th_ksymbol(c->name) : th_symbol(c->name);
+}
+
+static ulong th_symbol_handoff(const char *name, int kernel_only)
+{
+	struct th_sym_call c = { name, kernel_only, 0 };
+
+	return th_handoff_call(th_symbol_served, &c) ? c.value : 0;
+}
+
 ulong th_symbol(const char *name)
 {
-	struct syment *sp = symbol_search((char *)name);
+	struct syment *sp;
 
+	if (th_on_helper())
+		return th_symbol_handoff(name, FALSE);
+	sp = symbol_search((char *)name);
 	return sp ? sp->value : 0;
 }
 
@@ -230,8 +276,11 @@ ulong th_symbol(const char *name)
  * name only the kernel image can hold is asked of its hash alone. */
 ulong th_ksymbol(const char *name)
 {
-	struct syment *sp = kernel_symbol_search((char *)name);
+	struct syment *sp;
 
+	if (th_on_helper())
+		return th_symbol_handoff(name, TRUE);
+	sp = kernel_symbol_search((char *)name);
 	return sp ? sp->value : 0;
 }
 

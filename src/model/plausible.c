@@ -15,6 +15,7 @@
  */
 #include <stdarg.h>
 #include "model/model.h"
+#include "model/handoff.h"
 
 /* ---- regions of the kernel address space --------------------------- */
 
@@ -297,11 +298,24 @@ static void th_dmg_keep(const char *line)
 	}
 }
 
-/* Print LINE as a warning unless this command printed it already. */
+static void th_dmg_emit_served(void *line)
+{
+	th_dmg_emit(line);
+}
+
+/* Print LINE as a warning unless this command printed it already: on
+ * crash's thread, after the lines a helper thread was given before it
+ * (where the lines of one thread would have it). */
 static void th_dmg_emit(const char *line)
 {
 	unsigned h = th_dmg_fnv(line);
 	int i;
+
+	if (th_on_helper()) {
+		th_handoff_call(th_dmg_emit_served, (void *)line);
+		return;
+	}
+	th_handoff_quiesce();
 
 	if (th_dmg_tag)
 		th_dmg_keep(line);

@@ -428,6 +428,7 @@ static void th_rb_cpu_fill_state(struct th_rb *rb, struct th_rbcpu *c,
 	c->overrun = th_rd_ulong(pc, rbo.pc_overrun, "overrun");
 	c->read = th_rd_ulong(pc, rbo.pc_read, "read");
 	c->buf = malloc(rbo.bdp_data + subbuf);
+	c->bufsz = rbo.bdp_data + subbuf;
 	c->pg.data_size = subbuf;
 	c->memo_n = -1;
 	c->keep_left = &rb->keep_left;
@@ -556,6 +557,7 @@ void th_rb_close(struct th_rb *rb)
 {
 	int i, k;
 
+	th_rb_copies(rb, 0, NULL);
 	for (i = 0; i < rb->ncpus; i++) {
 		struct th_rbcpu *c = &rb->cpus[i];
 
@@ -597,46 +599,6 @@ static ulong th_rb_find_head(struct th_rbcpu *c)
 	return c->head;
 }
 
-/* The copy of BPAGE's sub-buffer th_rb_cpu_start_last() kept, or NULL;
- * the passes after it go forward through what it read backward. */
-static const unsigned char *th_rb_kept(struct th_rbcpu *c, ulong bpage)
-{
-	int i, h = c->keep_hint;
-
-	if (h >= 0 && h < c->nkeep && c->keep[h].bpage == bpage)
-		i = h;
-	else
-		for (i = c->nkeep - 1; i >= 0; i--)
-			if (c->keep[i].bpage == bpage)
-				break;
-	if (i < 0)
-		return NULL;
-	c->keep_hint = i - 1;
-	c->dpage = c->keep[i].dpage;
-	return c->keep[i].bytes;
-}
-
-/* Where to read a sub-buffer of SZ bytes: a new kept copy while C keeps
- * and the budget allows, else C's one buffer. */
-static unsigned char *th_rb_keep_slot(struct th_rbcpu *c, size_t sz)
-{
-	unsigned char *b;
-
-	if (!c->keeping || !c->keep_left || *c->keep_left < sz)
-		return c->buf;
-	if (c->nkeep == c->capkeep) {
-		int cap = c->capkeep ? 2 * c->capkeep : 8;
-		struct th_rbkeep *k = realloc(c->keep, cap * sizeof(*k));
-
-		if (!k)
-			return c->buf;
-		c->keep = k;
-		c->capkeep = cap;
-	}
-	b = malloc(sz);
-	return b ? b : c->buf;
-}
-
 /* The dpage of BPAGE, checked; 0 when it cannot be believed. */
 static ulong th_rb_dpage(struct th_rbcpu *c, ulong bpage)
 {
@@ -676,6 +638,9 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 		ulong dpage = th_rb_dpage(c, bpage);
 		unsigned char *dst = th_rb_keep_slot(c, sz);
 
+		if (dst == c->buf)
+			dst = th_rb_next_copy(c);
+
 		if (!dpage || !th_read(dpage, dst, sz, "buffer_data_page")) {
 			if (dst != c->buf)
 				free(dst);
@@ -697,6 +662,8 @@ static int th_rb_load(struct th_rbcpu *c, ulong bpage, unsigned skip)
 			  data_size, 0) != 0)
 		c->bad++;
 	c->pg.data_size = data_size;
+	if (c->ncopy > 1)
+		c->copy_pg[c->cur] = c->pg;
 	rb_iter_init(&c->it, &c->pg);
 	while (skip && c->it.off < skip && rb_iter_next(&c->it, &ev))
 		;

@@ -37,6 +37,9 @@ struct th_rbkeep {
 	unsigned char *bytes;
 };
 
+/* Sub-buffer copies a CPU keeps at most for a helper thread. */
+#define TH_RB_COPIES	4
+
 /* One per-CPU buffer being read in the order of the kernel's iterator:
  * the reader page from its read offset, then head page .. commit page. */
 struct th_rbcpu {
@@ -75,6 +78,15 @@ struct th_rbcpu {
 	struct th_rbkeep *keep;
 	int nkeep, capkeep, keep_hint;
 	size_t *keep_left;
+	/* while a helper thread reads the sub-buffers behind the reading
+	 * (th_rb_copies()): NCOPY copies of them in turn, CUR the one
+	 * being read; COPY_PG[i] is copy i's page as parsed, COPY_USE[i]
+	 * what th_rb_copy_wait() waits for before copy i is read into */
+	int ncopy, cur;
+	size_t bufsz;
+	unsigned char *copy[TH_RB_COPIES];
+	struct rb_page copy_pg[TH_RB_COPIES];
+	unsigned long copy_use[TH_RB_COPIES];
 };
 
 /* The ring buffer of an array buffer. */
@@ -156,6 +168,22 @@ static inline void th_rb_cpu_run_end(struct th_rbcpu *c,
  * the one that holds the next oldest after it among the others (NULL:
  * none).  Between two calls only the CPU returned is consumed.
  */
+/*
+ * th_rb_copies - read RB's sub-buffers into N copies per CPU in turn
+ * (N <= TH_RB_COPIES; 0: one buffer again, the copies freed), so that a
+ * helper thread may still read the last N - 1 after the reading moved
+ * on.  Before a copy is read into again, WAIT(its copy_use) returns once
+ * the helper is done with it.  FALSE without the memory (nothing
+ * changed).
+ */
+int th_rb_copies(struct th_rb *rb, int n, void (*wait)(unsigned long use));
+/* Where C's next sub-buffer is read: its one buffer, or its next copy
+ * once the helper is done with it (th_rb_copies()). */
+unsigned char *th_rb_next_copy(struct th_rbcpu *c);
+/* (trace_rb.c's) the copy of BPAGE's sub-buffer th_rb_cpu_start_last()
+ * kept, or NULL; where to read a sub-buffer of SZ bytes while C keeps */
+const unsigned char *th_rb_kept(struct th_rbcpu *c, ulong bpage);
+unsigned char *th_rb_keep_slot(struct th_rbcpu *c, size_t sz);
 struct th_rbcpu *th_rb_next(struct th_rb *rb);
 struct th_rbcpu *th_rb_next2(struct th_rb *rb, struct th_rbcpu **second);
 void th_rb_merge_free(struct th_rb *rb);

@@ -5,6 +5,7 @@
  * syscalls, and tracepoints through their print_fmt.
  */
 #include "render/trace_priv.h"
+#include "model/handoff.h"
 #include "model/trace_entries.h"
 #include "model/ptr_key.h"
 #include "model/trace_opts.h"
@@ -38,10 +39,34 @@ static struct th_evfmt *th_evfmt(const struct th_event *e)
 
 /* ------------------------------------------ print_fmt interpreter --- */
 
+/* th_pf_sym() of a helper thread, made on crash's thread */
+struct th_pf_sym_call {
+	uint64_t addr;
+	int with_offset, ret;
+	char *buf;
+	size_t len;
+};
+
+static int th_pf_sym(void *priv, uint64_t addr, int with_offset, char *buf,
+		     size_t len);
+
+static void th_pf_sym_served(void *arg)
+{
+	struct th_pf_sym_call *c = arg;
+
+	c->ret = th_pf_sym(NULL, c->addr, c->with_offset, c->buf, c->len);
+}
+
 static int th_pf_sym(void *priv, uint64_t addr, int with_offset, char *buf,
 		     size_t len)
 {
 	struct th_sym s;
+
+	if (th_on_helper()) {
+		struct th_pf_sym_call c = { addr, with_offset, -1, buf, len };
+
+		return th_handoff_call(th_pf_sym_served, &c) ? c.ret : -1;
+	}
 
 	if (!th_ksym_lookup(addr, &s))
 		return -1;
@@ -394,10 +419,38 @@ static void th_tpc_fill(struct th_tpc *c, struct th_event *e)
 	c->nul_free = pf_nul_free(f->pf);
 }
 
+struct th_typeslot_call {
+	struct th_typeslot *s;
+	unsigned type;
+};
+
+static void th_typeslot_served(void *arg)
+{
+	struct th_typeslot_call *c = arg;
+
+	th_typeslot_fill(c->s, c->type);
+}
+
+/* (a helper thread's miss is filled on crash's thread; crash's thread
+ * replaces a slot of another type only once the helper is done with
+ * what it was given, which may need it) */
 void __attribute__((noinline)) th_typeslot_fill(struct th_typeslot *s,
 						unsigned type)
 {
 	struct th_event *e;
+
+	if (th_on_helper()) {
+		struct th_typeslot_call c = { s, type };
+
+		if (!th_handoff_call(th_typeslot_served, &c)) {
+			/* stopped: an empty slot of this type */
+			memset(s, 0, sizeof(*s));
+			s->type = type;
+		}
+		return;
+	}
+	if (s->type)
+		th_handoff_quiesce();
 
 	memset(s, 0, sizeof(*s));
 	s->type = type;

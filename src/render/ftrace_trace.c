@@ -350,6 +350,8 @@ static void th_out_end(void *interrupted)
 {
 	FILE *b = fp;
 
+	/* (a helper thread writes nothing itself: stopped before fp goes) */
+	th_helper_abort();
 	if (!th_ob_sink)
 		return;
 	fp = th_ob_sink;
@@ -361,6 +363,11 @@ static void th_out_end(void *interrupted)
 		__fpurge(b);
 	}
 	fclose(b);
+}
+
+int th_out_guarded(void)
+{
+	return th_ob_sink && pc->cmd_cleanup == th_out_end;
 }
 
 static void th_out_begin(void)
@@ -578,12 +585,92 @@ static void th_snapshot_help(struct th_tr *tr, int cpu_file)
  * Print the entries of TR's buffer selected by S: all of them, or the
  * last LAST when LAST >= 0 (a first pass counts them).
  */
+/*
+ * The entries of RB's CPUs merged in time order, those S selects printed
+ * as T prints them (after the first SKIP; LAST: "the last N" asked, -1
+ * for the whole file); PEND holds a latency line's entry.
+ */
+static void th_trace_merged(struct th_tctx *t, struct th_rb *rb,
+			    const struct th_sel *s, struct th_lat_pend *pend,
+			    long skip, long last)
+{
+	struct th_rbcpu *c, *end = rb->cpus + rb->ncpus, *limc;
+	uint64_t lim;
+	/* no event filter: function and system call entries run by run
+	 * once the entries to skip are behind */
+	int fast = !s->nevents && !t->f_lat_fmt;
+	/* the lines made on a helper thread: crash's thread reads, merges
+	 * and finds the runs with its own copy of the options (the
+	 * helper's T changes as it prints) */
+	int helper = fast && !skip && last < 0 && th_helper_start(t, rb);
+	struct th_tctx tc = *t;
+
+	for (;;) {
+		/* the CPU with the oldest entry, and the one with
+		 * the next oldest among the others: C's entries come
+		 * next while they are older than that one (on a tie,
+		 * the lower CPU first, as th_rb_next() picks) */
+		c = th_rb_next2(rb, &limc);
+		if (!limc)
+			limc = end;
+		if (!c)
+			break;
+		lim = limc == end ? ~0ULL : limc->ev.ts;
+		if (fast && !helper && limc != end)
+			th_context_prefetch(limc->cpu);
+		do {
+			if (helper) {
+				int r = th_helper_run(&tc, c, lim, c < limc);
+
+				if (r == TH_HELPER_LEAVE) {
+					th_helper_end(rb);
+					helper = FALSE;
+				} else if (r)
+					;	/* handed over */
+				else if (c->ev.len >= 8 &&
+					 th_sel_event(s, c->ev.payload)) {
+					/* printed here, after the helper's
+					 * lines */
+					th_helper_drain();
+					th_trace_emit(t, pend, c);
+					tc = *t;
+					if (th_helper_wasteful()) {
+						th_helper_end(rb);
+						helper = FALSE;
+					}
+				}
+			} else if (fast && !skip &&
+			    th_print_run(t, c, lim, c < limc))
+				;	/* printed, with what follows */
+			else if (c->ev.len >= 8 &&
+				 th_sel_event(s, c->ev.payload)) {
+				if (skip > 0) {
+					/* as "cat trace" saw it: its
+					 * CPU started, its index
+					 * counted (test_cpu_buff_start
+					 * annotates only what follows) */
+					skip--;
+					t->idx++;
+					if (c->cpu < 64)
+						t->started |=
+						    1UL << c->cpu;
+				} else
+					th_trace_emit(t, pend, c);
+			}
+			th_rb_cpu_advance(c);
+		} while (th_rb_cpu_peek(c) &&
+			 (c->ev.ts < lim ||
+			  (c->ev.ts == lim && c < limc)));
+	}
+	if (helper)
+		th_helper_end(rb);
+}
+
 void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 		    long last)
 {
 	struct th_tctx t;
 	struct th_rb rb;
-	struct th_rbcpu *c;
 	struct th_lat_pend pend = { 0 };
 	char err[256];
 	long skip = 0;
@@ -617,51 +704,8 @@ void th_trace_print(struct th_tr *tr, const struct th_sel *s, int header,
 	if (t.graph) {
 		th_graph_check_opts(tr);
 		th_graph_print(&t, &rb, th_sel_want, (void *)s, skip);
-	} else {
-		struct th_rbcpu *end = rb.cpus + rb.ncpus, *limc;
-		uint64_t lim;
-		/* no event filter: function and system call entries
-		 * run by run once the entries to skip are behind */
-		int fast = !s->nevents && !t.f_lat_fmt;
-
-		for (;;) {
-			/* the CPU with the oldest entry, and the one with
-			 * the next oldest among the others: C's entries come
-			 * next while they are older than that one (on a tie,
-			 * the lower CPU first, as th_rb_next() picks) */
-			c = th_rb_next2(&rb, &limc);
-			if (!limc)
-				limc = end;
-			if (!c)
-				break;
-			lim = limc == end ? ~0ULL : limc->ev.ts;
-			if (fast && limc != end)
-				th_context_prefetch(limc->cpu);
-			do {
-				if (fast && !skip &&
-				    th_print_run(&t, c, lim, c < limc))
-					;	/* printed, with what follows */
-				else if (c->ev.len >= 8 &&
-					 th_sel_event(s, c->ev.payload)) {
-					if (skip > 0) {
-						/* as "cat trace" saw it: its
-						 * CPU started, its index
-						 * counted (test_cpu_buff_start
-						 * annotates only what follows) */
-						skip--;
-						t.idx++;
-						if (c->cpu < 64)
-							t.started |=
-							    1UL << c->cpu;
-					} else
-						th_trace_emit(&t, &pend, c);
-				}
-				th_rb_cpu_advance(c);
-			} while (th_rb_cpu_peek(c) &&
-				 (c->ev.ts < lim ||
-				  (c->ev.ts == lim && c < limc)));
-		}
-	}
+	} else
+		th_trace_merged(&t, &rb, s, &pend, skip, last);
 	th_lat_flush(&t, &pend, pend.ts);
 	free(pend.buf);
 	th_ob_flush();

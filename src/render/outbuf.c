@@ -5,12 +5,27 @@
  */
 #define _GNU_SOURCE		/* fwrite_unlocked */
 #include "render/trace_priv.h"
+#include "model/handoff.h"
 
-struct th_ob th_ob;
+static char th_ob_own[TH_OB_SIZE];
+struct th_ob th_ob = { .b = th_ob_own };
+
+char *th_ob_own_buffer(void)
+{
+	return th_ob_own;
+}
 FILE *th_ob_sink;
 
 void th_ob_flush(void)
 {
+	if (th_ho.on) {
+		if (th_on_helper()) {
+			th_helper_hand_out();
+			return;
+		}
+		/* what the helper printed before goes first */
+		th_helper_write_out();
+	}
 	if (!th_ob.n)
 		return;
 	if (th_ob_sink) {
@@ -30,6 +45,16 @@ void th_ob_reset(void)
 
 void th_ob_put(const char *s, size_t n)
 {
+	while (n > TH_OB_SIZE && th_on_helper()) {
+		/* (no fp on the helper: through th_ob, a buffer at a time) */
+		size_t k = TH_OB_SIZE - th_ob.n;
+
+		memcpy(th_ob.b + th_ob.n, s, k);
+		th_ob.n += k;
+		th_ob_flush();
+		s += k;
+		n -= k;
+	}
 	if (n > TH_OB_SIZE - th_ob.n) {
 		th_ob_flush();
 		if (n > TH_OB_SIZE) {

@@ -6,6 +6,7 @@
  * with their text cached per (ip, parent) pair.
  */
 #include "render/trace_priv.h"
+#include "model/handoff.h"
 #include "model/tgid.h"
 #include "model/trace_opts.h"
 
@@ -263,12 +264,43 @@ static inline unsigned th_fnc_hash(ulong ip, ulong parent, unsigned mode)
 
 /* th_fnc_text() of a pair not in the cache: made from the names'
  * own cache, kept when there is room.  TMP holds 1040 bytes. */
+static const char *th_fnc_miss(ulong ip, ulong parent, unsigned mode,
+			       size_t *len, char *tmp);
+
+/* th_fnc_miss() of a helper thread, made on crash's thread */
+struct th_fnc_call {
+	ulong ip, parent;
+	unsigned mode;
+	size_t len;
+	char *tmp;
+	const char *text;
+};
+
+static void th_fnc_served(void *arg)
+{
+	struct th_fnc_call *c = arg;
+
+	c->text = th_fnc_miss(c->ip, c->parent, c->mode, &c->len, c->tmp);
+}
+
 static const char * __attribute__((noinline))
 th_fnc_miss(ulong ip, ulong parent, unsigned mode, size_t *len, char *tmp)
 {
 	static char t1[512];
 	const char *s;
 	size_t l, n;
+
+	if (th_on_helper()) {
+		struct th_fnc_call c = { ip, parent, mode, 0, tmp, NULL };
+
+		if (th_handoff_call(th_fnc_served, &c)) {
+			*len = c.len;
+			return c.text;
+		}
+		/* stopped: the output is dropped */
+		*len = 1;
+		return "\n";
+	}
 
 	s = th_sym_text(ip, mode & 3, &l, t1);
 	memcpy(tmp, s, l);
@@ -335,18 +367,6 @@ th_fn_line(struct th_tctx *t)
 	th_ob_commit(th_fn_text_at(p, t->ent, t->sym_flags & 7));
 }
 
-/* Whether T's options print T's entry by its context columns and a
- * text made without th_event_text() (th_fn_line(), th_sysc_line_at()) */
-static inline int th_line_fast(const struct th_tctx *t)
-{
-	/* (not for the previous boot's addresses: th_event_text() maps
-	 * them) */
-	return t->f_context && !t->f_lat_fmt && !t->lb && !t->f_bin &&
-	       !t->f_hex && !t->f_raw &&
-	       (!t->annotate ||
-		(t->cpu < 64 && (t->started & (1UL << t->cpu))));
-}
-
 /* Whether th_print_entry() prints T's entry (of TYPE) by th_fn_line(). */
 static inline int th_fn_fast(const struct th_tctx *t, unsigned type)
 {
@@ -368,34 +388,98 @@ void th_print_entry(struct th_tctx *t)
 	th_print_other(t, type);
 }
 
-/* How th_print_run() prints an entry (th_run_takes()) */
-enum { TH_RUN_NONE, TH_RUN_FN, TH_RUN_SYS, TH_RUN_TP };
+/* th_print_other() of a helper thread's entry, on crash's thread */
+struct th_other_call {
+	struct th_tctx *t;
+	unsigned type;
+};
+
+static void th_other_served(void *arg)
+{
+	struct th_other_call *c = arg;
+
+	th_print_other(c->t, c->type);
+}
 
 /*
- * How th_print_run() prints an entry of TYPE and LEN bytes (T's options
- * th_line_fast()): the function tracer's as th_fn_line() does, a system
- * call's whose compiled line fits (*SC its slot) or a tracepoint's whose
- * print_fmt compiled (*TP its slot) as th_print_other() would;
- * TH_RUN_NONE for any other.
+ * The line of a run's entry ENT (LEN bytes at TS) that th_run_takes()
+ * takes HOW (SC, TP its slots), at OUT: its end, or NULL when
+ * th_tracepoint_text_at() leaves it to th_print_other().
  */
-static inline int th_run_takes(const struct th_tctx *t, unsigned type,
-			       uint32_t len, const struct th_sysc **sc,
-			       const struct th_tpc **tp)
+static inline __attribute__((always_inline)) char *
+th_run_line(struct th_tctx *t, char *out, const unsigned char *ent,
+	    uint64_t ts, uint32_t len, int cpu, uint64_t kc, int in_ns,
+	    unsigned mode, int how, const struct th_sysc *sc,
+	    const struct th_tpc *tp)
 {
-	if (type == th_ttypes.fn)
-		return len >= 8 + 2 * sizeof(ulong) && len < t->fn_args_len ?
-			TH_RUN_FN : TH_RUN_NONE;
-	/* (th_print_other()'s conditions for either; an entry shorter
-	 * than its header is not printed) */
-	if (t->f_fields || len < 8)
-		return TH_RUN_NONE;
-	*sc = th_sysc_of(type);
-	if (th_sysc_fits(t, *sc, len))
-		return TH_RUN_SYS;
-	if (t->text_delta || (*sc)->kind)
-		return TH_RUN_NONE;
-	*tp = th_tpc_of(type);
-	return (*tp)->e ? TH_RUN_TP : TH_RUN_NONE;
+	char *q = th_context_at(t, out, ent, ts, cpu, kc, in_ns);
+
+	if (how == TH_RUN_FN)
+		return th_fn_text_at(q, ent, mode);
+	if (how == TH_RUN_SYS) {
+		/* (th_run_takes(): it fits) */
+		q = th_sysc_line_put(sc, ent, q);
+		*q++ = '\n';
+		return q;
+	}
+	/* (the entry th_tracepoint_text_at() reads) */
+	t->ent = ent;
+	t->len = len;
+	return how == TH_RUN_TP ? th_tracepoint_text_at(t, tp, q) : NULL;
+}
+
+/* th_print_tracepoint()'s long way (an error, a text that may have been
+ * cut), as th_print_entry() takes it, for the entry ENT at TS that a run
+ * reached after N entries: OUT committed, T's entry set, and the room
+ * for the next line.  On a helper thread, made on crash's thread. */
+static char * __attribute__((noinline))
+th_run_other(struct th_tctx *t, char *out, long n, int cpu, uint64_t ts,
+	     const unsigned char *ent, uint32_t len)
+{
+	th_ob_commit(out);
+	t->idx += n;
+	t->cpu = cpu;
+	t->ts = ts;
+	t->ent = ent;
+	t->len = len;
+	if (th_on_helper()) {
+		struct th_other_call c = { t, th_ent_type(ent) };
+
+		th_handoff_call(th_other_served, &c);
+	} else
+		th_print_other(t, th_ent_type(ent));
+	return th_ob_reserve(TH_CTX + TH_TEXT);
+}
+
+/*
+ * One entry of a run into th_ob at OUT (*END the buffer's end, *N the
+ * run's entries so far, counted): th_run_line(), or th_run_other() for
+ * the entry it leaves.  The end of what was written.
+ */
+static inline __attribute__((always_inline)) char *
+th_run_put(struct th_tctx *t, char *out, char **end, long *n,
+	   const unsigned char *ent, uint64_t ts, uint32_t len, int cpu,
+	   uint64_t kc, int in_ns, unsigned mode, int how,
+	   const struct th_sysc *sc, const struct th_tpc *tp)
+{
+	enum { LINE = TH_CTX + TH_TEXT };
+	char *q;
+
+	++*n;
+	if (*end - out < LINE) {
+		th_ob_commit(out);
+		out = th_ob_reserve(LINE);
+		/* (a helper's th_ob is another buffer then) */
+		*end = th_ob.b + TH_OB_SIZE;
+	}
+	q = th_run_line(t, out, ent, ts, len, cpu, kc, in_ns, mode, how, sc,
+			tp);
+	if (q)
+		return q;
+	out = th_run_other(t, out, *n, cpu, ts, ent, len);
+	*end = th_ob.b + TH_OB_SIZE;
+	*n = 0;
+	return out;
 }
 
 /*
@@ -426,7 +510,7 @@ int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	unsigned mode = t->sym_flags & 7;
 	int cpu = c->cpu, in_ns = t->in_ns, how;
 	uint64_t kc = th_prefix_kc(t, cpu, t->f_irq);
-	char *out, *end = th_ob.b + TH_OB_SIZE, *q;
+	char *out, *end = th_ob.b + TH_OB_SIZE;
 	long n = 0;
 
 	t->cpu = cpu;
@@ -439,37 +523,8 @@ int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	th_rb_cpu_run_begin(c, &it, &pg);
 	out = th_ob_reserve(LINE);
 	for (;;) {
-		n++;
-		if (end - out < LINE) {
-			th_ob_commit(out);
-			out = th_ob_reserve(LINE);
-		}
-		q = th_context_at(t, out, ent, ts, cpu, kc, in_ns);
-		if (how == TH_RUN_FN)
-			out = th_fn_text_at(q, ent, mode);
-		else if (how == TH_RUN_SYS) {
-			/* (th_run_takes(): it fits) */
-			out = th_sysc_line_put(sc, ent, q);
-			*out++ = '\n';
-		} else {
-			/* (the entry th_tracepoint_text_at() reads) */
-			t->ent = ent;
-			t->len = len;
-			if ((q = th_tracepoint_text_at(t, tp, q)) != NULL)
-				out = q;
-			else {
-				/* th_print_tracepoint()'s long way (an
-				 * error, a text that may have been cut), as
-				 * th_print_entry() takes it */
-				th_ob_commit(out);
-				t->idx += n;
-				n = 0;
-				t->cpu = cpu;
-				t->ts = ts;
-				th_print_other(t, th_ent_type(ent));
-				out = th_ob_reserve(LINE);
-			}
-		}
+		out = th_run_put(t, out, &end, &n, ent, ts, len, cpu, kc, in_ns,
+				 mode, how, sc, tp);
 		/* the next record, taken only if it is another such entry
 		 * (th_line_fast() holds for the same CPU) */
 		if (!rb_iter_peek_quick(&it, &ev) ||
@@ -489,6 +544,52 @@ int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 	t->len = len;
 	th_rb_cpu_run_end(c, &it);
 	return TRUE;
+}
+
+/*
+ * th_print_job - on the helper thread, the lines of a run that
+ * th_helper_run() found: J's first entry, and J's n - 1 records after it
+ * in its sub-buffer, each of them one that th_run_takes() (as
+ * th_print_run() makes them, the same bytes into th_ob).
+ */
+void th_print_job(struct th_tctx *t, const struct th_job *j)
+{
+	enum { LINE = TH_CTX + TH_TEXT };
+	struct rb_page pg = *j->pg;
+	struct rb_iter it = { .pg = &pg, .off = j->off, .ts = j->its };
+	struct rb_event ev;
+	const unsigned char *ent = j->ent;
+	const struct th_sysc *sc = NULL;
+	const struct th_tpc *tp = NULL;
+	uint64_t ts = j->ts;
+	uint32_t len = j->len, k;
+	unsigned mode = t->sym_flags & 7;
+	int cpu = j->cpu, in_ns = t->in_ns, how;
+	uint64_t kc = th_prefix_kc(t, cpu, t->f_irq);
+	char *out, *end = th_ob.b + TH_OB_SIZE;
+	long n = 0;
+
+	t->cpu = cpu;
+	out = th_ob_reserve(LINE);
+	for (k = 0; k < j->n; k++) {
+		if (k) {
+			/* (th_helper_run() took it: a quick record) */
+			if (!rb_iter_peek_quick(&it, &ev))
+				break;
+			rb_iter_take(&it, &ev);
+			ent = ev.payload;
+			ts = ev.ts;
+			len = ev.len;
+		}
+		how = th_run_takes(t, th_ent_type(ent), len, &sc, &tp);
+		out = th_run_put(t, out, &end, &n, ent, ts, len, cpu, kc, in_ns,
+				 mode, how, sc, tp);
+	}
+	th_ob_commit(out);
+	t->idx += n;
+	t->ts = ts;
+	t->ent = ent;
+	t->len = len;
 }
 
 /*

@@ -31,7 +31,8 @@
 #define TH_OB_SIZE	(32 * 1024)
 struct th_ob {
 	size_t n;
-	char b[TH_OB_SIZE];
+	char *b;		/* TH_OB_SIZE bytes (a helper thread's own
+				 * buffers while it prints: trace_helper.c) */
 };
 extern struct th_ob th_ob;
 /* Where th_ob_flush() writes when set: the stream under a buffered fp
@@ -53,6 +54,8 @@ static inline void th_ob_commit(const char *end)
 	th_ob.n = end - th_ob.b;
 }
 void th_ob_put(const char *s, size_t n);
+/* th_ob's buffer when no helper thread prints (trace_helper.c) */
+char *th_ob_own_buffer(void);
 
 /*
  * A string built piece by piece: into the fixed buffer BUF of LEN bytes
@@ -295,7 +298,7 @@ void th_sysc_fill(struct th_sysc *c, struct th_event *e);
  * line were a quarter of its time).  Keyed by type, direct-mapped; a
  * type that is neither is kept too, with neither.
  */
-#define TH_TYPE_SLOTS 512
+#define TH_TYPE_SLOTS 2048
 struct th_typeslot {
 	unsigned type;			/* 0: unused */
 	struct th_sysc sc;		/* kind 0: not a system call's */
@@ -385,6 +388,101 @@ void th_context_prefetch(int cpu);
  * made straight; FALSE when C's entry is not. */
 int th_print_run(struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
 		 int tie);
+
+/* Whether T's options print an entry of CPU by its context columns and
+ * a text made without th_event_text() (th_fn_line(), th_sysc_line_at()) */
+static inline int th_line_fast_on(const struct th_tctx *t, int cpu)
+{
+	/* (not for the previous boot's addresses: th_event_text() maps
+	 * them) */
+	return t->f_context && !t->f_lat_fmt && !t->lb && !t->f_bin &&
+	       !t->f_hex && !t->f_raw &&
+	       (!t->annotate ||
+		(cpu < 64 && (t->started & (1UL << cpu))));
+}
+/* The same of T's entry */
+static inline int th_line_fast(const struct th_tctx *t)
+{
+	return th_line_fast_on(t, t->cpu);
+}
+
+/*
+ * A run of one CPU's entries that crash's thread found (th_helper_run())
+ * and a helper thread prints (th_print_job()): the first entry, read
+ * already, and the records after it in the sub-buffer.  One cache line,
+ * written past the writer's cache (the reader is another CPU).
+ */
+struct th_job {
+	const unsigned char *ent;	/* the first entry's payload */
+	uint64_t ts, its;		/* its time; the iterator's after it */
+	const struct rb_page *pg;	/* its sub-buffer, as parsed */
+	uint32_t off, len;		/* the iterator's offset after it; its
+					 * length */
+	uint32_t n, cpu;		/* entries in the run; their CPU */
+} __attribute__((aligned(64)));
+void th_print_job(struct th_tctx *t, const struct th_job *j);
+
+/* How th_print_run() prints an entry (th_run_takes()) */
+enum { TH_RUN_NONE, TH_RUN_FN, TH_RUN_SYS, TH_RUN_TP };
+
+/*
+ * How th_print_run() prints an entry of TYPE and LEN bytes (T's options
+ * th_line_fast()): the function tracer's as th_fn_line() does, a system
+ * call's whose compiled line fits (*SC its slot) or a tracepoint's whose
+ * print_fmt compiled (*TP its slot) as th_print_other() would;
+ * TH_RUN_NONE for any other.
+ */
+static inline int th_run_takes(const struct th_tctx *t, unsigned type,
+			       uint32_t len, const struct th_sysc **sc,
+			       const struct th_tpc **tp)
+{
+	if (type == th_ttypes.fn)
+		return len >= 8 + 2 * sizeof(ulong) && len < t->fn_args_len ?
+			TH_RUN_FN : TH_RUN_NONE;
+	/* (th_print_other()'s conditions for either; an entry shorter
+	 * than its header is not printed) */
+	if (t->f_fields || len < 8)
+		return TH_RUN_NONE;
+	*sc = th_sysc_of(type);
+	if (th_sysc_fits(t, *sc, len))
+		return TH_RUN_SYS;
+	if (t->text_delta || (*sc)->kind)
+		return TH_RUN_NONE;
+	*tp = th_tpc_of(type);
+	return (*tp)->e ? TH_RUN_TP : TH_RUN_NONE;
+}
+
+
+/* -------------------------------------------------- trace_helper.c --- */
+
+/* A helper thread for RB's entries as T prints them (th_print_run()'s
+ * entries), when two CPUs are there for it and th_out_guarded(); FALSE:
+ * none, the caller prints them all. */
+int th_helper_start(struct th_tctx *t, struct th_rb *rb);
+/* th_print_run() of C's entries, handed to the helper (T: crash's
+ * thread's copy of the options); FALSE when C's entry is not one;
+ * TH_HELPER_LEAVE when handed, but the runs are too short for a helper
+ * to pay (th_helper_end() then). */
+#define TH_HELPER_LEAVE	2
+int th_helper_run(const struct th_tctx *t, struct th_rbcpu *c, uint64_t lim,
+		  int tie);
+/* Until the helper has printed everything it was given, then th_ob is
+ * crash's thread's again (until the next th_helper_run()). */
+void th_helper_drain(void);
+/* Whether crash's thread printed so many entries itself (each one a
+ * drain) that one thread would do better. */
+int th_helper_wasteful(void);
+/* Everything printed, the helper joined, RB's copies gone. */
+void th_helper_end(struct th_rb *rb);
+/* An interrupted command's: the helper stopped and joined. */
+void th_helper_abort(void);
+/* On crash's thread: the buffers the helper filled, written out. */
+void th_helper_write_out(void);
+/* On the helper: th_ob is full; it goes to crash's thread, and th_ob is
+ * another buffer. */
+void th_helper_hand_out(void);
+/* ftrace_trace.c: fp buffered, with the cleanup that th_helper_abort()s */
+int th_out_guarded(void);
 
 /* --------------------------------------------------- trace_graph.c --- */
 
