@@ -2,7 +2,8 @@
  * tracehunt: "cat trace" on two CPUs.  Crash's thread reads the
  * sub-buffers, merges the CPUs and finds each run of a CPU's entries (as
  * th_print_run() would print it); a helper thread makes the runs' lines
- * (th_print_job()) into th_ob and writes them to the output, in order.
+ * (th_print_job()) into buffers of its own, which crash's thread writes
+ * to fp in order.
  *
  * - The runs go through a ring of jobs, one cache line each, published
  *   in batches; a sub-buffer is read into one of a few copies per CPU in
@@ -70,7 +71,6 @@ static struct {
 	unsigned long entries;		/* in the last of them */
 	unsigned long drains;
 	struct th_tctx *t;		/* the helper's */
-	struct th_rb *rb;
 	pthread_t thr;
 	cpu_set_t aff;			/* crash's thread's CPUs */
 	long delay_us;			/* TRACEHUNT_HELPER_DELAY */
@@ -265,7 +265,6 @@ int th_helper_start(struct th_tctx *t, struct th_rb *rb)
 	th_ob.n = 0;
 	th_out_pub = th_out_written = 0;
 	th_hp.t = t;
-	th_hp.rb = rb;
 	/* (tests: a helper this much slower a run, that a SIGINT finds
 	 * working) */
 	th_hp.delay_us = getenv("TRACEHUNT_HELPER_DELAY") ?
@@ -283,6 +282,8 @@ int th_helper_start(struct th_tctx *t, struct th_rb *rb)
 		th_ob.b = th_ob_own_buffer();
 		return FALSE;
 	}
+	/* (before the first jobs are published: the helper sees these
+	 * through that release) */
 	th_ho.helper = th_hp.thr;
 	th_ho.quiesce = th_helper_quiesce;
 	__atomic_store_n(&th_ho.on, TRUE, __ATOMIC_RELEASE);
