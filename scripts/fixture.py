@@ -69,6 +69,10 @@ class BootTimeout(GuestFlake):
     """The guest did not panic within the boot timeout."""
 
 
+class GuestStalled(GuestFlake):
+    """The guest fell into a livelock it does not leave (stalled())."""
+
+
 class TruthLost(GuestFlake):
     """The guest panicked before the end of its truth reached the host:
     seen on cold CI runs before the init closed the port (which drains it)
@@ -797,6 +801,33 @@ def guest_shape(scen_dir):
     return shape
 
 
+# Reports of one vCPU stuck in a row that make a guest stalled: the
+# watchdog reports a soft lockup some every 20-28 s of the guest's time
+# while it lasts.
+LOCKUP_REPORTS = 4
+_LOCKUP = re.compile(r"BUG: soft lockup - CPU#(\d+) stuck")
+
+
+def stalled(console_text):
+    """Whether a guest's console shows the livelock a TCG guest on a loaded
+    machine can fall into and never leave: its timer interrupts take all
+    of its emulated time, the watchdog reports soft lockups on its vCPUs
+    (ksoftirqd) over and over, the RCU kthread starves, and the boot
+    never gets further.  Seen at boot, before the scenario ran, on 5.10's
+    graph (KASLR) in a cold CI run (2026-12-01): stalled for 22 minutes
+    until the boot timeout would have ended it (a hung rhel7 graph guest
+    of an earlier cold run, README.md, may have been the same).  A vCPU
+    reported stuck LOCKUP_REPORTS times, some 90 s of its time, is the
+    sign: a guest that leaves a passing lockup is reported once or
+    twice."""
+    seen = {}
+    for m in _LOCKUP.finditer(console_text):
+        seen[m.group(1)] = seen.get(m.group(1), 0) + 1
+        if seen[m.group(1)] >= LOCKUP_REPORTS:
+            return True
+    return False
+
+
 def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
                   shape=None):
     """Boot, wait for the panic, then write each (path, format) of DUMPS
@@ -875,6 +906,12 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
             if "@@TH-SCENARIO-FAILED" in text:
                 raise FixtureError("the scenario failed in the guest; "
                                    "console tail:\n%s" % tail(console))
+            if stalled(text):
+                raise GuestStalled("the guest stalled (soft lockups, "
+                                   "reported %d times on one vCPU) after "
+                                   "%.0f s; console tail:\n%s"
+                                   % (LOCKUP_REPORTS, time.time() - t0,
+                                      tail(console)))
             if time.time() - t0 > timeout:
                 raise BootTimeout("the guest did not panic within %d s "
                                    "(TRACEHUNT_BOOT_TIMEOUT); console "
