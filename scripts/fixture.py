@@ -749,9 +749,52 @@ def qmp(sock_path, cmds, timeout=120):
             if "error" in msg:
                 raise FixtureError("QMP %s: %s" % (obj["execute"],
                                                    msg["error"]))
+    r = None
     for c in cmds:
-        call(c)
+        r = call(c)
     s.close()
+    return r
+
+
+# Samples of the vCPUs' registers, STUCK_EVERY s apart once the guest has
+# run STUCK_AFTER s, that make a guest stuck when all are the same.
+STUCK_AFTER, STUCK_EVERY, STUCK_SAMPLES = 60, 15, 5
+
+
+def vcpu_states(regs_text):
+    """(RIP, RFL, HLT) of each vCPU in QEMU's "info registers -a"."""
+    return tuple(re.findall(r"RIP=([0-9a-f]+) RFL=([0-9a-f]+) .*?HLT=(\d)",
+                            regs_text))
+
+
+def stuck(samples):
+    """Whether STUCK_SAMPLES samples of vcpu_states() show a guest that no
+    longer runs: every vCPU at the same instruction in each, interrupts
+    off, not halted.  The livelock of stalled() can print nothing at all:
+    the second boot of the 5.10 graph guest (KASLR) of that cold run had
+    both vCPUs in tick_sched_timer(), at the patched call of
+    _raw_spin_unlock_irqrestore() (function_graph traces every function;
+    under TCG at load 10 each tick took longer than its period), sampled
+    so for 12 minutes with its console silent.  An idle guest stands at
+    its HLT with interrupts on; one at work is never found twice at the
+    same place with interrupts off 15 s apart."""
+    if len(samples) < STUCK_SAMPLES or not samples[-1]:
+        return False
+    last = samples[-STUCK_SAMPLES:]
+    return all(x == last[0] for x in last) and all(
+        not int(rfl, 16) & 0x200 and hlt == "0" for _, rfl, hlt in last[0])
+
+
+def sample_vcpus(sock):
+    """vcpu_states() of the running guest; () when QEMU does not answer."""
+    try:
+        out = qmp(sock, [{"execute": "qmp_capabilities"},
+                         {"execute": "human-monitor-command",
+                          "arguments": {"command-line":
+                                        "info registers -a"}}], timeout=10)
+    except (OSError, ValueError, FixtureError):
+        return ()
+    return vcpu_states(out if isinstance(out, str) else "")
 
 
 def accel_args():
@@ -868,6 +911,7 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
                            "(kaslr)" if kaslr else ""))
     t0 = time.time()
     quiet = [None, t0]
+    samples, sampled = [], t0 + STUCK_AFTER - STUCK_EVERY
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL,
@@ -912,6 +956,17 @@ def boot_and_dump(vmlinuz, initrd, out, kaslr, dumps, timeout=None,
                                    "%.0f s; console tail:\n%s"
                                    % (LOCKUP_REPORTS, time.time() - t0,
                                       tail(console)))
+            if time.time() - sampled >= STUCK_EVERY:
+                sampled = time.time()
+                samples.append(sample_vcpus(sock))
+                if stuck(samples):
+                    raise GuestStalled(
+                        "the guest stalled: its vCPUs stood at %s with "
+                        "interrupts off for %d s; console tail:\n%s"
+                        % (", ".join(sorted(set(
+                            r for r, _, _ in samples[-1]))),
+                           STUCK_EVERY * (STUCK_SAMPLES - 1),
+                           tail(console)))
             if time.time() - t0 > timeout:
                 raise BootTimeout("the guest did not panic within %d s "
                                    "(TRACEHUNT_BOOT_TIMEOUT); console "

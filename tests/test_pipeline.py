@@ -224,3 +224,26 @@ def test_stalled_guest_recognised():
                                     "*", "*", "console.log")):
         with open(c, errors="replace") as f:
             assert not thlib.fixture.stalled(f.read()), c
+
+
+def test_stuck_guest_recognised():
+    """A guest whose vCPUs stand at one instruction with interrupts off
+    is stuck (fixture.stuck()): the registers QEMU's monitor showed for
+    the silent 5.10 graph guest of that cold run (CPU#1's RIP line alone
+    kept), sampled alike STUCK_SAMPLES times; a running 2-vCPU guest's,
+    the same number of times, is not (one vCPU halted, the other with
+    interrupts on), nor are fewer samples of the stuck one."""
+    def regs(name):
+        with open(os.path.join(thlib.ROOT, "testdata", "consoles",
+                               name)) as f:
+            return thlib.fixture.vcpu_states(f.read())
+    fx = thlib.fixture
+    stuck = regs("stuck-5.10-graph-kaslr.regs")
+    running = regs("running-2vcpu.regs")
+    assert len(stuck) == 2 and len(running) == 2
+    assert fx.stuck([stuck] * fx.STUCK_SAMPLES)
+    assert not fx.stuck([stuck] * (fx.STUCK_SAMPLES - 1))
+    assert not fx.stuck([running] * fx.STUCK_SAMPLES)
+    assert not fx.stuck([running] + [stuck] * (fx.STUCK_SAMPLES - 1))
+    # QEMU that did not answer
+    assert not fx.stuck([()] * fx.STUCK_SAMPLES)
