@@ -14,27 +14,58 @@
 #define TRACEHUNT_HANDOFF_H
 
 #include <pthread.h>
-#include <sched.h>
 
 #pragma GCC visibility push(hidden)
 
-/* One step of a wait for the other thread: a pause, and after a while
- * the CPU offered to whatever else waits for it (the helper runs only
- * where a CPU was idle: render/trace_helper.c; a sleep here would make
- * each of the many short waits as long as a sleep) */
-static inline void th_spin_wait(unsigned *spins)
+/*
+ * A wait for the other thread.  Most are a few microseconds (the other
+ * thread is at work on another CPU and publishes its next step soon), so
+ * a waiter spins first, pausing, then offering its CPU; past
+ * TH_SPIN_CYCLES it sleeps on a futex until the other thread next
+ * publishes (th_wake()), so that a thread left waiting long, or one that
+ * shares its CPU with the thread it waits for, does not keep a CPU from
+ * it.  (A sleep of a set length made each of the many short waits as
+ * long as a sleep under load: docs/SCALE.md, session 16.)
+ *
+ * The waiter reads th_wake_seen() before it looks at what it waits for;
+ * th_wait_step() then sleeps only while nothing was published since: the
+ * futex compares the count it was given with the current one, and the
+ * publisher bumps the count before it looks for a sleeper.
+ */
+struct th_wake {
+	int seq;		/* bumped at each publication */
+	int sleeping;		/* the waiter is in (or entering) the futex */
+} __attribute__((aligned(64)));
+
+/* cycles spun before the first sleep: some 50 us at 2.5 GHz */
+#define TH_SPIN_CYCLES	(1ULL << 17)
+
+struct th_spin {
+	unsigned long long t0;	/* the wait's first step; 0 before it */
+	unsigned n;
+};
+
+static inline int th_wake_seen(struct th_wake *w)
 {
-	if (++*spins < 256)
-		__builtin_ia32_pause();
-	else
-		sched_yield();
+	return __atomic_load_n(&w->seq, __ATOMIC_ACQUIRE);
 }
+
+/* The publisher, once what it publishes is stored: the waiter woken if
+ * it sleeps. */
+void th_wake(struct th_wake *w);
+/* The waiter: one step of its wait; SEEN is th_wake_seen() from before
+ * it last found nothing to do. */
+void th_wait_step(struct th_wake *w, int seen, struct th_spin *sp);
 
 struct th_handoff {
 	int on;			/* a helper thread runs */
 	int stop;		/* it is to stop: calls are refused */
 	int serving;		/* crash's thread runs one of its calls */
 	pthread_t helper;
+	/* what the helper waits on (jobs, a free output buffer, a call's
+	 * answer, the stop); what crash's thread waits on (jobs done, output
+	 * to write, a call to serve) */
+	struct th_wake to_helper, to_crash;
 	/* crash's thread, before it writes to fp while the helper prints:
 	 * what the helper printed so far written out (once the helper has
 	 * done all it was given, unless crash's thread serves it a call) */

@@ -18,6 +18,10 @@
  *   prints itself (one the runs do not take), a warning and an event
  *   slot it replaces wait until the helper has done all it was given
  *   (th_helper_drain()), as the lines of one thread would have them.
+ * - Each thread waits for the other by spinning a while, then sleeping
+ *   on a futex until the other publishes (th_wait_step(), th_wake():
+ *   model/handoff.h), so a thread that waits long, or shares its CPU
+ *   with the one it waits for, gives that CPU up.
  * - An interrupted command (SIGINT, an error's longjmp) stops and joins
  *   the helper from th_helper_abort(), which th_out_end() calls before
  *   fp goes back; the helper blocks every signal, so crash's thread gets
@@ -83,6 +87,7 @@ static void th_helper_publish(void)
 		_mm_sfence();
 		__atomic_store_n(&th_job_head, th_hp.pushed,
 				 __ATOMIC_RELEASE);
+		th_wake(&th_ho.to_helper);
 	}
 }
 
@@ -102,21 +107,26 @@ void th_helper_write_out(void)
 		__atomic_store_n(&th_out_written, th_out_written + 1,
 				 __ATOMIC_RELEASE);
 	}
+	th_wake(&th_ho.to_helper);
 }
 
 void th_helper_hand_out(void)
 {
 	unsigned long pub = th_out_pub;
-	unsigned spins = 0;
+	struct th_spin sp = { 0, 0 };
 
 	th_out_len[pub % TH_OUTS] = th_ob.n;
 	__atomic_store_n(&th_out_pub, pub + 1, __ATOMIC_RELEASE);
+	th_wake(&th_ho.to_crash);
 	/* the next buffer, once crash's thread wrote what it held */
-	while (pub + 1 - __atomic_load_n(&th_out_written, __ATOMIC_ACQUIRE) >=
-	       TH_OUTS) {
-		if (__atomic_load_n(&th_ho.stop, __ATOMIC_ACQUIRE))
-			break;		/* (the output is dropped) */
-		th_spin_wait(&spins);
+	for (;;) {
+		int seen = th_wake_seen(&th_ho.to_helper);
+
+		if (pub + 1 - __atomic_load_n(&th_out_written,
+					      __ATOMIC_ACQUIRE) < TH_OUTS ||
+		    __atomic_load_n(&th_ho.stop, __ATOMIC_ACQUIRE))
+			break;		/* (stopped: the output is dropped) */
+		th_wait_step(&th_ho.to_helper, seen, &sp);
 	}
 	th_ob.b = th_outs[(pub + 1) % TH_OUTS];
 	th_ob.n = 0;
@@ -126,15 +136,19 @@ void th_helper_hand_out(void)
  * calls and writing its output meanwhile */
 static void th_helper_wait(unsigned long use)
 {
-	unsigned spins = 0;
+	struct th_spin sp = { 0, 0 };
 
 	if (__atomic_load_n(&th_job_done, __ATOMIC_ACQUIRE) >= use)
 		return;
 	th_helper_publish();
-	while (__atomic_load_n(&th_job_done, __ATOMIC_ACQUIRE) < use) {
+	for (;;) {
+		int seen = th_wake_seen(&th_ho.to_crash);
+
 		th_handoff_serve();
 		th_helper_write_out();
-		th_spin_wait(&spins);
+		if (__atomic_load_n(&th_job_done, __ATOMIC_ACQUIRE) >= use)
+			break;
+		th_wait_step(&th_ho.to_crash, seen, &sp);
 	}
 }
 
@@ -154,13 +168,17 @@ static void *th_helper_main(void *arg)
 	(void)arg;
 	for (;;) {
 		unsigned long head;
-		unsigned spins = 0;
+		struct th_spin sp = { 0, 0 };
 
-		while ((head = __atomic_load_n(&th_job_head,
-					       __ATOMIC_ACQUIRE)) == seq) {
+		for (;;) {
+			int seen = th_wake_seen(&th_ho.to_helper);
+
+			head = __atomic_load_n(&th_job_head, __ATOMIC_ACQUIRE);
+			if (head != seq)
+				break;
 			if (__atomic_load_n(&th_ho.stop, __ATOMIC_ACQUIRE))
 				return NULL;
-			th_spin_wait(&spins);
+			th_wait_step(&th_ho.to_helper, seen, &sp);
 		}
 		while (seq < head) {
 			if (__atomic_load_n(&th_ho.stop, __ATOMIC_RELAXED))
@@ -175,11 +193,14 @@ static void *th_helper_main(void *arg)
 			}
 			th_print_job(th_hp.t, &th_jobs[seq % TH_JOBS]);
 			seq++;
-			if (!(seq % TH_JOB_BATCH))
+			if (!(seq % TH_JOB_BATCH)) {
 				__atomic_store_n(&th_job_done, seq,
 						 __ATOMIC_RELEASE);
+				th_wake(&th_ho.to_crash);
+			}
 		}
 		__atomic_store_n(&th_job_done, seq, __ATOMIC_RELEASE);
+		th_wake(&th_ho.to_crash);
 	}
 }
 
@@ -294,6 +315,7 @@ int th_helper_start(struct th_tctx *t, struct th_rb *rb)
 static void th_helper_join(void)
 {
 	__atomic_store_n(&th_ho.stop, TRUE, __ATOMIC_RELEASE);
+	th_wake(&th_ho.to_helper);
 	pthread_join(th_hp.thr, NULL);
 	th_ho.on = FALSE;
 	th_ho.quiesce = NULL;
