@@ -229,8 +229,8 @@ static double th_load1(void)
  * check's 3 to 6 on 2 is not), and two CPUs to run on.  Not by default:
  * on these virtual machines one first command in four or so with it
  * took 2 to 3 times as long as without (docs/SCALE.md, session 16),
- * which is not understood yet.  Two threads that wait for each other by
- * spinning do badly on a machine whose CPUs are all busy.
+ * which is not understood yet: not a CPU the threads share nor time the
+ * host took, and still there with waits that sleep (session 17).
  */
 static int th_helper_wanted(cpu_set_t *aff)
 {
