@@ -844,9 +844,9 @@ def guest_shape(scen_dir):
     return shape
 
 
-# Reports of one vCPU stuck in a row that make a guest stalled: the
-# watchdog reports a soft lockup some every 20-28 s of the guest's time
-# while it lasts.
+# Soft lockup reports of one vCPU that make a guest stalled (counted over
+# the whole console): the watchdog reports one about every 20-28 s of the
+# guest's time while a lockup lasts.
 LOCKUP_REPORTS = 4
 _LOCKUP = re.compile(r"BUG: soft lockup - CPU#(\d+) stuck")
 
